@@ -1,0 +1,77 @@
+/* Reduce-then-scan over tiles of TILE = local_size * items values.
+ * No kernel waits on another work-group (no decoupled look-back): OpenCL
+ * does not promise forward progress between work-groups.
+ * as_flags != 0 scans (in[i] != 0) instead of in[i] (stream compaction). */
+
+static uint scan_load(const __global uint *in, ulong i, ulong n, int as_flags)
+{
+    if (i >= n) return 0;
+    uint v = in[i];
+    return as_flags ? (v != 0) : v;
+}
+
+/* Exclusive scan of x[0..lsize) in local memory, in place; returns the total.
+ * Hillis-Steele with a double buffer: simple, and lsize is at most a few hundred. */
+static uint scan_group(__local uint *x, __local uint *y, uint lid, uint lsize)
+{
+    uint v = x[lid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local uint *src = x, *dst = y;
+    src[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = 1; d < lsize; d <<= 1) {
+        uint s = src[lid];
+        if (lid >= d) s += src[lid - d];
+        dst[lid] = s;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        __local uint *t = src; src = dst; dst = t;
+    }
+    uint incl = src[lid];
+    uint total = src[lsize - 1];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    x[lid] = incl - v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return total;
+}
+
+__kernel void scan_reduce(const __global uint *in, ulong n, uint items, int as_flags,
+                          __global uint *block_sums, __local uint *a, __local uint *b)
+{
+    uint lid = get_local_id(0), lsize = get_local_size(0);
+    ulong base = (ulong)get_group_id(0) * lsize * items;
+    uint s = 0;
+    for (uint j = 0; j < items; j++) s += scan_load(in, base + (ulong)j * lsize + lid, n, as_flags);
+    a[lid] = s;
+    uint total = scan_group(a, b, lid, lsize);
+    if (lid == 0) block_sums[get_group_id(0)] = total;
+}
+
+/* tile: local_size * items uints.  offsets: exclusive scan of block sums
+ * (NULL-equivalent when has_offsets == 0: a single tile). */
+__kernel void scan_downsweep(const __global uint *in, __global uint *out, ulong n, uint items,
+                             int as_flags, int inclusive, const __global uint *offsets,
+                             int has_offsets, __local uint *tile, __local uint *a,
+                             __local uint *b)
+{
+    uint lid = get_local_id(0), lsize = get_local_size(0);
+    ulong base = (ulong)get_group_id(0) * lsize * items;
+    /* Coalesced load into local memory, then each work-item scans a run. */
+    for (uint j = 0; j < items; j++)
+        tile[j * lsize + lid] = scan_load(in, base + (ulong)j * lsize + lid, n, as_flags);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint s = 0;
+    for (uint j = 0; j < items; j++) s += tile[lid * items + j];
+    a[lid] = s;
+    scan_group(a, b, lid, lsize);
+    uint run = a[lid] + (has_offsets ? offsets[get_group_id(0)] : 0);
+    for (uint j = 0; j < items; j++) {
+        uint v = tile[lid * items + j];
+        tile[lid * items + j] = inclusive ? run + v : run;
+        run += v;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = 0; j < items; j++) {
+        ulong i = base + (ulong)j * lsize + lid;
+        if (i < n) out[i] = tile[j * lsize + lid];
+    }
+}

@@ -1,0 +1,181 @@
+/* Public entry points: check arguments, lock the context, pick the backend,
+ * move data to and from the device, call a layer. */
+#include "runtime.h"
+#include "cpu/reference.h"
+#include "prim/scan.h"
+#include "sa/sa.h"
+
+#include <string.h>
+
+/* ---- suffix arrays -------------------------------------------------------- */
+
+static clsa_status sa_args(clsa_context *ctx, const void *text, const void *sa, int64_t n,
+                           int index64)
+{
+    if (n < 0 || (n > 0 && (!text || !sa)))
+        return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "suffix array: %s",
+                          n < 0 ? "negative length" : "text or sa is NULL");
+    if (!index64 && n > INT32_MAX)
+        return clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
+                          "input of %lld bytes is too large for a 32-bit suffix array "
+                          "(at most 2^31-1); use clsa_sa64 / --index 64",
+                          (long long)n);
+    return CLSA_OK;
+}
+
+static clsa_status sa_on_device(clsa_context *ctx, const uint8_t *text, void *sa, int64_t n,
+                                int index64)
+{
+    size_t w = index64 ? 8 : 4;
+    cl_mem dtext = NULL, dsa = NULL;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dtext));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &dsa));
+    CLSA_TRY(clsa__write(ctx, dtext, 0, text, (size_t)n));
+    CLSA_TRY(clsa__sa_device(ctx, dtext, dsa, n, index64));
+    CLSA_TRY(clsa__read(ctx, dsa, 0, sa, (size_t)n * w));
+done:
+    clsa__free(ctx, &dtext);
+    clsa__free(ctx, &dsa);
+    return st;
+}
+
+static clsa_status sa_any(clsa_context *ctx, const uint8_t *text, void *sa, int64_t n,
+                          int index64)
+{
+    clsa_status st = sa_args(ctx, text, sa, n, index64);
+    if (st || n == 0) return st;
+    if (!ctx) return clsa__sa_host(NULL, text, sa, n, index64);
+    clsa__lock(ctx);
+    ctx->message[0] = 0;
+    if (clsa__use_device(ctx, (uint64_t)n)) {
+        ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
+        st = sa_on_device(ctx, text, sa, n, index64);
+    } else if (ctx->backend == CLSA_BACKEND_DEVICE) {
+        st = clsa__need_device(ctx);
+    } else {
+        ctx->stats.last_backend = CLSA_BACKEND_HOST;
+        st = clsa__sa_host(ctx, text, sa, n, index64);
+    }
+    clsa__unlock(ctx);
+    return st;
+}
+
+clsa_status clsa_sa32(clsa_context *ctx, const uint8_t *text, int32_t *sa, int64_t n)
+{
+    return sa_any(ctx, text, sa, n, 0);
+}
+
+clsa_status clsa_sa64(clsa_context *ctx, const uint8_t *text, int64_t *sa, int64_t n)
+{
+    return sa_any(ctx, text, sa, n, 1);
+}
+
+static clsa_status sa_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64)
+{
+    clsa_status st = clsa__need_device(ctx);
+    if (st) return st;
+    clsa__lock(ctx);
+    ctx->message[0] = 0;
+    st = sa_args(ctx, text, sa, n, index64);
+    if (st == CLSA_OK && n > 0) {
+        ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
+        st = clsa__sa_device(ctx, text, sa, n, index64);
+    }
+    clsa__unlock(ctx);
+    return st;
+}
+
+clsa_status clsa_sa32_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n)
+{
+    return sa_mem(ctx, text, sa, n, 0);
+}
+
+clsa_status clsa_sa64_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n)
+{
+    return sa_mem(ctx, text, sa, n, 1);
+}
+
+/* ---- scan and compaction ---------------------------------------------------- */
+
+static clsa_status prim_begin(clsa_context *ctx)
+{
+    clsa_status st = clsa__need_device(ctx);
+    if (st) return st;
+    clsa__lock(ctx);
+    ctx->message[0] = 0;
+    ctx->phase = CLSA_PHASE_PRIMITIVE;
+    return CLSA_OK;
+}
+
+clsa_status clsa_scan_u32_mem(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive)
+{
+    clsa_status st = prim_begin(ctx);
+    if (st) return st;
+    if (n > 0 && (!in || !out)) st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "scan: NULL buffer");
+    else st = clsa__scan(ctx, in, out, n, inclusive, 0, NULL);
+    clsa__unlock(ctx);
+    return st;
+}
+
+clsa_status clsa_scan_u32(clsa_context *ctx, const uint32_t *in, uint32_t *out, size_t n,
+                          int inclusive)
+{
+    clsa_status st = prim_begin(ctx);
+    if (st) return st;
+    cl_mem buf = NULL;
+    if (n > 0 && (!in || !out)) {
+        st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "scan: NULL array");
+        goto done;
+    }
+    if (n == 0) goto done;
+    CLSA_TRY(clsa__alloc(ctx, n * 4, &buf));
+    CLSA_TRY(clsa__write(ctx, buf, 0, in, n * 4));
+    CLSA_TRY(clsa__scan(ctx, buf, buf, n, inclusive, 0, NULL));
+    CLSA_TRY(clsa__read(ctx, buf, 0, out, n * 4));
+done:
+    clsa__free(ctx, &buf);
+    clsa__unlock(ctx);
+    return st;
+}
+
+clsa_status clsa_compact_u32_mem(clsa_context *ctx, cl_mem in, cl_mem flags, size_t n, cl_mem out,
+                                 size_t *count)
+{
+    clsa_status st = prim_begin(ctx);
+    if (st) return st;
+    if (n > 0 && (!in || !flags || !out))
+        st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "compact: NULL buffer");
+    else st = clsa__compact(ctx, in, flags, n, out, count);
+    clsa__unlock(ctx);
+    return st;
+}
+
+clsa_status clsa_compact_u32(clsa_context *ctx, const uint32_t *in, const uint32_t *flags,
+                             size_t n, uint32_t *out, size_t *count)
+{
+    clsa_status st = prim_begin(ctx);
+    if (st) return st;
+    cl_mem din = NULL, dflags = NULL, dout = NULL;
+    size_t got = 0;
+    if (count) *count = 0;
+    if (n > 0 && (!in || !flags || !out)) {
+        st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "compact: NULL array");
+        goto done;
+    }
+    if (n == 0) goto done;
+    CLSA_TRY(clsa__alloc(ctx, n * 4, &din));
+    CLSA_TRY(clsa__alloc(ctx, n * 4, &dflags));
+    CLSA_TRY(clsa__alloc(ctx, n * 4, &dout));
+    CLSA_TRY(clsa__write(ctx, din, 0, in, n * 4));
+    CLSA_TRY(clsa__write(ctx, dflags, 0, flags, n * 4));
+    CLSA_TRY(clsa__compact(ctx, din, dflags, n, dout, &got));
+    CLSA_TRY(clsa__read(ctx, dout, 0, out, got * 4));
+    if (count) *count = got;
+done:
+    clsa__free(ctx, &din);
+    clsa__free(ctx, &dflags);
+    clsa__free(ctx, &dout);
+    clsa__unlock(ctx);
+    return st;
+}

@@ -1,0 +1,93 @@
+/* Reduce-then-scan launcher: per-tile sums, a recursive scan of the sums,
+ * then a downsweep that scans each tile from its offset. */
+#include "scan.h"
+
+typedef struct scan_shape {
+    size_t wg, items, tile;
+} scan_shape;
+
+static scan_shape shape_of(const clsa_context *ctx)
+{
+    scan_shape s;
+    s.wg = ctx->tune.wg;
+    s.items = ctx->tune.scan_items;
+    /* tile + two wg-sized scratch arrays must fit in local memory */
+    while (s.items > 1 && (s.wg * s.items + 2 * s.wg) * 4 > ctx->tune.local_mem) s.items /= 2;
+    while (s.wg > 1 && (s.wg * s.items + 2 * s.wg) * 4 > ctx->tune.local_mem) s.wg /= 2;
+    s.tile = s.wg * s.items;
+    return s;
+}
+
+static clsa_status reduce_tiles(clsa_context *ctx, scan_shape sh, cl_mem in, cl_ulong n,
+                                int as_flags, cl_mem sums, size_t nb)
+{
+    static const char *name = "scan_reduce";
+    cl_kernel k;
+    clsa_status st = clsa__kernel(ctx, "scan", 0, NULL, name, &k);
+    cl_uint items = (cl_uint)sh.items;
+    cl_int flags = as_flags;
+    if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, n)) ||
+        (st = CLSA_ARG(ctx, k, name, 2, items)) || (st = CLSA_ARG(ctx, k, name, 3, flags)) ||
+        (st = CLSA_ARG(ctx, k, name, 4, sums)) ||
+        (st = clsa__arg_local(ctx, k, name, 5, sh.wg * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 6, sh.wg * 4)))
+        return st;
+    return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
+}
+
+static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem out, cl_ulong n,
+                             int as_flags, int inclusive, cl_mem offsets, size_t nb)
+{
+    static const char *name = "scan_downsweep";
+    cl_kernel k;
+    clsa_status st = clsa__kernel(ctx, "scan", 0, NULL, name, &k);
+    cl_uint items = (cl_uint)sh.items;
+    cl_int flags = as_flags, incl = inclusive, has = offsets != NULL;
+    cl_mem off = offsets ? offsets : in; /* any valid buffer when unused */
+    if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, out)) ||
+        (st = CLSA_ARG(ctx, k, name, 2, n)) || (st = CLSA_ARG(ctx, k, name, 3, items)) ||
+        (st = CLSA_ARG(ctx, k, name, 4, flags)) || (st = CLSA_ARG(ctx, k, name, 5, incl)) ||
+        (st = CLSA_ARG(ctx, k, name, 6, off)) || (st = CLSA_ARG(ctx, k, name, 7, has)) ||
+        (st = clsa__arg_local(ctx, k, name, 8, sh.tile * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 9, sh.wg * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 10, sh.wg * 4)))
+        return st;
+    return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
+}
+
+clsa_status clsa__scan(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
+                       int as_flags, uint32_t *total)
+{
+    if (total) *total = 0;
+    if (n == 0) return CLSA_OK;
+    scan_shape sh = shape_of(ctx);
+    size_t nb = clsa__div_up(n, sh.tile);
+    cl_mem sums = NULL, offsets = NULL;
+    clsa_status st = CLSA_OK;
+    if (nb == 1) {
+        /* One tile: the downsweep alone is the whole scan (the total is
+         * reduced first, as out may be in). */
+        if (total) {
+            CLSA_TRY(clsa__alloc(ctx, 4, &sums));
+            CLSA_TRY(reduce_tiles(ctx, sh, in, n, as_flags, sums, 1));
+            CLSA_TRY(clsa__read(ctx, sums, 0, total, 4));
+        }
+        CLSA_TRY(downsweep(ctx, sh, in, out, n, as_flags, inclusive, NULL, 1));
+        goto done;
+    }
+    CLSA_TRY(clsa__alloc(ctx, nb * 4, &sums));
+    CLSA_TRY(clsa__alloc(ctx, nb * 4, &offsets));
+    CLSA_TRY(reduce_tiles(ctx, sh, in, n, as_flags, sums, nb));
+    CLSA_TRY(clsa__scan(ctx, sums, offsets, nb, 0, 0, NULL));
+    CLSA_TRY(downsweep(ctx, sh, in, out, n, as_flags, inclusive, offsets, nb));
+    if (total) {
+        uint32_t last_sum, last_off;
+        CLSA_TRY(clsa__read(ctx, sums, (nb - 1) * 4, &last_sum, 4));
+        CLSA_TRY(clsa__read(ctx, offsets, (nb - 1) * 4, &last_off, 4));
+        *total = last_sum + last_off;
+    }
+done:
+    clsa__free(ctx, &sums);
+    clsa__free(ctx, &offsets);
+    return st;
+}

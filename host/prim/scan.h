@@ -1,0 +1,13 @@
+/* Device scan of 32-bit values (internal entry points used by every layer). */
+#ifndef CLSA_PRIM_SCAN_H
+#define CLSA_PRIM_SCAN_H
+#include "runtime.h"
+
+/* out[i] = exclusive/inclusive prefix sum of in (or of in != 0 when
+ * as_flags).  in == out is allowed.  *total (optional) gets the sum of all. */
+clsa_status clsa__scan(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
+                       int as_flags, uint32_t *total);
+/* Stream compaction of 32-bit values by flags != 0; *count optional. */
+clsa_status clsa__compact(clsa_context *ctx, cl_mem in, cl_mem flags, size_t n, cl_mem out,
+                          size_t *count);
+#endif

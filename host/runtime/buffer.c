@@ -1,0 +1,111 @@
+/* Device memory: every allocation is counted, so the peak is known and a
+ * limit (device global memory or CLSA_DEVICE_MEM_LIMIT) is enforced before
+ * any work starts rather than failing halfway. */
+#include "runtime.h"
+
+#include <string.h>
+
+static uint64_t limit_of(const clsa_context *ctx)
+{
+    return ctx->mem_limit ? ctx->mem_limit : ctx->tune.global_mem;
+}
+
+clsa_status clsa__reserve_check(clsa_context *ctx, uint64_t bytes, const char *what)
+{
+    uint64_t limit = limit_of(ctx);
+    if (ctx->stats.current_device_bytes + bytes > limit)
+        return clsa__fail(ctx, CLSA_ERR_DEVICE_MEMORY,
+                          "%s needs %llu bytes of device memory, %llu available (limit %llu%s)",
+                          what, (unsigned long long)bytes,
+                          (unsigned long long)(limit - ctx->stats.current_device_bytes),
+                          (unsigned long long)limit,
+                          ctx->mem_limit ? ", CLSA_DEVICE_MEM_LIMIT" : "");
+    return CLSA_OK;
+}
+
+clsa_status clsa__alloc(clsa_context *ctx, size_t bytes, cl_mem *out)
+{
+    *out = NULL;
+    if (bytes == 0) bytes = 4; /* zero-size buffers are invalid in OpenCL */
+    if (bytes > ctx->tune.max_alloc)
+        return clsa__fail(ctx, CLSA_ERR_DEVICE_MEMORY,
+                          "buffer of %llu bytes exceeds the device's largest allocation (%llu)",
+                          (unsigned long long)bytes, (unsigned long long)ctx->tune.max_alloc);
+    clsa_status st = clsa__reserve_check(ctx, bytes, "buffer");
+    if (st) return st;
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err != CL_SUCCESS) return clsa__cl(ctx, err, "clCreateBuffer", NULL);
+    ctx->stats.current_device_bytes += bytes;
+    if (ctx->stats.current_device_bytes > ctx->stats.peak_device_bytes)
+        ctx->stats.peak_device_bytes = ctx->stats.current_device_bytes;
+    *out = m;
+    return CLSA_OK;
+}
+
+void clsa__free(clsa_context *ctx, cl_mem *mem)
+{
+    if (!mem || !*mem) return;
+    size_t size = 0;
+    if (clGetMemObjectInfo(*mem, CL_MEM_SIZE, sizeof size, &size, NULL) == CL_SUCCESS &&
+        size <= ctx->stats.current_device_bytes)
+        ctx->stats.current_device_bytes -= size;
+    clReleaseMemObject(*mem);
+    *mem = NULL;
+}
+
+/* Copies are timed as TRANSFER when profiling is on. */
+static clsa_status timed(clsa_context *ctx, cl_int err, cl_event ev, const char *call)
+{
+    clsa_status st = clsa__cl(ctx, err, call, NULL);
+    if (st == CLSA_OK && ev) {
+        st = clsa__cl(ctx, clWaitForEvents(1, &ev), "clWaitForEvents", NULL);
+        cl_ulong t0 = 0, t1 = 0;
+        if (st == CLSA_OK &&
+            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) ==
+                CL_SUCCESS &&
+            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) ==
+                CL_SUCCESS && t1 >= t0)
+            ctx->stats.phase_ms[CLSA_PHASE_TRANSFER] += (double)(t1 - t0) * 1e-6;
+    }
+    if (ev) clReleaseEvent(ev);
+    return st;
+}
+
+clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *src, size_t bytes)
+{
+    if (bytes == 0) return CLSA_OK;
+    cl_event ev = NULL;
+    cl_int err = clEnqueueWriteBuffer(ctx->queue, dst, CL_TRUE, off, bytes, src, 0, NULL,
+                                      ctx->profiling ? &ev : NULL);
+    return timed(ctx, err, ev, "clEnqueueWriteBuffer");
+}
+
+clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes)
+{
+    if (bytes == 0) return CLSA_OK;
+    cl_event ev = NULL;
+    cl_int err = clEnqueueReadBuffer(ctx->queue, src, CL_TRUE, off, bytes, dst, 0, NULL,
+                                     ctx->profiling ? &ev : NULL);
+    return timed(ctx, err, ev, "clEnqueueReadBuffer");
+}
+
+clsa_status clsa__copy(clsa_context *ctx, cl_mem src, size_t src_off, cl_mem dst, size_t dst_off,
+                       size_t bytes)
+{
+    if (bytes == 0) return CLSA_OK;
+    return clsa__cl(ctx,
+                    clEnqueueCopyBuffer(ctx->queue, src, dst, src_off, dst_off, bytes, 0, NULL,
+                                        NULL),
+                    "clEnqueueCopyBuffer", NULL);
+}
+
+clsa_status clsa__fill_zero(clsa_context *ctx, cl_mem dst, size_t off, size_t bytes)
+{
+    if (bytes == 0) return CLSA_OK;
+    /* clEnqueueFillBuffer needs size and offset to be multiples of the pattern. */
+    cl_uchar zero = 0;
+    return clsa__cl(ctx,
+                    clEnqueueFillBuffer(ctx->queue, dst, &zero, 1, off, bytes, 0, NULL, NULL),
+                    "clEnqueueFillBuffer", NULL);
+}

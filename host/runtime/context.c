@@ -1,0 +1,449 @@
+/* Device choice, context life cycle, device description, statistics. */
+#include "runtime.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PLATFORMS 16
+#define MAX_DEVICES 64
+
+typedef struct found_device {
+    cl_platform_id platform;
+    cl_device_id device;
+    clsa_device_info info;
+} found_device;
+
+static void str_info(cl_device_id d, cl_device_info what, char *buf, size_t cap)
+{
+    buf[0] = 0;
+    if (clGetDeviceInfo(d, what, cap, buf, NULL) != CL_SUCCESS) buf[0] = 0;
+    buf[cap - 1] = 0;
+}
+
+static void describe(cl_platform_id p, cl_device_id d, clsa_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof info->platform, info->platform, NULL);
+    clGetPlatformInfo(p, CL_PLATFORM_VENDOR, sizeof info->vendor, info->vendor, NULL);
+    info->platform[sizeof info->platform - 1] = 0;
+    info->vendor[sizeof info->vendor - 1] = 0;
+    str_info(d, CL_DEVICE_NAME, info->name, sizeof info->name);
+    str_info(d, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
+    str_info(d, CL_DEVICE_VERSION, info->version, sizeof info->version);
+    cl_device_type type = 0;
+    clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    info->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+    cl_bool unified = CL_FALSE;
+    clGetDeviceInfo(d, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+    info->host_unified_memory = unified == CL_TRUE;
+    cl_ulong v = 0;
+    clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof v, &v, NULL);
+    info->global_mem = v;
+    v = 0;
+    clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof v, &v, NULL);
+    info->max_alloc = v;
+    v = 0;
+    clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof v, &v, NULL);
+    info->local_mem = v;
+    size_t wg = 1;
+    clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+    info->max_work_group = wg;
+    cl_uint cu = 1;
+    clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL);
+    info->compute_units = cu;
+}
+
+static size_t enumerate(found_device *out, size_t cap)
+{
+    cl_platform_id plats[MAX_PLATFORMS];
+    cl_uint np = 0;
+    if (clGetPlatformIDs(MAX_PLATFORMS, plats, &np) != CL_SUCCESS) return 0;
+    if (np > MAX_PLATFORMS) np = MAX_PLATFORMS;
+    size_t n = 0;
+    for (cl_uint p = 0; p < np; p++) {
+        cl_device_id devs[MAX_DEVICES];
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, MAX_DEVICES, devs, &nd) != CL_SUCCESS)
+            continue;
+        if (nd > MAX_DEVICES) nd = MAX_DEVICES;
+        for (cl_uint d = 0; d < nd && n < cap; d++) {
+            out[n].platform = plats[p];
+            out[n].device = devs[d];
+            describe(plats[p], devs[d], &out[n].info);
+            n++;
+        }
+    }
+    return n;
+}
+
+static int contains_nocase(const char *hay, const char *needle, size_t nlen)
+{
+    size_t hlen = strlen(hay);
+    for (size_t i = 0; i + nlen <= hlen; i++) {
+        size_t j = 0;
+        while (j < nlen && tolower((unsigned char)hay[i + j]) == tolower((unsigned char)needle[j]))
+            j++;
+        if (j == nlen) return 1;
+    }
+    return 0;
+}
+
+/* Default: the GPU with the most global memory, else the first CPU, else the first. */
+static long pick_default(const found_device *d, size_t n)
+{
+    long best = -1;
+    for (size_t i = 0; i < n; i++)
+        if (d[i].info.is_gpu && (best < 0 || d[i].info.global_mem > d[best].info.global_mem))
+            best = (long)i;
+    if (best >= 0) return best;
+    return n ? 0 : -1;
+}
+
+/* Returns the chosen index, or -1 with a message in err. */
+static long pick(const found_device *d, size_t n, const char *sel, char *err, size_t cap)
+{
+    if (n == 0) {
+        snprintf(err, cap, "no OpenCL device found (is an OpenCL driver installed?)");
+        return -1;
+    }
+    if (!sel || !*sel) return pick_default(d, n);
+    if (!strcmp(sel, "gpu") || !strcmp(sel, "cpu")) {
+        int gpu = sel[0] == 'g';
+        long best = -1;
+        for (size_t i = 0; i < n; i++)
+            if (d[i].info.is_gpu == gpu &&
+                (best < 0 || d[i].info.global_mem > d[best].info.global_mem))
+                best = (long)i;
+        if (best < 0) snprintf(err, cap, "no %s OpenCL device found", sel);
+        return best;
+    }
+    const char *colon = strrchr(sel, ':');
+    size_t len = colon ? (size_t)(colon - sel) : strlen(sel);
+    long want = 0;
+    if (colon) {
+        char *end;
+        want = strtol(colon + 1, &end, 10);
+        if (*end || want < 0) {
+            snprintf(err, cap, "bad device selector '%s' (expected <substring>[:<index>])", sel);
+            return -1;
+        }
+    }
+    long seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        const clsa_device_info *in = &d[i].info;
+        if (contains_nocase(in->platform, sel, len) || contains_nocase(in->vendor, sel, len) ||
+            contains_nocase(in->name, sel, len)) {
+            if (seen == want) return (long)i;
+            seen++;
+        }
+    }
+    snprintf(err, cap, "no OpenCL device matches '%s' (%ld match%s; see 'clsa devices')", sel,
+             seen, seen == 1 ? "" : "es");
+    return -1;
+}
+
+clsa_status clsa_list_devices(clsa_device_info *out, size_t cap, size_t *count)
+{
+    if (!count || (cap && !out)) return CLSA_ERR_INVALID_ARG;
+    found_device *d = calloc(MAX_DEVICES, sizeof *d);
+    if (!d) return CLSA_ERR_HOST_MEMORY;
+    size_t n = enumerate(d, MAX_DEVICES);
+    char err[256];
+    long def = pick(d, n, getenv("CLSA_DEVICE"), err, sizeof err);
+    for (size_t i = 0; i < n && i < cap; i++) {
+        out[i] = d[i].info;
+        out[i].is_default = (long)i == def;
+    }
+    *count = n;
+    free(d);
+    return CLSA_OK;
+}
+
+void clsa_options_init(clsa_options *opt)
+{
+    if (!opt) return;
+    memset(opt, 0, sizeof *opt);
+    opt->backend = CLSA_BACKEND_DEFAULT;
+}
+
+static int resolve_backend(int b, clsa_status *st)
+{
+    *st = CLSA_OK;
+    if (b != CLSA_BACKEND_DEFAULT) {
+        if (b < CLSA_BACKEND_AUTO || b > CLSA_BACKEND_HOST) *st = CLSA_ERR_INVALID_ARG;
+        return b;
+    }
+    const char *e = getenv("CLSA_BACKEND");
+    if (!e || !*e || !strcmp(e, "auto")) return CLSA_BACKEND_AUTO;
+    if (!strcmp(e, "device")) return CLSA_BACKEND_DEVICE;
+    if (!strcmp(e, "host")) return CLSA_BACKEND_HOST;
+    *st = CLSA_ERR_INVALID_ARG;
+    return CLSA_BACKEND_AUTO;
+}
+
+static uint64_t parse_size(const char *s)
+{
+    if (!s || !*s) return 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (v <= 0) return 0;
+    switch (toupper((unsigned char)*end)) {
+    case 'K': v *= 1024.0; break;
+    case 'M': v *= 1048576.0; break;
+    case 'G': v *= 1073741824.0; break;
+    default: break;
+    }
+    return (uint64_t)v;
+}
+
+static void release_kernels(clsa_context *ctx);
+
+static clsa_context *new_context(const clsa_options *opt)
+{
+    clsa_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return NULL;
+    pthread_mutex_init(&ctx->lock, NULL);
+    ctx->want_profile = opt ? opt->profile : 0;
+    ctx->log = opt ? opt->log : NULL;
+    ctx->log_user = opt ? opt->log_user : NULL;
+    ctx->phase = CLSA_PHASE_PRIMITIVE;
+    ctx->mem_limit = parse_size(getenv("CLSA_DEVICE_MEM_LIMIT"));
+    return ctx;
+}
+
+static void fill_tuning(clsa_context *ctx)
+{
+    clsa_tuning *t = &ctx->tune;
+    t->local_mem = ctx->info.local_mem;
+    t->max_wg = ctx->info.max_work_group;
+    t->compute_units = ctx->info.compute_units;
+    t->max_alloc = ctx->info.max_alloc;
+    t->global_mem = ctx->info.global_mem;
+    t->is_gpu = ctx->info.is_gpu;
+    t->host_unified = ctx->info.host_unified_memory;
+    clsa__tuning_init(t);
+}
+
+static clsa_status finish_device(clsa_context *ctx, cl_platform_id p, cl_device_id d, char *err,
+                                 size_t cap)
+{
+    ctx->platform = p;
+    ctx->device = d;
+    ctx->has_device = 1;
+    describe(p, d, &ctx->info);
+    fill_tuning(ctx);
+    (void)err;
+    (void)cap;
+    return CLSA_OK;
+}
+
+static cl_command_queue make_queue(clsa_context *ctx, cl_int *e)
+{
+    cl_command_queue_properties props = ctx->want_profile ? CL_QUEUE_PROFILING_ENABLE : 0;
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+    cl_command_queue q = clCreateCommandQueue(ctx->cl, ctx->device, props, e);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+    ctx->profiling = q && ctx->want_profile;
+    return q;
+}
+
+clsa_status clsa_create_ex(const clsa_options *opt, clsa_context **out, char *err, size_t cap)
+{
+    char dummy[8];
+    if (!err || !cap) {
+        err = dummy;
+        cap = sizeof dummy;
+    }
+    err[0] = 0;
+    if (!out) {
+        snprintf(err, cap, "clsa_create: out is NULL");
+        return CLSA_ERR_INVALID_ARG;
+    }
+    *out = NULL;
+    clsa_status st;
+    int backend = resolve_backend(opt ? opt->backend : CLSA_BACKEND_DEFAULT, &st);
+    if (st) {
+        snprintf(err, cap, "bad backend (CLSA_BACKEND must be auto, device or host)");
+        return st;
+    }
+    clsa_context *ctx = new_context(opt);
+    if (!ctx) {
+        snprintf(err, cap, "out of host memory");
+        return CLSA_ERR_HOST_MEMORY;
+    }
+    ctx->backend = backend;
+    if (backend == CLSA_BACKEND_HOST) {
+        *out = ctx;
+        return CLSA_OK;
+    }
+    found_device *d = calloc(MAX_DEVICES, sizeof *d);
+    if (!d) {
+        clsa_destroy(ctx);
+        snprintf(err, cap, "out of host memory");
+        return CLSA_ERR_HOST_MEMORY;
+    }
+    size_t n = enumerate(d, MAX_DEVICES);
+    const char *sel = opt && opt->device ? opt->device : getenv("CLSA_DEVICE");
+    long i = pick(d, n, sel, err, cap);
+    if (i < 0) {
+        free(d);
+        /* AUTO without any device at all still works on the host; a named
+         * device that is missing is an error, never a silent substitute. */
+        if (n == 0 && backend == CLSA_BACKEND_AUTO && !(sel && *sel)) {
+            err[0] = 0;
+            *out = ctx;
+            return CLSA_OK;
+        }
+        clsa_destroy(ctx);
+        return CLSA_ERR_NO_DEVICE;
+    }
+    finish_device(ctx, d[i].platform, d[i].device, err, cap);
+    free(d);
+    cl_int e;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)ctx->platform,
+                                     0};
+    ctx->cl = clCreateContext(props, 1, &ctx->device, NULL, NULL, &e);
+    if (e == CL_SUCCESS) ctx->queue = make_queue(ctx, &e);
+    if (e != CL_SUCCESS) {
+        snprintf(err, cap, "%s failed: %s (%d) on device '%s'",
+                 ctx->cl ? "clCreateCommandQueue" : "clCreateContext", clsa__cl_error_name(e),
+                 (int)e, ctx->info.name);
+        clsa_destroy(ctx);
+        return CLSA_ERR_OPENCL;
+    }
+    *out = ctx;
+    return CLSA_OK;
+}
+
+clsa_status clsa_create(const clsa_options *opt, clsa_context **out)
+{
+    return clsa_create_ex(opt, out, NULL, 0);
+}
+
+clsa_status clsa_create_with_queue(cl_command_queue queue, const clsa_options *opt,
+                                   clsa_context **out)
+{
+    if (!out) return CLSA_ERR_INVALID_ARG;
+    *out = NULL;
+    if (!queue) return CLSA_ERR_INVALID_ARG;
+    clsa_context *ctx = new_context(opt);
+    if (!ctx) return CLSA_ERR_HOST_MEMORY;
+    ctx->backend = CLSA_BACKEND_DEVICE;
+    cl_device_id dev;
+    cl_context clctx;
+    cl_platform_id plat;
+    cl_command_queue_properties props = 0;
+    if (clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) != CL_SUCCESS ||
+        clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof clctx, &clctx, NULL) !=
+            CL_SUCCESS ||
+        clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) !=
+            CL_SUCCESS ||
+        clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL) != CL_SUCCESS) {
+        clsa_destroy(ctx);
+        return CLSA_ERR_INVALID_ARG;
+    }
+    finish_device(ctx, plat, dev, NULL, 0);
+    clRetainContext(clctx);
+    clRetainCommandQueue(queue);
+    ctx->cl = clctx;
+    ctx->queue = queue;
+    ctx->profiling = (props & CL_QUEUE_PROFILING_ENABLE) != 0;
+    *out = ctx;
+    return CLSA_OK;
+}
+
+void clsa_destroy(clsa_context *ctx)
+{
+    if (!ctx) return;
+    if (ctx->queue) clFinish(ctx->queue);
+    release_kernels(ctx);
+    for (int i = 0; i < ctx->nprograms; i++)
+    {
+        if (ctx->programs[i].program) clReleaseProgram(ctx->programs[i].program);
+        free(ctx->programs[i].pending_save);
+    }
+    if (ctx->queue) clReleaseCommandQueue(ctx->queue);
+    if (ctx->cl) clReleaseContext(ctx->cl);
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+}
+
+clsa_status clsa_get_device_info(const clsa_context *ctx, clsa_device_info *info)
+{
+    if (!ctx || !info) return CLSA_ERR_INVALID_ARG;
+    if (!ctx->has_device) return CLSA_ERR_UNSUPPORTED;
+    *info = ctx->info;
+    return CLSA_OK;
+}
+
+const char *clsa_phase_name(int phase)
+{
+    static const char *names[CLSA_PHASE_COUNT] = {
+        "transfer", "initial_sort", "sort_s", "sort_m", "sort_l",
+        "isa_update", "groups", "primitive", "index"};
+    return phase >= 0 && phase < CLSA_PHASE_COUNT ? names[phase] : "unknown";
+}
+
+clsa_status clsa_get_stats(const clsa_context *ctx, clsa_stats *stats)
+{
+    if (!ctx || !stats) return CLSA_ERR_INVALID_ARG;
+    *stats = ctx->stats;
+    return CLSA_OK;
+}
+
+void clsa_reset_stats(clsa_context *ctx)
+{
+    if (!ctx) return;
+    uint64_t cur = ctx->stats.current_device_bytes;
+    unsigned built = ctx->stats.programs_built, loaded = ctx->stats.programs_loaded;
+    memset(&ctx->stats, 0, sizeof ctx->stats);
+    ctx->stats.current_device_bytes = cur;
+    ctx->stats.peak_device_bytes = cur;
+    ctx->stats.programs_built = built;
+    ctx->stats.programs_loaded = loaded;
+}
+
+const char *clsa_version(void) { return CLSA_VERSION_STRING; }
+
+clsa_status clsa__need_device(clsa_context *ctx)
+{
+    if (!ctx) return CLSA_ERR_INVALID_ARG;
+    if (!ctx->has_device)
+        return clsa__fail(ctx, CLSA_ERR_NO_DEVICE,
+                          ctx->backend == CLSA_BACKEND_HOST
+                              ? "this operation needs an OpenCL device, but the context was "
+                                "created with the host backend"
+                              : "this operation needs an OpenCL device, and none was found");
+    return CLSA_OK;
+}
+
+int clsa__use_device(clsa_context *ctx, uint64_t n)
+{
+    if (!ctx || !ctx->has_device || ctx->backend == CLSA_BACKEND_HOST) return 0;
+    if (ctx->backend == CLSA_BACKEND_DEVICE) return 1;
+    return n >= ctx->tune.host_threshold;
+}
+
+void clsa__lock(clsa_context *ctx)
+{
+    if (ctx) pthread_mutex_lock(&ctx->lock);
+}
+
+static void release_kernels(clsa_context *ctx)
+{
+    for (int i = 0; i < ctx->nkernels; i++)
+        if (ctx->kernels[i].kernel) clReleaseKernel(ctx->kernels[i].kernel);
+    ctx->nkernels = 0;
+}
+
+void clsa__unlock(clsa_context *ctx)
+{
+    if (ctx) pthread_mutex_unlock(&ctx->lock);
+}

@@ -1,0 +1,51 @@
+/* Kernel arguments and 1-D launches, timed per phase when profiling. */
+#include "runtime.h"
+
+clsa_status clsa__arg(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i, size_t size,
+                      const void *value)
+{
+    return clsa__cl(ctx, clSetKernelArg(k, i, size, value), "clSetKernelArg", kname);
+}
+
+clsa_status clsa__arg_local(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i,
+                            size_t bytes)
+{
+    return clsa__cl(ctx, clSetKernelArg(k, i, bytes, NULL), "clSetKernelArg", kname);
+}
+
+int clsa__set_phase(clsa_context *ctx, int phase)
+{
+    int old = ctx->phase;
+    ctx->phase = phase;
+    return old;
+}
+
+clsa_status clsa__launch(clsa_context *ctx, cl_kernel k, const char *name, size_t global,
+                         size_t local)
+{
+    if (global == 0) return CLSA_OK;
+    global = clsa__round_up(global, local);
+    cl_event ev = NULL;
+    cl_int err = clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, &local, 0, NULL,
+                                        ctx->profiling ? &ev : NULL);
+    clsa_status st = clsa__cl(ctx, err, "clEnqueueNDRangeKernel", name);
+    if (st) return st;
+    ctx->stats.kernel_launches++;
+    if (ev) {
+        st = clsa__cl(ctx, clWaitForEvents(1, &ev), "clWaitForEvents", name);
+        cl_ulong t0 = 0, t1 = 0;
+        if (st == CLSA_OK &&
+            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) ==
+                CL_SUCCESS &&
+            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) ==
+                CL_SUCCESS && t1 >= t0 && ctx->phase >= 0 && ctx->phase < CLSA_PHASE_COUNT)
+            ctx->stats.phase_ms[ctx->phase] += (double)(t1 - t0) * 1e-6;
+        clReleaseEvent(ev);
+    }
+    return st;
+}
+
+clsa_status clsa__finish(clsa_context *ctx)
+{
+    return clsa__cl(ctx, clFinish(ctx->queue), "clFinish", NULL);
+}

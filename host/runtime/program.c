@@ -1,0 +1,344 @@
+/* Programs: embedded sources compiled at run time, binaries cached on disk.
+ *
+ * The cache is code that will run on the device, so it is trusted only when
+ * the folder and the entry belong to the user and nobody else can write
+ * them, and when the entry's stored key and checksum match exactly.  Any
+ * doubt means a rebuild from source. */
+#include "runtime.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CACHE_MAGIC "CLSABIN1"
+#define CACHE_FORMAT 1u
+
+static const char *overrides_name[8];
+static const char *overrides_text[8];
+
+void clsa__override_source(const char *name, const char *text)
+{
+    for (int i = 0; i < 8; i++)
+        if (overrides_name[i] && !strcmp(overrides_name[i], name)) {
+            overrides_text[i] = text;
+            if (!text) overrides_name[i] = NULL;
+            return;
+        }
+    for (int i = 0; i < 8 && text; i++)
+        if (!overrides_name[i]) {
+            overrides_name[i] = name;
+            overrides_text[i] = text;
+            return;
+        }
+}
+
+static const char *override_of(const char *name)
+{
+    for (int i = 0; i < 8; i++)
+        if (overrides_name[i] && !strcmp(overrides_name[i], name)) return overrides_text[i];
+    return NULL;
+}
+
+static uint64_t fnv1a(const void *data, size_t n, uint64_t h)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+#define FNV_SEED 0xcbf29ce484222325ull
+
+/* ---- cache folder ------------------------------------------------------- */
+
+static int private_dir(const char *path)
+{
+    struct stat s;
+    if (stat(path, &s) != 0) {
+        if (mkdir(path, 0700) != 0 && errno != EEXIST) return 0;
+        if (stat(path, &s) != 0) return 0;
+    }
+    return S_ISDIR(s.st_mode) && s.st_uid == geteuid() && (s.st_mode & 022) == 0;
+}
+
+/* Fills dir with the cache folder; 0 if caching is off or unsafe. */
+static int cache_dir(char *dir, size_t cap)
+{
+    const char *off = getenv("CLSA_CACHE");
+    if (off && !strcmp(off, "0")) return 0;
+    const char *explicit_dir = getenv("CLSA_CACHE_DIR");
+    if (explicit_dir && *explicit_dir) {
+        snprintf(dir, cap, "%s", explicit_dir);
+        return private_dir(dir);
+    }
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    if (xdg && *xdg) {
+        snprintf(dir, cap, "%s/clsa", xdg);
+    } else {
+        const char *home = getenv("HOME");
+        if (!home || !*home) return 0;
+        char parent[1024];
+        snprintf(parent, sizeof parent, "%s/.cache", home);
+        mkdir(parent, 0700); /* may exist already; its safety is checked below */
+        snprintf(dir, cap, "%s/clsa", parent);
+    }
+    return private_dir(dir);
+}
+
+static void entry_path(char *path, size_t cap, const char *dir, const char *key)
+{
+    snprintf(path, cap, "%s/%016llx.bin", dir,
+             (unsigned long long)fnv1a(key, strlen(key), FNV_SEED));
+}
+
+/* Returns a malloc'ed binary whose stored key equals key, else NULL. */
+static unsigned char *cache_load(const char *path, const char *key, size_t *size)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW);
+    if (fd < 0) return NULL;
+    unsigned char *bin = NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return NULL;
+    }
+    struct stat s;
+    char magic[8];
+    uint32_t fmt, keylen;
+    uint64_t binsize, sum;
+    size_t klen = strlen(key);
+    char *stored = NULL;
+    if (fstat(fd, &s) != 0 || !S_ISREG(s.st_mode) || s.st_uid != geteuid() ||
+        (s.st_mode & 022) != 0)
+        goto bad;
+    if (fread(magic, 1, 8, f) != 8 || memcmp(magic, CACHE_MAGIC, 8) ||
+        fread(&fmt, 4, 1, f) != 1 || fmt != CACHE_FORMAT || fread(&keylen, 4, 1, f) != 1 ||
+        keylen != klen)
+        goto bad;
+    stored = malloc(klen + 1);
+    if (!stored || fread(stored, 1, klen, f) != klen || memcmp(stored, key, klen)) goto bad;
+    if (fread(&binsize, 8, 1, f) != 1 || fread(&sum, 8, 1, f) != 1 || binsize == 0 ||
+        binsize > (uint64_t)s.st_size)
+        goto bad;
+    bin = malloc(binsize);
+    if (!bin || fread(bin, 1, binsize, f) != binsize || fnv1a(bin, binsize, FNV_SEED) != sum ||
+        fgetc(f) != EOF)
+        goto bad;
+    free(stored);
+    fclose(f);
+    *size = binsize;
+    return bin;
+bad:
+    free(stored);
+    free(bin);
+    fclose(f);
+    return NULL;
+}
+
+/* Written under a temporary name and renamed: readers never see half a file. */
+static void cache_save(const char *path, const char *key, const unsigned char *bin, size_t size)
+{
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    if (fd < 0) return;
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        return;
+    }
+    uint32_t fmt = CACHE_FORMAT, keylen = (uint32_t)strlen(key);
+    uint64_t binsize = size, sum = fnv1a(bin, size, FNV_SEED);
+    int ok = fwrite(CACHE_MAGIC, 1, 8, f) == 8 && fwrite(&fmt, 4, 1, f) == 1 &&
+             fwrite(&keylen, 4, 1, f) == 1 && fwrite(key, 1, keylen, f) == keylen &&
+             fwrite(&binsize, 8, 1, f) == 1 && fwrite(&sum, 8, 1, f) == 1 &&
+             fwrite(bin, 1, size, f) == size;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) unlink(tmp);
+}
+
+/* ---- building ----------------------------------------------------------- */
+
+static clsa_status build_log_error(clsa_context *ctx, cl_program prog, const char *file,
+                                   cl_int err)
+{
+    size_t len = 0;
+    clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
+    char *log = malloc(len + 1);
+    if (log) {
+        log[0] = 0;
+        clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, len, log, NULL);
+        log[len] = 0;
+        /* One line per message is easier to read in a terminal; keep the log whole. */
+        for (char *p = log; *p; p++)
+            if (*p == '\r') *p = ' ';
+    }
+    clsa_status st = clsa__fail(ctx, CLSA_ERR_BUILD,
+                                "clBuildProgram failed for cl_kernels/%s.cl: %s (%d); build log:\n%s",
+                                file, clsa__cl_error_name(err), (int)err, log ? log : "(none)");
+    free(log);
+    return st;
+}
+
+static clsa_status from_binary(clsa_context *ctx, const unsigned char *bin, size_t size,
+                               const char *options, cl_program *out)
+{
+    cl_int err, bstat;
+    cl_program p = clCreateProgramWithBinary(ctx->cl, 1, &ctx->device, &size, &bin, &bstat, &err);
+    if (err != CL_SUCCESS || bstat != CL_SUCCESS) {
+        if (p) clReleaseProgram(p);
+        return CLSA_ERR_BUILD;
+    }
+    if (clBuildProgram(p, 1, &ctx->device, options, NULL, NULL) != CL_SUCCESS) {
+        clReleaseProgram(p);
+        return CLSA_ERR_BUILD;
+    }
+    *out = p;
+    return CLSA_OK;
+}
+
+static clsa_status from_source(clsa_context *ctx, const char *file, const char *options,
+                               cl_program *out)
+{
+    const clsa_embedded_source *common = clsa__find_source("common");
+    const clsa_embedded_source *src = clsa__find_source(file);
+    const char *over = override_of(file);
+    if (!src && !over)
+        return clsa__fail(ctx, CLSA_ERR_BUILD, "no embedded kernel source cl_kernels/%s.cl", file);
+    const char *texts[2] = {common ? (const char *)common->data : "",
+                            over ? over : (const char *)src->data};
+    size_t lens[2] = {common ? common->size : 0, over ? strlen(over) : src->size};
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx->cl, 2, texts, lens, &err);
+    if (err != CL_SUCCESS) return clsa__cl(ctx, err, "clCreateProgramWithSource", file);
+    err = clBuildProgram(p, 1, &ctx->device, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        clsa_status st = build_log_error(ctx, p, file, err);
+        clReleaseProgram(p);
+        return st;
+    }
+    *out = p;
+    return CLSA_OK;
+}
+
+static void make_key(clsa_context *ctx, const char *file, const char *options, char *key,
+                     size_t cap)
+{
+    const clsa_embedded_source *common = clsa__find_source("common");
+    const clsa_embedded_source *src = clsa__find_source(file);
+    char plat_version[128] = "";
+    clGetPlatformInfo(ctx->platform, CL_PLATFORM_VERSION, sizeof plat_version, plat_version,
+                      NULL);
+    plat_version[sizeof plat_version - 1] = 0;
+    snprintf(key, cap, "clsa %s|cache %u|%s %s|common %s|%s|%s|%s|%s|%s", CLSA_VERSION_STRING,
+             CACHE_FORMAT, file, src ? src->sha256 : "?", common ? common->sha256 : "?", options,
+             ctx->info.platform, plat_version, ctx->info.name, ctx->info.driver);
+}
+
+static void save_binary(clsa_context *ctx, cl_program p, const char *path, const char *key)
+{
+    size_t size = 0;
+    if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS ||
+        size == 0)
+        return;
+    unsigned char *bin = malloc(size);
+    if (!bin) return;
+    if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS)
+        cache_save(path, key, bin, size);
+    free(bin);
+}
+
+static clsa_status get_program(clsa_context *ctx, const char *file, const char *options,
+                               int *slot, int *fresh)
+{
+    for (int i = 0; i < ctx->nprograms; i++)
+        if (!strcmp(ctx->programs[i].name, file) && !strcmp(ctx->programs[i].options, options)) {
+            *slot = i;
+            *fresh = 0;
+            return CLSA_OK;
+        }
+    if (ctx->nprograms >= CLSA_MAX_PROGRAMS)
+        return clsa__fail(ctx, CLSA_ERR_OPENCL, "too many programs in one context");
+    char key[1024], dir[900], path[1024];
+    make_key(ctx, file, options, key, sizeof key);
+    int cached = !override_of(file) && cache_dir(dir, sizeof dir);
+    cl_program p = NULL;
+    *fresh = 0;
+    if (cached) {
+        entry_path(path, sizeof path, dir, key);
+        size_t size = 0;
+        unsigned char *bin = cache_load(path, key, &size);
+        if (bin && from_binary(ctx, bin, size, options, &p) == CLSA_OK) {
+            ctx->stats.programs_loaded++;
+            clsa__log(ctx, "program %s loaded from cache %s", file, path);
+        }
+        free(bin);
+    }
+    if (!p) {
+        clsa_status st = from_source(ctx, file, options, &p);
+        if (st) return st;
+        ctx->stats.programs_built++;
+        clsa__log(ctx, "program %s built from source (%s)", file, options);
+        *fresh = cached;
+    }
+    clsa_program_slot *s = &ctx->programs[ctx->nprograms];
+    s->name = file;
+    snprintf(s->options, sizeof s->options, "%s", options);
+    s->program = p;
+    s->pending_save = NULL;
+    if (*fresh) {
+        /* Kept so clsa__kernel can save once a kernel exists. */
+        size_t len = strlen(path) + strlen(key) + 2;
+        s->pending_save = malloc(len);
+        if (s->pending_save) snprintf(s->pending_save, len, "%s\n%s", path, key);
+    }
+    *slot = ctx->nprograms++;
+    return CLSA_OK;
+}
+
+clsa_status clsa__kernel(clsa_context *ctx, const char *file, int index64, const char *extra,
+                         const char *kernel, cl_kernel *out)
+{
+    clsa_status st = clsa__need_device(ctx);
+    if (st) return st;
+    char options[256];
+    snprintf(options, sizeof options, "-cl-std=CL1.2 -DCLSA_IDX64=%d%s%s", index64 ? 1 : 0,
+             extra ? " " : "", extra ? extra : "");
+    for (int i = 0; i < ctx->nkernels; i++) {
+        clsa_kernel_slot *k = &ctx->kernels[i];
+        if (!strcmp(k->name, kernel) && !strcmp(ctx->programs[k->program].name, file) &&
+            !strcmp(ctx->programs[k->program].options, options)) {
+            *out = k->kernel;
+            return CLSA_OK;
+        }
+    }
+    if (ctx->nkernels >= CLSA_MAX_KERNELS)
+        return clsa__fail(ctx, CLSA_ERR_OPENCL, "too many kernels in one context");
+    int slot, fresh;
+    st = get_program(ctx, file, options, &slot, &fresh);
+    if (st) return st;
+    cl_int err;
+    clsa_program_slot *ps = &ctx->programs[slot];
+    cl_kernel k = clCreateKernel(ps->program, kernel, &err);
+    if (err != CL_SUCCESS) return clsa__cl(ctx, err, "clCreateKernel", kernel);
+    if (ps->pending_save) {
+        /* Some drivers compile lazily: the binary is complete only now. */
+        char *nl = strchr(ps->pending_save, '\n');
+        *nl = 0;
+        save_binary(ctx, ps->program, ps->pending_save, nl + 1);
+        free(ps->pending_save);
+        ps->pending_save = NULL;
+    }
+    ctx->kernels[ctx->nkernels].program = slot;
+    ctx->kernels[ctx->nkernels].name = kernel;
+    ctx->kernels[ctx->nkernels].kernel = k;
+    ctx->nkernels++;
+    *out = k;
+    return CLSA_OK;
+}

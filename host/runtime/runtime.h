@@ -1,0 +1,157 @@
+/* Internal runtime layer shared by every host file: the context, errors,
+ * programs/kernels, device buffers with accounting, launches with profiling.
+ * Nothing here is public API. */
+#ifndef CLSA_RUNTIME_H
+#define CLSA_RUNTIME_H
+
+#include "clsa.h"
+#include <pthread.h>
+#include <stdarg.h>
+
+/* Per-device tuning record, filled at context creation from device limits,
+ * then overridden by env CLSA_TUNE="key=value,key=value" (see tuning.c). */
+typedef struct clsa_tuning {
+    uint64_t local_mem;       /* CL_DEVICE_LOCAL_MEM_SIZE */
+    size_t max_wg;            /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    unsigned compute_units;
+    uint64_t max_alloc;
+    uint64_t global_mem;
+    int is_gpu;
+    int host_unified;
+    size_t wg;                /* default work-group size for 1-D kernels (power of two) */
+    size_t scan_items;        /* items per work-item in scan/compact tiles */
+    size_t sort_wg;           /* work-group size for radix sort */
+    size_t sort_items;        /* keys per work-item in radix sort tiles */
+    size_t r1;                /* S/M boundary: largest group sorted in local memory */
+    size_t r2;                /* M/L boundary */
+    uint64_t host_threshold;  /* AUTO: inputs shorter than this go to the host */
+} clsa_tuning;
+
+#define CLSA_MAX_PROGRAMS 64
+#define CLSA_MAX_KERNELS 256
+#define CLSA_MSG_CAP 8192
+
+typedef struct clsa_program_slot {
+    const char *name;     /* kernel file base name, e.g. "scan" */
+    char options[256];    /* build options it was built with */
+    cl_program program;
+    char *pending_save;   /* "path\nkey" until the binary is cached, else NULL */
+} clsa_program_slot;
+
+typedef struct clsa_kernel_slot {
+    int program;          /* index into programs */
+    const char *name;     /* kernel function name (static string) */
+    cl_kernel kernel;
+} clsa_kernel_slot;
+
+struct clsa_context {
+    pthread_mutex_t lock;
+    int has_device;       /* 0: host-only context */
+    int backend;          /* clsa_backend resolved (never DEFAULT) */
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context cl;
+    cl_command_queue queue;
+    int profiling;        /* queue has CL_QUEUE_PROFILING_ENABLE */
+    int want_profile;
+    clsa_tuning tune;
+    clsa_device_info info;
+    char message[CLSA_MSG_CAP];
+    clsa_program_slot programs[CLSA_MAX_PROGRAMS];
+    int nprograms;
+    clsa_kernel_slot kernels[CLSA_MAX_KERNELS];
+    int nkernels;
+    uint64_t mem_limit;   /* CLSA_DEVICE_MEM_LIMIT, else 0 = device's own */
+    clsa_stats stats;
+    int phase;            /* clsa_phase charged by clsa__launch */
+    void (*log)(void *, const char *);
+    void *log_user;
+};
+
+/* ---- errors (status.c) --------------------------------------------------
+ * Each returns the status it was given, so "return clsa__fail(...)". */
+clsa_status clsa__fail(clsa_context *ctx, clsa_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* err != CL_SUCCESS: sets "<call> failed: <CL error name>[ (kernel <k>)]"
+ * and returns CLSA_ERR_OPENCL (CLSA_ERR_DEVICE_MEMORY for allocation
+ * failures).  err == CL_SUCCESS returns CLSA_OK. */
+clsa_status clsa__cl(clsa_context *ctx, cl_int err, const char *call, const char *kernel);
+const char *clsa__cl_error_name(cl_int err);
+void clsa__log(clsa_context *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Shorthand inside functions that have a `clsa_status st` and a `done:`
+ * clean-up label. */
+#define CLSA_TRY(expr)                 \
+    do {                               \
+        st = (expr);                   \
+        if (st != CLSA_OK) goto done;  \
+    } while (0)
+#define CLSA_CL(ctx, expr, call, kernel)                          \
+    do {                                                          \
+        st = clsa__cl((ctx), (expr), (call), (kernel));           \
+        if (st != CLSA_OK) goto done;                             \
+    } while (0)
+
+/* ---- programs and kernels (program.c) -----------------------------------
+ * name: base name of a cl_kernels/ file ("scan"); the embedded common.cl is
+ * prepended.  index64: builds with -DCLSA_IDX64=1 (idx_t = ulong, else uint).
+ * extra: further build options or NULL.  Kernels are created once per
+ * (program, name) and kept in the context. */
+clsa_status clsa__kernel(clsa_context *ctx, const char *file, int index64, const char *extra,
+                         const char *kernel, cl_kernel *out);
+/* Embedded sources (generated kernels.c). */
+typedef struct clsa_embedded_source {
+    const char *name;
+    const unsigned char *data;
+    size_t size;
+    const char *sha256;
+} clsa_embedded_source;
+const clsa_embedded_source *clsa__find_source(const char *name);
+/* Test hook: replace an embedded source by text (NULL restores). */
+void clsa__override_source(const char *name, const char *text);
+
+/* ---- device buffers (buffer.c) ------------------------------------------
+ * All device memory goes through here so the peak is counted and the limit
+ * (device global memory, or env CLSA_DEVICE_MEM_LIMIT) is enforced. */
+clsa_status clsa__alloc(clsa_context *ctx, size_t bytes, cl_mem *out);
+/* Releases and un-counts; NULL is ignored.  Sets *mem to NULL. */
+void clsa__free(clsa_context *ctx, cl_mem *mem);
+/* Would `bytes` more fit?  CLSA_ERR_DEVICE_MEMORY with a message if not. */
+clsa_status clsa__reserve_check(clsa_context *ctx, uint64_t bytes, const char *what);
+clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *src, size_t bytes);
+clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes);
+clsa_status clsa__fill_zero(clsa_context *ctx, cl_mem dst, size_t off, size_t bytes);
+clsa_status clsa__copy(clsa_context *ctx, cl_mem src, size_t src_off, cl_mem dst, size_t dst_off,
+                       size_t bytes);
+
+/* ---- launches (launch.c) ----------------------------------------------------
+ * 1-D launch; global is rounded up to a multiple of local.  Time is charged
+ * to ctx->phase when profiling. */
+clsa_status clsa__launch(clsa_context *ctx, cl_kernel k, const char *name, size_t global,
+                         size_t local);
+/* clSetKernelArg with error reporting; CLSA_ARG(k, i, value) for scalars/mem. */
+clsa_status clsa__arg(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i, size_t size,
+                      const void *value);
+#define CLSA_ARG(ctx, k, kname, i, v) clsa__arg((ctx), (k), (kname), (i), sizeof(v), &(v))
+/* Local-memory argument of `bytes`. */
+clsa_status clsa__arg_local(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i,
+                            size_t bytes);
+clsa_status clsa__finish(clsa_context *ctx);
+/* Sets the phase later launches are charged to; returns the previous one. */
+int clsa__set_phase(clsa_context *ctx, int phase);
+
+/* ---- context helpers (context.c) ----------------------------------------- */
+/* CLSA_OK if the context can run kernels, else a clear error. */
+clsa_status clsa__need_device(clsa_context *ctx);
+/* Resolves AUTO for an input of n units: 1 = use device, 0 = host. */
+int clsa__use_device(clsa_context *ctx, uint64_t n);
+void clsa__lock(clsa_context *ctx);
+void clsa__unlock(clsa_context *ctx);
+/* Tuning defaults from limits, then env CLSA_TUNE overrides (tuning.c). */
+void clsa__tuning_init(clsa_tuning *t);
+
+/* Rounds up x to a multiple of m. */
+static inline size_t clsa__round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
+static inline size_t clsa__div_up(size_t x, size_t m) { return (x + m - 1) / m; }
+
+#endif

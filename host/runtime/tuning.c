@@ -1,0 +1,66 @@
+/* The per-device tuning record: every size a kernel launch depends on is
+ * derived here from device limits, in one place, and can be overridden for
+ * experiments with env CLSA_TUNE="wg=128,r1=1024,...". */
+#include "runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t pow2_floor(size_t x)
+{
+    size_t p = 1;
+    while (p * 2 <= x) p *= 2;
+    return p;
+}
+
+static void override(clsa_tuning *t, const char *key, unsigned long long v)
+{
+    if (!strcmp(key, "wg")) t->wg = pow2_floor(v);
+    else if (!strcmp(key, "scan_items")) t->scan_items = v;
+    else if (!strcmp(key, "sort_wg")) t->sort_wg = pow2_floor(v);
+    else if (!strcmp(key, "sort_items")) t->sort_items = v;
+    else if (!strcmp(key, "r1")) t->r1 = v;
+    else if (!strcmp(key, "r2")) t->r2 = v;
+    else if (!strcmp(key, "host_threshold")) t->host_threshold = v;
+}
+
+static void apply_env(clsa_tuning *t)
+{
+    const char *env = getenv("CLSA_TUNE");
+    if (!env) return;
+    char buf[512];
+    strncpy(buf, env, sizeof buf - 1);
+    buf[sizeof buf - 1] = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq) continue;
+        *eq = 0;
+        char *end;
+        unsigned long long v = strtoull(eq + 1, &end, 10);
+        if (*end == 0 && v > 0) override(t, tok, v);
+    }
+}
+
+void clsa__tuning_init(clsa_tuning *t)
+{
+    size_t maxwg = t->max_wg ? t->max_wg : 1;
+    /* 256 is a good 1-D size on NVIDIA/AMD/Intel GPUs; CPUs run one
+     * work-group per core at a time, where larger groups amortise barriers. */
+    t->wg = pow2_floor(maxwg < 256 ? maxwg : 256);
+    t->scan_items = t->is_gpu ? 8 : 16;
+    t->sort_wg = t->wg;
+    t->sort_items = t->is_gpu ? 8 : 4;
+    /* S groups are sorted in local memory as (key, value) pairs of up to
+     * 8+8 bytes, one group per work-group at most: R1 is the largest power
+     * of two whose pairs fit in half the local memory. */
+    size_t lm = (size_t)(t->local_mem ? t->local_mem : 16384);
+    t->r1 = pow2_floor(lm / 2 / 16);
+    if (t->r1 > 2048) t->r1 = 2048;
+    if (t->r1 < 16) t->r1 = 16;
+    t->r2 = t->r1 * 256;
+    /* Measured crossover (docs/BENCHMARKS.md); a CPU device never beats the
+     * host reference on small inputs. */
+    t->host_threshold = t->is_gpu ? (1u << 16) : (1u << 20);
+    apply_env(t);
+}

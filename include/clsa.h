@@ -1,0 +1,211 @@
+/* clsa: suffix arrays and the indexes built from them, on any OpenCL device.
+ *
+ * Every function returns a clsa_status (CLSA_OK == 0, errors < 0).  On an
+ * error, clsa_last_error(ctx) gives a one-line message naming what failed
+ * (OpenCL call, kernel, build log for a failed build).  The library never
+ * prints, exits or aborts.  A context may be shared between threads: calls on
+ * one context are serialised by a lock inside it.
+ *
+ * Index width: each index-producing call has a 32-bit twin (n < 2^31) and a
+ * 64-bit twin (any n the device can hold).
+ */
+#ifndef CLSA_H
+#define CLSA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CLSA_VERSION_MAJOR 0
+#define CLSA_VERSION_MINOR 1
+#define CLSA_VERSION_PATCH 0
+#define CLSA_VERSION_STRING "0.1.0"
+
+#if defined(_WIN32)
+#define CLSA_API
+#else
+#define CLSA_API __attribute__((visibility("default")))
+#endif
+
+typedef enum clsa_status {
+    CLSA_OK = 0,
+    CLSA_ERR_INVALID_ARG = -1,    /* NULL pointer, bad size, bad option */
+    CLSA_ERR_HOST_MEMORY = -2,    /* malloc failed */
+    CLSA_ERR_DEVICE_MEMORY = -3,  /* the device (or CLSA_DEVICE_MEM_LIMIT) cannot hold the working set */
+    CLSA_ERR_TOO_LARGE = -4,      /* n does not fit the index width: use the 64-bit call */
+    CLSA_ERR_NO_DEVICE = -5,      /* no OpenCL device matches / none at all */
+    CLSA_ERR_OPENCL = -6,         /* an OpenCL call failed */
+    CLSA_ERR_BUILD = -7,          /* kernel compilation failed: message holds the build log */
+    CLSA_ERR_IO = -8,             /* file could not be read or written */
+    CLSA_ERR_FORMAT = -9,         /* corrupt, truncated or foreign file */
+    CLSA_ERR_UNSUPPORTED = -10    /* operation not available on this context/backend */
+} clsa_status;
+
+/* Where the work runs. AUTO: device, except inputs below the measured
+ * host-fallback threshold and contexts without an OpenCL device. */
+typedef enum clsa_backend {
+    CLSA_BACKEND_DEFAULT = -1,  /* take env CLSA_BACKEND, else AUTO */
+    CLSA_BACKEND_AUTO = 0,
+    CLSA_BACKEND_DEVICE = 1,
+    CLSA_BACKEND_HOST = 2
+} clsa_backend;
+
+typedef struct clsa_context clsa_context;
+
+typedef struct clsa_options {
+    /* Device selector: "gpu", "cpu", or "<substring>[:<index>]" matched
+     * case-insensitively against platform name, platform vendor and device
+     * name.  NULL: env CLSA_DEVICE, else the GPU with the most global
+     * memory, else the first CPU device. */
+    const char *device;
+    /* clsa_backend; CLSA_BACKEND_DEFAULT reads env CLSA_BACKEND. */
+    int backend;
+    /* Nonzero: time every kernel with OpenCL profiling events (clsa_get_stats). */
+    int profile;
+    /* Optional log sink (debug messages such as program cache hits). */
+    void (*log)(void *user, const char *message);
+    void *log_user;
+} clsa_options;
+
+/* Fills *opt with the defaults (all NULL/0, backend DEFAULT). */
+CLSA_API void clsa_options_init(clsa_options *opt);
+
+/* Creates a context on the chosen device (see clsa_options.device).
+ * opt may be NULL for the defaults.  On failure *out is NULL; the message of
+ * the failure is available through clsa_last_error(NULL) only in the form of
+ * clsa_status_string, so prefer clsa_create_ex when the text matters. */
+CLSA_API clsa_status clsa_create(const clsa_options *opt, clsa_context **out);
+
+/* As clsa_create, but on failure writes the message into err (cap bytes). */
+CLSA_API clsa_status clsa_create_ex(const clsa_options *opt, clsa_context **out, char *err, size_t cap);
+
+/* Adopts an application's command queue (its context and device).  The
+ * queue is retained, not owned: the caller still releases its reference. */
+CLSA_API clsa_status clsa_create_with_queue(cl_command_queue queue, const clsa_options *opt,
+                                            clsa_context **out);
+
+/* Releases everything the context holds.  NULL is allowed. */
+CLSA_API void clsa_destroy(clsa_context *ctx);
+
+/* Message of the last failure on ctx ("" if none). Valid until the next call on ctx. */
+CLSA_API const char *clsa_last_error(const clsa_context *ctx);
+
+/* Short constant text for a status ("invalid argument", ...). */
+CLSA_API const char *clsa_status_string(clsa_status status);
+
+/* Library version string, e.g. "0.1.0". */
+CLSA_API const char *clsa_version(void);
+
+/* ---- device description --------------------------------------------- */
+
+typedef struct clsa_device_info {
+    char platform[128];
+    char vendor[128];
+    char name[128];
+    char driver[64];
+    char version[128];
+    int is_gpu;
+    int host_unified_memory;
+    uint64_t global_mem;
+    uint64_t max_alloc;
+    uint64_t local_mem;
+    size_t max_work_group;
+    unsigned compute_units;
+    int is_default;   /* set by clsa_list_devices for the device clsa_create would pick */
+} clsa_device_info;
+
+/* Lists every OpenCL device of every platform into out[0..cap); *count gets
+ * the total number (which may exceed cap).  No device at all is not an
+ * error: *count = 0. */
+CLSA_API clsa_status clsa_list_devices(clsa_device_info *out, size_t cap, size_t *count);
+
+/* The device of ctx; CLSA_ERR_UNSUPPORTED for a host-only context. */
+CLSA_API clsa_status clsa_get_device_info(const clsa_context *ctx, clsa_device_info *info);
+
+/* ---- statistics -------------------------------------------------------- */
+
+typedef enum clsa_phase {
+    CLSA_PHASE_TRANSFER = 0,   /* host<->device copies */
+    CLSA_PHASE_INITIAL_SORT,   /* SA: first radix sort on 8-byte keys */
+    CLSA_PHASE_SORT_S,         /* SA: small groups (bitonic, local memory) */
+    CLSA_PHASE_SORT_M,         /* SA: medium groups (merge path) */
+    CLSA_PHASE_SORT_L,         /* SA: large groups (radix) */
+    CLSA_PHASE_ISA_UPDATE,     /* SA: ranks, ISA scatter */
+    CLSA_PHASE_GROUPS,         /* SA: head flags, split, compaction */
+    CLSA_PHASE_PRIMITIVE,      /* scan/compact/sort called directly */
+    CLSA_PHASE_INDEX,          /* ISA/BWT/LCP/FM kernels */
+    CLSA_PHASE_COUNT
+} clsa_phase;
+
+typedef struct clsa_stats {
+    uint64_t peak_device_bytes;     /* highest device memory held at once by clsa */
+    uint64_t current_device_bytes;
+    double phase_ms[CLSA_PHASE_COUNT]; /* kernel/copy time by phase (needs options.profile) */
+    uint64_t kernel_launches;
+    unsigned doubling_passes;        /* of the last suffix array built */
+    unsigned programs_built;         /* compiled from source */
+    unsigned programs_loaded;        /* loaded from the on-disk binary cache */
+    int last_backend;                /* CLSA_BACKEND_DEVICE or _HOST for the last call */
+} clsa_stats;
+
+/* Name of a phase ("transfer", "initial_sort", ...). */
+CLSA_API const char *clsa_phase_name(int phase);
+CLSA_API clsa_status clsa_get_stats(const clsa_context *ctx, clsa_stats *stats);
+/* Zeroes the timings and the peak (the current device bytes stay). */
+CLSA_API void clsa_reset_stats(clsa_context *ctx);
+
+/* ---- suffix arrays ------------------------------------------------------ */
+
+/* Suffix array of text[0..n): sa[i] = start of the i-th smallest suffix.
+ * No sentinel is added; suffix order is plain lexicographic order of
+ * unsigned bytes, a proper prefix sorting first (libdivsufsort's order).
+ * n = 0 is valid (nothing written).  32-bit: n < 2^31, else
+ * CLSA_ERR_TOO_LARGE.  ctx may be NULL: host backend. */
+CLSA_API clsa_status clsa_sa32(clsa_context *ctx, const uint8_t *text, int32_t *sa, int64_t n);
+CLSA_API clsa_status clsa_sa64(clsa_context *ctx, const uint8_t *text, int64_t *sa, int64_t n);
+
+/* Device-resident twins: text is a buffer of at least n bytes, sa of at
+ * least n entries (4 or 8 bytes each), both on ctx's OpenCL context. */
+CLSA_API clsa_status clsa_sa32_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n);
+CLSA_API clsa_status clsa_sa64_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n);
+
+/* Checks that sa is the suffix array of text in O(n) time and O(sigma)
+ * extra space.  *valid = 1 if correct, 0 if not; the return is an error only
+ * for bad arguments.  When invalid and why is not NULL, a short reason is
+ * written to why (cap bytes). */
+CLSA_API clsa_status clsa_check_sa32(const uint8_t *text, const int32_t *sa, int64_t n, int *valid,
+                                     char *why, size_t cap);
+CLSA_API clsa_status clsa_check_sa64(const uint8_t *text, const int64_t *sa, int64_t n, int *valid,
+                                     char *why, size_t cap);
+
+/* ---- scan and compaction (32-bit values) ---------------------------------- */
+
+/* out[i] = sum of in[0..i) (exclusive) or in[0..i] (inclusive), mod 2^32.
+ * in and out may be the same array. */
+CLSA_API clsa_status clsa_scan_u32(clsa_context *ctx, const uint32_t *in, uint32_t *out, size_t n,
+                                   int inclusive);
+CLSA_API clsa_status clsa_scan_u32_mem(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
+                                       int inclusive);
+
+/* Stream compaction: out gets, in order, every in[i] whose flags[i] != 0;
+ * *count gets how many.  out must hold n values. */
+CLSA_API clsa_status clsa_compact_u32(clsa_context *ctx, const uint32_t *in, const uint32_t *flags,
+                                      size_t n, uint32_t *out, size_t *count);
+CLSA_API clsa_status clsa_compact_u32_mem(clsa_context *ctx, cl_mem in, cl_mem flags, size_t n,
+                                          cl_mem out, size_t *count);
+
+#include "clsa_prim.h"
+#include "clsa_index.h"
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,44 @@
+#!/bin/sh
+# run_impl.sh IMPL TEST_BINARY
+# Runs one test binary on one OpenCL implementation:
+#   pocl      PoCL's CPU device
+#   rusticl   Mesa rusticl on llvmpipe
+#   oclgrind  the Oclgrind simulator, small inputs, with data-race,
+#             uninitialised-memory and API checks; any diagnostic it logs fails
+#   host      no device needed (host-only tests)
+# Exit 77 = skipped (implementation missing), unless CLSA_TEST_REQUIRE=1.
+set -u
+impl=$1
+bin=$2
+shift 2
+export CLSA_CACHE_DIR="${CLSA_TEST_CACHE:-${TMPDIR:-/tmp}/clsa-test-cache-$(id -u)}"
+mkdir -p "$CLSA_CACHE_DIR" && chmod 700 "$CLSA_CACHE_DIR"
+case "$impl" in
+  pocl)
+    export CLSA_DEVICE=pocl
+    exec "$bin" "$@" ;;
+  rusticl)
+    export CLSA_DEVICE=rusticl RUSTICL_ENABLE=llvmpipe
+    exec "$bin" "$@" ;;
+  oclgrind)
+    if ! command -v oclgrind >/dev/null 2>&1; then
+      echo "SKIP: oclgrind not installed"
+      [ "${CLSA_TEST_REQUIRE:-0}" = 1 ] && exit 1
+      exit 77
+    fi
+    export CLSA_DEVICE=oclgrind CLSA_TEST_SMALL=1
+    log=$(mktemp)
+    oclgrind --data-races --uninitialized --check-api --log "$log" "$bin" "$@"
+    rc=$?
+    if [ -s "$log" ]; then
+      echo "oclgrind diagnostics:"; head -c 20000 "$log"
+      rm -f "$log"
+      exit 1
+    fi
+    rm -f "$log"
+    exit $rc ;;
+  host)
+    exec "$bin" "$@" ;;
+  *)
+    echo "unknown implementation $impl"; exit 2 ;;
+esac
