@@ -204,6 +204,7 @@ CLSA_API clsa_status clsa_compact_u32_mem(clsa_context *ctx, cl_mem in, cl_mem f
 
 #include "clsa_prim.h"
 #include "clsa_index.h"
+#include "clsa_fm.h"
 
 #ifdef __cplusplus
 }
