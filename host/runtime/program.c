@@ -249,8 +249,10 @@ static void save_binary(clsa_context *ctx, cl_program p, const char *path, const
         return;
     unsigned char *bin = malloc(size);
     if (!bin) return;
-    if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS)
+    if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS) {
         cache_save(path, key, bin, size);
+        clsa__log(ctx, "program binary cached in %s", path);
+    }
     free(bin);
 }
 
