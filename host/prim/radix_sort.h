@@ -1,0 +1,19 @@
+/* Device LSD radix sort (internal entry point used by the suffix-array
+ * pipeline, the segmented sort and the public wrappers). */
+#ifndef CLSA_PRIM_RADIX_SORT_H
+#define CLSA_PRIM_RADIX_SORT_H
+#include "runtime.h"
+
+/* Stable key-value sort of keys[0..n) (with values[0..n) alongside) by the
+ * key bits [begin_bit, end_bit); the result is in keys/values (in place).
+ * key_bytes: 4 or 8.  value_bytes: 0 (values ignored, may be NULL), 4 or 8.
+ * begin_bit < end_bit <= 8 * key_bytes (begin_bit >= end_bit: nothing to do).
+ * scratch_keys / scratch_values: NULL (allocated here through clsa__alloc
+ * and freed before return) or caller buffers of at least n * key_bytes /
+ * n * value_bytes bytes, so callers can control peak memory.  Passes whose
+ * digit is the same for every key are skipped.  Launches are charged to
+ * the caller's current phase. */
+clsa_status clsa__radix_sort(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,
+                             int key_bytes, int value_bytes, unsigned begin_bit, unsigned end_bit,
+                             cl_mem scratch_keys, cl_mem scratch_values);
+#endif
