@@ -1,1 +1,55 @@
-int main(void){return 0;}
+/* clsa: command-line front end of the library (contract in docs/DESIGN.md). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"sa", cli_sa, "sa [-d DEV] [--index 32|64] [--stats] INPUT OUTPUT   suffix array"},
+    {"check", cli_check, "check INPUT SA [--index 32|64]                     verify a suffix array"},
+    {"devices", cli_devices, "devices                                            list OpenCL devices"},
+    {"bwt", cli_bwt, "bwt INPUT OUTPUT                                   Burrows-Wheeler transform"},
+    {"unbwt", cli_unbwt, "unbwt --primary P INPUT OUTPUT                     inverse BWT"},
+    {"lcp", cli_lcp, "lcp [--index 32|64] INPUT OUTPUT                   LCP array"},
+    {"index", cli_index, "index INPUT INDEX                                  build an FM-index file"},
+    {"count", cli_count, "count INDEX PATTERNS                               count occurrences"},
+    {"locate", cli_locate, "locate INDEX PATTERNS                              list occurrences"},
+    {"lcs", cli_lcs, "lcs A B                                            longest common substring"},
+};
+#define NCOMMANDS (sizeof commands / sizeof *commands)
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: clsa COMMAND [OPTIONS] ARGS...\n\ncommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++) fprintf(f, "  clsa %s\n", commands[i].summary);
+    fprintf(f,
+            "\nevery command takes -d/--device DEV (gpu, cpu, or a name substring[:index])\n"
+            "and --backend auto|device|host; 'clsa COMMAND --help' for details.\n"
+            "exit codes: 0 success, 1 check failed, 2 usage error, 3 runtime error\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+        printf("clsa %s\n", clsa_version());
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 2, argv + 2);
+    cli_error("unknown command '%s' (try 'clsa --help')", argv[1]);
+    return CLI_USAGE;
+}

@@ -1,0 +1,82 @@
+/* Shared pieces of the clsa command-line tool: argument parsing, files
+ * written atomically, contexts, error reporting, exit codes. */
+#ifndef CLSA_CLI_H
+#define CLSA_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clsa.h"
+
+enum { CLI_OK = 0, CLI_INVALID = 1, CLI_USAGE = 2, CLI_RUNTIME = 3 };
+
+/* Options a subcommand accepts (bit mask for cli_parse). */
+enum {
+    OPT_DEVICE = 1 << 0,   /* -d/--device DEV, --backend auto|device|host (always together) */
+    OPT_INDEX = 1 << 1,    /* --index 32|64 */
+    OPT_STATS = 1 << 2,    /* --stats */
+    OPT_PRIMARY = 1 << 3,  /* --primary P */
+    OPT_RATE = 1 << 4      /* --sample-rate R */
+};
+
+#define CLI_MAX_POS 8
+
+typedef struct cli_args {
+    const char *device;
+    int backend;           /* clsa_backend, DEFAULT if not given */
+    int index_bits;        /* 32 (default) or 64 */
+    int stats;
+    int64_t primary;
+    int has_primary;
+    int64_t sample_rate;   /* 0: default */
+    const char *pos[CLI_MAX_POS];
+    int npos;
+} cli_args;
+
+/* Parses argv[0..argc) (the words after the subcommand name).  Returns
+ * CLI_OK, or CLI_USAGE after printing one line to stderr.  `usage` is the
+ * subcommand's synopsis, printed for --help (then *help is set). */
+int cli_parse(int argc, char **argv, unsigned allowed, int npos_min, int npos_max,
+              const char *usage, cli_args *a, int *help);
+
+/* "clsa: error: ..." on stderr, one line. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Reports a failed library call: prints the context's message (or the
+ * status text) and returns the exit code for it. */
+int cli_fail(clsa_context *ctx, clsa_status st, const char *what);
+
+/* Opens the context for a->device / a->backend; profile for --stats. */
+int cli_open(const cli_args *a, clsa_context **ctx);
+
+/* Reads a whole file (NULL-safe for empty files: *data is a valid pointer). */
+int cli_read_file(const char *path, uint8_t **data, size_t *n);
+/* Writes data to path via a temporary file in the same folder, renamed on
+ * success; on any failure the temporary is removed and path is untouched. */
+int cli_write_file(const char *path, const void *data, size_t n);
+/* For streamed outputs: opens a temporary beside path; commit renames it,
+ * abort removes it. */
+typedef struct cli_out {
+    char tmp[4096];
+    const char *path;
+    void *file; /* FILE* */
+} cli_out;
+int cli_out_open(cli_out *o, const char *path);
+int cli_out_commit(cli_out *o);
+void cli_out_abort(cli_out *o);
+
+/* --stats: peak device bytes per input byte, phase times, passes, cache. */
+void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds);
+double cli_now(void);
+
+/* Subcommands: each takes the words after its name and returns an exit code. */
+int cli_sa(int argc, char **argv);
+int cli_check(int argc, char **argv);
+int cli_devices(int argc, char **argv);
+int cli_bwt(int argc, char **argv);
+int cli_unbwt(int argc, char **argv);
+int cli_lcp(int argc, char **argv);
+int cli_index(int argc, char **argv);
+int cli_count(int argc, char **argv);
+int cli_locate(int argc, char **argv);
+int cli_lcs(int argc, char **argv);
+#endif

@@ -1,0 +1,283 @@
+/* Argument parsing, atomic file output, error reporting for the CLI. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("clsa: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static int parse_int64(const char *s, int64_t *v)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (errno || end == s || *end) return -1;
+    *v = x;
+    return 0;
+}
+
+static int value_of(int argc, char **argv, int *i, const char **v)
+{
+    const char *arg = argv[*i];
+    const char *eq = strchr(arg, '=');
+    if (arg[1] == '-' && eq) {
+        *v = eq + 1;
+        return 0;
+    }
+    if (*i + 1 >= argc) return -1;
+    *v = argv[++*i];
+    return 0;
+}
+
+static int is_opt(const char *arg, const char *shortname, const char *longname)
+{
+    size_t len = strlen(longname);
+    if (shortname && !strcmp(arg, shortname)) return 1;
+    return !strncmp(arg, longname, len) && (arg[len] == 0 || arg[len] == '=');
+}
+
+static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_args *a)
+{
+    const char *arg = argv[*i], *v = NULL;
+    int64_t x;
+    if ((allowed & OPT_DEVICE) && is_opt(arg, "-d", "--device")) {
+        if (value_of(argc, argv, i, &v)) return -1;
+        a->device = v;
+    } else if ((allowed & OPT_DEVICE) && is_opt(arg, NULL, "--backend")) {
+        if (value_of(argc, argv, i, &v)) return -1;
+        if (!strcmp(v, "auto")) a->backend = CLSA_BACKEND_AUTO;
+        else if (!strcmp(v, "device")) a->backend = CLSA_BACKEND_DEVICE;
+        else if (!strcmp(v, "host")) a->backend = CLSA_BACKEND_HOST;
+        else return -2;
+    } else if ((allowed & OPT_INDEX) && is_opt(arg, NULL, "--index")) {
+        if (value_of(argc, argv, i, &v) || parse_int64(v, &x)) return -1;
+        if (x != 32 && x != 64) return -2;
+        a->index_bits = (int)x;
+    } else if ((allowed & OPT_STATS) && !strcmp(arg, "--stats")) {
+        a->stats = 1;
+    } else if ((allowed & OPT_PRIMARY) && is_opt(arg, NULL, "--primary")) {
+        if (value_of(argc, argv, i, &v) || parse_int64(v, &a->primary)) return -1;
+        a->has_primary = 1;
+    } else if ((allowed & OPT_RATE) && is_opt(arg, NULL, "--sample-rate")) {
+        if (value_of(argc, argv, i, &v) || parse_int64(v, &a->sample_rate) || a->sample_rate < 1)
+            return -2;
+    } else {
+        return -3;
+    }
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, unsigned allowed, int npos_min, int npos_max,
+              const char *usage, cli_args *a, int *help)
+{
+    memset(a, 0, sizeof *a);
+    a->backend = CLSA_BACKEND_DEFAULT;
+    a->index_bits = 32;
+    *help = 0;
+    int only_pos = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!only_pos && (!strcmp(arg, "-h") || !strcmp(arg, "--help"))) {
+            printf("usage: %s\n", usage);
+            *help = 1;
+            return CLI_OK;
+        }
+        if (!only_pos && !strcmp(arg, "--")) {
+            only_pos = 1;
+            continue;
+        }
+        if (!only_pos && arg[0] == '-' && arg[1] != 0) {
+            int rc = parse_option(argc, argv, &i, allowed, a);
+            if (rc == -1) cli_error("option %s needs a value (usage: %s)", arg, usage);
+            else if (rc == -2) cli_error("bad value for %s (usage: %s)", arg, usage);
+            else if (rc == -3) cli_error("unknown option %s (usage: %s)", arg, usage);
+            if (rc) return CLI_USAGE;
+            continue;
+        }
+        if (a->npos >= npos_max || a->npos >= CLI_MAX_POS) {
+            cli_error("unexpected argument '%s' (usage: %s)", arg, usage);
+            return CLI_USAGE;
+        }
+        a->pos[a->npos++] = arg;
+    }
+    if (a->npos < npos_min) {
+        cli_error("missing argument (usage: %s)", usage);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+int cli_fail(clsa_context *ctx, clsa_status st, const char *what)
+{
+    const char *msg = ctx ? clsa_last_error(ctx) : "";
+    if (msg && *msg) cli_error("%s: %s", what, msg);
+    else cli_error("%s: %s", what, clsa_status_string(st));
+    return st == CLSA_ERR_INVALID_ARG ? CLI_USAGE : CLI_RUNTIME;
+}
+
+int cli_open(const cli_args *a, clsa_context **ctx)
+{
+    clsa_options o;
+    clsa_options_init(&o);
+    o.device = a->device;
+    o.backend = a->backend;
+    o.profile = a->stats;
+    char err[1024];
+    clsa_status st = clsa_create_ex(&o, ctx, err, sizeof err);
+    if (st != CLSA_OK) {
+        cli_error("%s", *err ? err : clsa_status_string(st));
+        return CLI_RUNTIME;
+    }
+    return CLI_OK;
+}
+
+int cli_read_file(const char *path, uint8_t **data, size_t *n)
+{
+    *data = NULL;
+    *n = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_error("cannot open '%s': %s", path, strerror(errno));
+        return CLI_RUNTIME;
+    }
+    struct stat s;
+    if (fstat(fileno(f), &s) != 0 || !S_ISREG(s.st_mode)) {
+        cli_error("'%s' is not a regular file", path);
+        fclose(f);
+        return CLI_RUNTIME;
+    }
+    size_t size = (size_t)s.st_size;
+    uint8_t *buf = malloc(size ? size : 1);
+    if (!buf) {
+        cli_error("out of memory reading '%s' (%zu bytes)", path, size);
+        fclose(f);
+        return CLI_RUNTIME;
+    }
+    size_t got = size ? fread(buf, 1, size, f) : 0;
+    int bad = got != size || ferror(f);
+    fclose(f);
+    if (bad) {
+        cli_error("cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+        free(buf);
+        return CLI_RUNTIME;
+    }
+    *data = buf;
+    *n = size;
+    return CLI_OK;
+}
+
+int cli_out_open(cli_out *o, const char *path)
+{
+    o->path = path;
+    o->file = NULL;
+    int len = snprintf(o->tmp, sizeof o->tmp, "%s.tmp.XXXXXX", path);
+    if (len < 0 || (size_t)len >= sizeof o->tmp) {
+        cli_error("output path too long: '%s'", path);
+        return CLI_RUNTIME;
+    }
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        cli_error("cannot create output '%s': %s", path, strerror(errno));
+        return CLI_RUNTIME;
+    }
+    o->file = fdopen(fd, "wb");
+    if (!o->file) {
+        close(fd);
+        unlink(o->tmp);
+        cli_error("cannot create output '%s': %s", path, strerror(errno));
+        return CLI_RUNTIME;
+    }
+    return CLI_OK;
+}
+
+void cli_out_abort(cli_out *o)
+{
+    if (o->file) fclose(o->file);
+    o->file = NULL;
+    unlink(o->tmp);
+}
+
+int cli_out_commit(cli_out *o)
+{
+    FILE *f = o->file;
+    o->file = NULL;
+    int bad = ferror(f) != 0;
+    bad = (fflush(f) != 0) || bad;
+    bad = (fsync(fileno(f)) != 0 && errno != EINVAL) || bad;
+    int saved = errno;
+    bad = (fclose(f) != 0) || bad;
+    if (bad) {
+        unlink(o->tmp);
+        cli_error("cannot write '%s': %s", o->path, strerror(saved ? saved : EIO));
+        return CLI_RUNTIME;
+    }
+    /* mkstemp makes 0600; give the output the usual permissions. */
+    mode_t mask = umask(0);
+    umask(mask);
+    chmod(o->tmp, 0666 & ~mask);
+    if (rename(o->tmp, o->path) != 0) {
+        saved = errno;
+        unlink(o->tmp);
+        cli_error("cannot write '%s': %s", o->path, strerror(saved));
+        return CLI_RUNTIME;
+    }
+    return CLI_OK;
+}
+
+int cli_write_file(const char *path, const void *data, size_t n)
+{
+    cli_out o;
+    int rc = cli_out_open(&o, path);
+    if (rc) return rc;
+    if (n && fwrite(data, 1, n, (FILE *)o.file) != n) {
+        int saved = errno;
+        cli_out_abort(&o);
+        cli_error("cannot write '%s': %s", path, strerror(saved ? saved : EIO));
+        return CLI_RUNTIME;
+    }
+    return cli_out_commit(&o);
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds)
+{
+    clsa_stats s;
+    if (clsa_get_stats(ctx, &s) != CLSA_OK) return;
+    clsa_device_info info;
+    int dev = clsa_get_device_info(ctx, &info) == CLSA_OK;
+    fprintf(stderr, "stats: device %s\n", dev ? info.name : "(none: host backend)");
+    fprintf(stderr, "stats: backend %s\n",
+            s.last_backend == CLSA_BACKEND_DEVICE ? "device" : "host");
+    fprintf(stderr, "stats: n %llu bytes, wall %.3f s, %.1f MB/s\n", (unsigned long long)n,
+            seconds, seconds > 0 ? (double)n / seconds / 1e6 : 0.0);
+    fprintf(stderr, "stats: peak device memory %llu bytes (%.2f bytes per input byte)\n",
+            (unsigned long long)s.peak_device_bytes,
+            n ? (double)s.peak_device_bytes / (double)n : 0.0);
+    fprintf(stderr, "stats: doubling passes %u, kernel launches %llu\n", s.doubling_passes,
+            (unsigned long long)s.kernel_launches);
+    fprintf(stderr, "stats: programs built %u, loaded from cache %u\n", s.programs_built,
+            s.programs_loaded);
+    for (int p = 0; p < CLSA_PHASE_COUNT; p++)
+        if (s.phase_ms[p] > 0)
+            fprintf(stderr, "stats: phase %-12s %10.3f ms\n", clsa_phase_name(p), s.phase_ms[p]);
+}
