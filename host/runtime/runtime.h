@@ -22,6 +22,7 @@ typedef struct clsa_tuning {
     size_t scan_items;        /* items per work-item in scan/compact tiles */
     size_t sort_wg;           /* work-group size for radix sort */
     size_t sort_items;        /* keys per work-item in radix sort tiles */
+    unsigned radix_bits;      /* LSD radix sort digit width, 4..8 bits */
     size_t r1;                /* S/M boundary: largest group sorted in local memory */
     size_t r2;                /* M/L boundary */
     uint64_t host_threshold;  /* AUTO: inputs shorter than this go to the host */

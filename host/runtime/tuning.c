@@ -19,6 +19,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "scan_items")) t->scan_items = v;
     else if (!strcmp(key, "sort_wg")) t->sort_wg = pow2_floor(v);
     else if (!strcmp(key, "sort_items")) t->sort_items = v;
+    else if (!strcmp(key, "radix_bits")) t->radix_bits = v < 4 ? 4 : v > 8 ? 8 : (unsigned)v;
     else if (!strcmp(key, "r1")) t->r1 = v;
     else if (!strcmp(key, "r2")) t->r2 = v;
     else if (!strcmp(key, "host_threshold")) t->host_threshold = v;
@@ -51,6 +52,9 @@ void clsa__tuning_init(clsa_tuning *t)
     t->scan_items = t->is_gpu ? 8 : 16;
     t->sort_wg = t->wg;
     t->sort_items = t->is_gpu ? 8 : 4;
+    /* 8-bit digits: 4 passes over u32 keys; the tile's local ranking does
+     * them as two 4-bit splits, so local memory does not grow with it. */
+    t->radix_bits = 8;
     /* S groups are sorted in local memory as (key, value) pairs of up to
      * 8+8 bytes, one group per work-group at most: R1 is the largest power
      * of two whose pairs fit in half the local memory. */
