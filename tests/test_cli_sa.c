@@ -1,0 +1,135 @@
+/* clsa sa / check through the command line, on the device under test. */
+#include "testutil.h"
+
+#include <divsufsort.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gen.h"
+
+static char dir[256];
+
+static int run(const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s >%s/stdout 2>%s/stderr", CLSA_CLI, args, dir, dir);
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    fclose(f);
+}
+
+static uint8_t *read_file(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *n = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = tu_malloc(*n);
+    assert_int_equal(fread(buf, 1, *n, f), *n);
+    fclose(f);
+    return buf;
+}
+
+static void sa_then_check(void **state)
+{
+    (void)state;
+    size_t n = tu_size(200000, 2000);
+    uint8_t *t = tu_malloc(n);
+    gen_fill(t, n, GEN_RANDOM, 4, 5);
+    char in[300], out[300], args[1024];
+    snprintf(in, sizeof in, "%s/in.bin", dir);
+    snprintf(out, sizeof out, "%s/out.sa", dir);
+    write_file(in, t, n);
+    for (int width = 32; width <= 64; width += 32) {
+        snprintf(args, sizeof args, "sa --backend device --index %d --stats %s %s", width, in, out);
+        assert_int_equal(run(args), 0);
+        size_t bytes;
+        uint8_t *sa = read_file(out, &bytes);
+        assert_int_equal(bytes, n * (size_t)width / 8);
+        int32_t *ref = tu_malloc(n * 4);
+        assert_int_equal(divsufsort(t, ref, (saidx_t)n), 0);
+        for (size_t i = 0; i < n; i++) {
+            int64_t v = width == 32 ? ((int32_t *)(void *)sa)[i] : ((int64_t *)(void *)sa)[i];
+            if (v != ref[i]) fail_msg("width %d: SA[%zu] = %lld, want %d", width, i, (long long)v, ref[i]);
+        }
+        snprintf(args, sizeof args, "check --index %d %s %s", width, in, out);
+        assert_int_equal(run(args), 0);
+        /* damage one entry: exit 1 */
+        if (width == 32) {
+            int32_t *s32 = (int32_t *)(void *)sa;
+            int32_t x = s32[1];
+            s32[1] = s32[2];
+            s32[2] = x;
+            write_file(out, sa, bytes);
+            snprintf(args, sizeof args, "check %s %s", in, out);
+            assert_int_equal(run(args), 1);
+            /* wrong width: exit 1 with a reason */
+            snprintf(args, sizeof args, "check --index 64 %s %s", in, out);
+            assert_int_equal(run(args), 1);
+        }
+        free(sa);
+        free(ref);
+    }
+    free(t);
+}
+
+static void failures_leave_nothing(void **state)
+{
+    (void)state;
+    char args[1024], out[300];
+    snprintf(out, sizeof out, "%s/never.sa", dir);
+    snprintf(args, sizeof args, "sa %s/missing.bin %s", dir, out);
+    assert_int_equal(run(args), 3);
+    struct stat s;
+    assert_int_not_equal(stat(out, &s), 0);
+    snprintf(args, sizeof args, "sa --no-such-option a b");
+    assert_int_equal(run(args), 2);
+    assert_int_equal(run("sa onlyone"), 2);
+    assert_int_equal(run("sa --index 48 a b"), 2);
+    assert_int_equal(run("frobnicate"), 2);
+    assert_int_equal(run("--version"), 0);
+    assert_int_equal(run("--help"), 0);
+    assert_int_equal(run("sa --help"), 0);
+    assert_int_equal(run("devices"), 0);
+}
+
+static void empty_input(void **state)
+{
+    (void)state;
+    char args[1024], in[300], out[300];
+    snprintf(in, sizeof in, "%s/empty.bin", dir);
+    snprintf(out, sizeof out, "%s/empty.sa", dir);
+    write_file(in, "", 0);
+    snprintf(args, sizeof args, "sa --backend device %s %s", in, out);
+    assert_int_equal(run(args), 0);
+    size_t n;
+    free(read_file(out, &n));
+    assert_int_equal(n, 0);
+    snprintf(args, sizeof args, "check %s %s", in, out);
+    assert_int_equal(run(args), 0);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "%s/clsa-cli-sa-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(dir)) return 1;
+    clsa_destroy(tu_context()); /* skips cleanly when the device is missing */
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sa_then_check), cmocka_unit_test(failures_leave_nothing),
+        cmocka_unit_test(empty_input),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) rc = 1;
+    return rc;
+}

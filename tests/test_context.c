@@ -1,0 +1,160 @@
+/* Device choice, adopting an application's queue, statistics. */
+#include "testutil.h"
+
+static void selector_errors(void **state)
+{
+    (void)state;
+    clsa_options o;
+    clsa_options_init(&o);
+    o.backend = CLSA_BACKEND_DEVICE;
+    clsa_context *ctx = (clsa_context *)1;
+    char err[256];
+    o.device = "no-such-device-anywhere";
+    assert_int_equal(clsa_create_ex(&o, &ctx, err, sizeof err), CLSA_ERR_NO_DEVICE);
+    assert_null(ctx);
+    assert_non_null(strstr(err, "no-such-device-anywhere"));
+    o.device = "pocl:x";
+    assert_int_equal(clsa_create_ex(&o, &ctx, err, sizeof err), CLSA_ERR_NO_DEVICE);
+    assert_non_null(strstr(err, "bad device selector"));
+    o.device = NULL;
+    o.backend = 7;
+    assert_int_equal(clsa_create_ex(&o, &ctx, err, sizeof err), CLSA_ERR_INVALID_ARG);
+    assert_int_equal(clsa_create(NULL, NULL), CLSA_ERR_INVALID_ARG);
+}
+
+/* The device under test is listed, and the selector finds it again by name. */
+static void listing(void **state)
+{
+    (void)state;
+    clsa_context *ctx = tu_context();
+    clsa_device_info me;
+    TU_OK(ctx, clsa_get_device_info(ctx, &me));
+    assert_true(me.global_mem > 0 && me.local_mem > 0 && me.max_work_group > 0);
+    size_t count = 0;
+    assert_int_equal(clsa_list_devices(NULL, 0, &count), CLSA_OK);
+    assert_true(count >= 1);
+    clsa_device_info *all = tu_malloc(count * sizeof *all);
+    assert_int_equal(clsa_list_devices(all, count, &count), CLSA_OK);
+    int found = 0, defaults = 0;
+    for (size_t i = 0; i < count; i++) {
+        found += !strcmp(all[i].name, me.name) && !strcmp(all[i].platform, me.platform);
+        defaults += all[i].is_default;
+    }
+    assert_true(found >= 1);
+    assert_int_equal(defaults, 1);
+    free(all);
+    clsa_destroy(ctx);
+}
+
+/* An application's own queue: clsa uses it and leaves it usable. */
+static void adopt_queue(void **state)
+{
+    (void)state;
+    clsa_context *probe = tu_context();
+    clsa_device_info me;
+    TU_OK(probe, clsa_get_device_info(probe, &me));
+    clsa_destroy(probe);
+
+    cl_platform_id plats[16];
+    cl_uint np = 0;
+    assert_int_equal(clGetPlatformIDs(16, plats, &np), CL_SUCCESS);
+    cl_device_id dev = NULL;
+    for (cl_uint p = 0; p < np && !dev; p++) {
+        cl_device_id ds[16];
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, ds, &nd) != CL_SUCCESS) continue;
+        for (cl_uint d = 0; d < nd && !dev; d++) {
+            char name[128] = "";
+            clGetDeviceInfo(ds[d], CL_DEVICE_NAME, sizeof name, name, NULL);
+            if (!strcmp(name, me.name)) dev = ds[d];
+        }
+    }
+    assert_non_null(dev);
+    cl_int err;
+    cl_context clctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    cl_command_queue q = clCreateCommandQueue(clctx, dev, 0, &err);
+#pragma GCC diagnostic pop
+    assert_int_equal(err, CL_SUCCESS);
+    clsa_context *ctx = NULL;
+    assert_int_equal(clsa_create_with_queue(q, NULL, &ctx), CLSA_OK);
+    size_t n = 5000;
+    cl_mem in = clCreateBuffer(clctx, CL_MEM_READ_WRITE, n * 4, NULL, &err);
+    uint32_t *host = tu_malloc(n * 4);
+    for (size_t i = 0; i < n; i++) host[i] = (uint32_t)(i % 7);
+    assert_int_equal(clEnqueueWriteBuffer(q, in, CL_TRUE, 0, n * 4, host, 0, NULL, NULL), CL_SUCCESS);
+    TU_OK(ctx, clsa_scan_u32_mem(ctx, in, in, n, 1));
+    assert_int_equal(clEnqueueReadBuffer(q, in, CL_TRUE, 0, n * 4, host, 0, NULL, NULL), CL_SUCCESS);
+    uint32_t s = 0;
+    for (size_t i = 0; i < n; i++) {
+        s += (uint32_t)(i % 7);
+        assert_int_equal(host[i], s);
+    }
+    clsa_destroy(ctx);
+    /* still ours and usable */
+    assert_int_equal(clFinish(q), CL_SUCCESS);
+    clReleaseMemObject(in);
+    clReleaseCommandQueue(q);
+    clReleaseContext(clctx);
+    free(host);
+    assert_int_equal(clsa_create_with_queue(NULL, NULL, &ctx), CLSA_ERR_INVALID_ARG);
+}
+
+/* Peak memory and profiled phase time are counted. */
+static void stats(void **state)
+{
+    (void)state;
+    clsa_context *ctx = tu_context_opts(1);
+    size_t n = tu_size(100000, 3000);
+    uint32_t *v = tu_malloc(n * 4);
+    for (size_t i = 0; i < n; i++) v[i] = 1;
+    TU_OK(ctx, clsa_scan_u32(ctx, v, v, n, 0));
+    clsa_stats s;
+    TU_OK(ctx, clsa_get_stats(ctx, &s));
+    assert_true(s.peak_device_bytes >= n * 4);
+    assert_int_equal(s.current_device_bytes, 0);
+    assert_true(s.kernel_launches >= 1);
+    assert_true(s.phase_ms[CLSA_PHASE_PRIMITIVE] > 0);
+    assert_true(s.phase_ms[CLSA_PHASE_TRANSFER] > 0);
+    clsa_reset_stats(ctx);
+    TU_OK(ctx, clsa_get_stats(ctx, &s));
+    assert_int_equal(s.peak_device_bytes, 0);
+    assert_true(s.phase_ms[CLSA_PHASE_PRIMITIVE] == 0);
+    assert_string_equal(clsa_phase_name(CLSA_PHASE_SORT_S), "sort_s");
+    free(v);
+    clsa_destroy(ctx);
+}
+
+/* A host-only context refuses device-only work with a clear message. */
+static void host_context(void **state)
+{
+    (void)state;
+    clsa_options o;
+    clsa_options_init(&o);
+    o.backend = CLSA_BACKEND_HOST;
+    clsa_context *ctx = NULL;
+    assert_int_equal(clsa_create(&o, &ctx), CLSA_OK);
+    uint32_t x = 1;
+    assert_int_equal(clsa_scan_u32(ctx, &x, &x, 1, 0), CLSA_ERR_NO_DEVICE);
+    assert_non_null(strstr(clsa_last_error(ctx), "host backend"));
+    clsa_device_info info;
+    assert_int_equal(clsa_get_device_info(ctx, &info), CLSA_ERR_UNSUPPORTED);
+    int32_t sa[3];
+    assert_int_equal(clsa_sa32(ctx, (const uint8_t *)"aba", sa, 3), CLSA_OK);
+    assert_int_equal(sa[0], 2);
+    assert_int_equal(sa[1], 0);
+    assert_int_equal(sa[2], 1);
+    clsa_destroy(ctx);
+    clsa_destroy(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(selector_errors), cmocka_unit_test(listing),
+        cmocka_unit_test(adopt_queue), cmocka_unit_test(stats), cmocka_unit_test(host_context),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
