@@ -1,0 +1,25 @@
+/* Burrows-Wheeler transform (host/index/bwt.c) and its inverse
+ * (host/index/unbwt.c): internal device and host entry points. */
+#ifndef CLSA_INDEX_BWT_H
+#define CLSA_INDEX_BWT_H
+#include "runtime.h"
+
+/* bwt (n bytes) gets the divbwt-convention BWT of text (n bytes) given its
+ * suffix array sa (n entries of 4 or 8 bytes, per index64), all device
+ * buffers on ctx; bwt must differ from text and sa.  *primary gets the
+ * primary index (0 for n = 0, else 1 + the rank of suffix 0). */
+clsa_status clsa__bwt_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64,
+                             cl_mem bwt, int64_t *primary);
+
+/* Inverse of the above: text (n bytes) from bwt (n bytes) and primary,
+ * which must already be checked to lie in [1, n] (n >= 1).  bwt and text are
+ * different device buffers.  The index width is chosen from n. */
+clsa_status clsa__unbwt_device(clsa_context *ctx, cl_mem bwt, int64_t n, int64_t primary,
+                               cl_mem text);
+
+/* Host versions (libdivsufsort). */
+clsa_status clsa__bwt_host(clsa_context *ctx, const uint8_t *text, uint8_t *bwt, int64_t n,
+                           int64_t *primary);
+clsa_status clsa__unbwt_host(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
+                             int64_t primary);
+#endif
