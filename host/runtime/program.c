@@ -66,27 +66,28 @@ static int private_dir(const char *path)
     return S_ISDIR(s.st_mode) && s.st_uid == geteuid() && (s.st_mode & 022) == 0;
 }
 
-/* Fills dir with the cache folder; 0 if caching is off or unsafe. */
+/* Fills dir with the cache folder; 0 if caching is off, unsafe, or the
+ * path does not fit (a truncated path must never be used). */
 static int cache_dir(char *dir, size_t cap)
 {
     const char *off = getenv("CLSA_CACHE");
     if (off && !strcmp(off, "0")) return 0;
     const char *explicit_dir = getenv("CLSA_CACHE_DIR");
-    if (explicit_dir && *explicit_dir) {
-        snprintf(dir, cap, "%s", explicit_dir);
-        return private_dir(dir);
-    }
     const char *xdg = getenv("XDG_CACHE_HOME");
-    if (xdg && *xdg) {
-        snprintf(dir, cap, "%s/clsa", xdg);
+    const char *home = getenv("HOME");
+    int len;
+    if (explicit_dir && *explicit_dir) {
+        len = snprintf(dir, cap, "%s", explicit_dir);
+    } else if (xdg && *xdg) {
+        len = snprintf(dir, cap, "%s/clsa", xdg);
     } else {
-        const char *home = getenv("HOME");
         if (!home || !*home) return 0;
-        char parent[1024];
-        snprintf(parent, sizeof parent, "%s/.cache", home);
-        mkdir(parent, 0700); /* may exist already; its safety is checked below */
-        snprintf(dir, cap, "%s/clsa", parent);
+        len = snprintf(dir, cap, "%s/.cache", home);
+        if (len < 0 || (size_t)len >= cap) return 0;
+        mkdir(dir, 0700); /* may exist already; the clsa folder's safety is checked below */
+        len = snprintf(dir, cap, "%s/.cache/clsa", home);
     }
+    if (len < 0 || (size_t)len >= cap) return 0;
     return private_dir(dir);
 }
 
@@ -267,7 +268,7 @@ static clsa_status get_program(clsa_context *ctx, const char *file, const char *
         }
     if (ctx->nprograms >= CLSA_MAX_PROGRAMS)
         return clsa__fail(ctx, CLSA_ERR_OPENCL, "too many programs in one context");
-    char key[1024], dir[900], path[1024];
+    char key[1024], dir[1024], path[1100];
     make_key(ctx, file, options, key, sizeof key);
     int cached = !override_of(file) && cache_dir(dir, sizeof dir);
     cl_program p = NULL;
