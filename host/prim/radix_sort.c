@@ -1,0 +1,254 @@
+/* LSD radix sort launcher: per pass, tile histograms (radix_hist), an
+ * exclusive scan of the digit-major table (clsa__scan), and the stable
+ * scatter (radix_scatter), ping-ponging between the keys and the scratch
+ * buffers.  The first histogram also reduces OR/AND of all keys, so passes
+ * over bits that never vary are skipped. */
+#include "radix_sort.h"
+#include "scan.h"
+
+#include <stdio.h>
+
+/* Bits per local split round in radix_scatter: its counter matrix has
+ * 2^SUB_BITS rows, whatever the digit width. */
+#define SUB_BITS 4
+/* perm and the counters are ushorts in local memory. */
+#define MAX_TILE 32768
+
+typedef struct sort_run {
+    clsa_context *ctx;
+    int kb, vb;
+    unsigned bits;     /* digit width */
+    size_t wg, items, tile, n, nb;
+    cl_kernel hist, scatter;
+    cl_mem table;      /* (1 << bits) * nb counts, then offsets */
+    cl_mem masks;      /* OR lo, OR hi, AND lo, AND hi of all keys */
+} sort_run;
+
+static size_t scatter_local_bytes(size_t wg, size_t items, int kb, int vb, unsigned bits)
+{
+    size_t t = wg * items, w = (size_t)(kb > vb ? kb : vb);
+    return t * w + (vb ? t * 2 : 8) + ((size_t)1 << SUB_BITS) * wg * 2 + 2 * wg * 4 +
+           ((size_t)4 << bits) + 64;
+}
+
+static size_t pow2_floor(size_t x)
+{
+    size_t p = 1;
+    while (p * 2 <= x) p *= 2;
+    return p;
+}
+
+static clsa_status get_kernels(sort_run *r)
+{
+    char opts[128];
+    snprintf(opts, sizeof opts, "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%zu -DSUB_BITS=%d", r->kb,
+             r->vb, r->items, SUB_BITS);
+    clsa_status st = clsa__kernel(r->ctx, "radix_sort", 0, opts, "radix_hist", &r->hist);
+    if (st == CLSA_OK) st = clsa__kernel(r->ctx, "radix_sort", 0, opts, "radix_scatter", &r->scatter);
+    return st;
+}
+
+static size_t kernel_max_wg(clsa_context *ctx, cl_kernel k)
+{
+    size_t m = 0;
+    if (clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof m, &m, NULL) !=
+            CL_SUCCESS || m == 0)
+        m = ctx->tune.max_wg;
+    return m;
+}
+
+/* Tile shape from the tuning record, shrunk (items first, then the
+ * work-group) until the scatter's local memory fits, then to what the
+ * compiled kernels allow. */
+static clsa_status choose_shape(sort_run *r)
+{
+    const clsa_tuning *t = &r->ctx->tune;
+    size_t wg = pow2_floor(t->sort_wg ? t->sort_wg : 1);
+    size_t items = pow2_floor(t->sort_items ? t->sort_items : 1);
+    if (items > 32) items = 32;
+    if (wg > t->max_wg) wg = pow2_floor(t->max_wg ? t->max_wg : 1);
+    while (wg * items > MAX_TILE) items > 1 ? (items /= 2) : (wg /= 2);
+    uint64_t lm = t->local_mem ? t->local_mem : 16384;
+    while (scatter_local_bytes(wg, items, r->kb, r->vb, r->bits) > lm && wg * items > 1)
+        items > 1 ? (items /= 2) : (wg /= 2);
+    if (scatter_local_bytes(wg, items, r->kb, r->vb, r->bits) > lm)
+        return clsa__fail(r->ctx, CLSA_ERR_UNSUPPORTED,
+                          "radix sort: device local memory (%llu bytes) is too small",
+                          (unsigned long long)lm);
+    r->items = items;
+    clsa_status st = get_kernels(r);
+    if (st) return st;
+    size_t kmax = kernel_max_wg(r->ctx, r->hist), smax = kernel_max_wg(r->ctx, r->scatter);
+    if (smax < kmax) kmax = smax;
+    if (wg > kmax) wg = pow2_floor(kmax);
+    r->wg = wg;
+    r->tile = wg * items;
+    r->nb = clsa__div_up(r->n, r->tile);
+    return CLSA_OK;
+}
+
+static clsa_status run_hist(sort_run *r, cl_mem keys, cl_uint shift, cl_uint dmask, cl_int masks)
+{
+    static const char *name = "radix_hist";
+    clsa_context *ctx = r->ctx;
+    cl_kernel k = r->hist;
+    cl_ulong n = r->n;
+    cl_uint nb = (cl_uint)r->nb;
+    clsa_status st;
+    if ((st = CLSA_ARG(ctx, k, name, 0, keys)) || (st = CLSA_ARG(ctx, k, name, 1, n)) ||
+        (st = CLSA_ARG(ctx, k, name, 2, shift)) || (st = CLSA_ARG(ctx, k, name, 3, dmask)) ||
+        (st = CLSA_ARG(ctx, k, name, 4, nb)) || (st = CLSA_ARG(ctx, k, name, 5, r->table)) ||
+        (st = clsa__arg_local(ctx, k, name, 6, ((size_t)dmask + 1) * 4)) ||
+        (st = CLSA_ARG(ctx, k, name, 7, masks)) || (st = CLSA_ARG(ctx, k, name, 8, r->masks)))
+        return st;
+    return clsa__launch(ctx, k, name, r->nb * r->wg, r->wg);
+}
+
+static clsa_status run_scatter(sort_run *r, cl_mem kin, cl_mem kout, cl_mem vin, cl_mem vout,
+                               cl_uint shift, cl_uint dmask)
+{
+    static const char *name = "radix_scatter";
+    clsa_context *ctx = r->ctx;
+    cl_kernel k = r->scatter;
+    cl_ulong n = r->n;
+    cl_uint nb = (cl_uint)r->nb, a = 0;
+    size_t t = r->tile, w = (size_t)(r->kb > r->vb ? r->kb : r->vb);
+    clsa_status st;
+    if ((st = CLSA_ARG(ctx, k, name, a++, kin)) || (st = CLSA_ARG(ctx, k, name, a++, kout)))
+        return st;
+    if (r->vb &&
+        ((st = CLSA_ARG(ctx, k, name, a++, vin)) || (st = CLSA_ARG(ctx, k, name, a++, vout))))
+        return st;
+    if ((st = CLSA_ARG(ctx, k, name, a++, n)) || (st = CLSA_ARG(ctx, k, name, a++, shift)) ||
+        (st = CLSA_ARG(ctx, k, name, a++, dmask)) || (st = CLSA_ARG(ctx, k, name, a++, nb)) ||
+        (st = CLSA_ARG(ctx, k, name, a++, r->table)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, t * w)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, r->vb ? t * 2 : 8)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, ((size_t)1 << SUB_BITS) * r->wg * 2)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, ((size_t)dmask + 1) * 4)))
+        return st;
+    return clsa__launch(ctx, k, name, r->nb * r->wg, r->wg);
+}
+
+/* ---- pass planning ---------------------------------------------------------- */
+
+static unsigned digit_width(const sort_run *r, unsigned shift, unsigned end_bit)
+{
+    return end_bit - shift < r->bits ? end_bit - shift : r->bits;
+}
+
+/* Lowest bit >= from set in varying, or 64. */
+static unsigned next_bit(uint64_t varying, unsigned from)
+{
+    if (from >= 64) return 64;
+    uint64_t v = varying >> from << from;
+    return v ? (unsigned)__builtin_ctzll(v) : 64;
+}
+
+/* Passes needed when each starts at the lowest varying bit not yet covered. */
+static unsigned count_passes(const sort_run *r, uint64_t varying, unsigned from, unsigned end_bit)
+{
+    unsigned c = 0;
+    for (unsigned s = next_bit(varying, from); s < end_bit;
+         s = next_bit(varying, s + digit_width(r, s, end_bit)))
+        c++;
+    return c;
+}
+
+static uint64_t bit_range(unsigned begin_bit, unsigned end_bit)
+{
+    uint64_t hi = end_bit >= 64 ? ~0ull : (1ull << end_bit) - 1;
+    return hi & ~((1ull << begin_bit) - 1);
+}
+
+/* Runs the first histogram at begin_bit with the OR/AND reduction; returns
+ * the key bits in range that vary (0: nothing to sort) and whether that
+ * histogram is worth keeping as the first pass's. */
+static clsa_status first_hist(sort_run *r, cl_mem keys, unsigned begin_bit, unsigned end_bit,
+                              uint64_t *varying, int *keep)
+{
+    cl_uint init[4] = {0, 0, ~0u, ~0u}, m[4];
+    unsigned w = digit_width(r, begin_bit, end_bit);
+    clsa_status st = clsa__write(r->ctx, r->masks, 0, init, sizeof init);
+    if (st == CLSA_OK) st = run_hist(r, keys, begin_bit, (1u << w) - 1, 1);
+    if (st == CLSA_OK) st = clsa__read(r->ctx, r->masks, 0, m, sizeof m);
+    if (st) return st;
+    uint64_t or_k = m[0] | (uint64_t)m[1] << 32, and_k = m[2] | (uint64_t)m[3] << 32;
+    *varying = (or_k ^ and_k) & bit_range(begin_bit, end_bit);
+    uint64_t first_digit = bit_range(begin_bit, begin_bit + w);
+    *keep = (*varying & first_digit) != 0 &&
+            1 + count_passes(r, *varying, begin_bit + w, end_bit) <=
+                count_passes(r, *varying, begin_bit, end_bit);
+    return CLSA_OK;
+}
+
+static clsa_status sort_passes(sort_run *r, cl_mem keys, cl_mem values, cl_mem skeys,
+                               cl_mem svalues, unsigned begin_bit, unsigned end_bit)
+{
+    uint64_t varying;
+    int have_hist;
+    cl_mem kcur = keys, kalt = skeys, vcur = values, valt = svalues, tmp;
+    clsa_status st = first_hist(r, keys, begin_bit, end_bit, &varying, &have_hist);
+    if (st || !varying) return st;
+    unsigned s = have_hist ? begin_bit : next_bit(varying, begin_bit);
+    while (s < end_bit) {
+        unsigned w = digit_width(r, s, end_bit);
+        cl_uint dmask = (1u << w) - 1;
+        if (!have_hist && (st = run_hist(r, kcur, s, dmask, 0))) return st;
+        have_hist = 0;
+        if ((st = clsa__scan(r->ctx, r->table, r->table, ((size_t)dmask + 1) * r->nb, 0, 0, NULL)) ||
+            (st = run_scatter(r, kcur, kalt, vcur, valt, s, dmask)))
+            return st;
+        tmp = kcur, kcur = kalt, kalt = tmp;
+        tmp = vcur, vcur = valt, valt = tmp;
+        s = next_bit(varying, s + w);
+    }
+    if (kcur != keys) {
+        st = clsa__copy(r->ctx, kcur, 0, keys, 0, r->n * (size_t)r->kb);
+        if (st == CLSA_OK && r->vb) st = clsa__copy(r->ctx, vcur, 0, values, 0, r->n * (size_t)r->vb);
+    }
+    return st;
+}
+
+clsa_status clsa__radix_sort(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,
+                             int key_bytes, int value_bytes, unsigned begin_bit, unsigned end_bit,
+                             cl_mem scratch_keys, cl_mem scratch_values)
+{
+    if ((key_bytes != 4 && key_bytes != 8) ||
+        (value_bytes != 0 && value_bytes != 4 && value_bytes != 8))
+        return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "radix sort: %d-byte keys, %d-byte values",
+                          key_bytes, value_bytes);
+    if (end_bit > 8u * (unsigned)key_bytes)
+        return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "radix sort: end_bit %u > %d key bits",
+                          end_bit, 8 * key_bytes);
+    if (n < 2 || begin_bit >= end_bit) return CLSA_OK;
+    if (n > UINT32_MAX)
+        return clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "radix sort: %zu keys (at most 2^32-1)", n);
+    if (!keys || (value_bytes && !values))
+        return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "radix sort: NULL buffer");
+    sort_run r = {0};
+    r.ctx = ctx;
+    r.kb = key_bytes;
+    r.vb = value_bytes;
+    r.bits = ctx->tune.radix_bits >= 4 && ctx->tune.radix_bits <= 8 ? ctx->tune.radix_bits : 8;
+    r.n = n;
+    cl_mem own_k = NULL, own_v = NULL;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(choose_shape(&r));
+    unsigned width = end_bit - begin_bit < r.bits ? end_bit - begin_bit : r.bits;
+    CLSA_TRY(clsa__alloc(ctx, ((size_t)4 << width) * r.nb, &r.table));
+    CLSA_TRY(clsa__alloc(ctx, 16, &r.masks));
+    if (!scratch_keys) CLSA_TRY(clsa__alloc(ctx, n * (size_t)key_bytes, &own_k));
+    if (value_bytes && !scratch_values)
+        CLSA_TRY(clsa__alloc(ctx, n * (size_t)value_bytes, &own_v));
+    CLSA_TRY(sort_passes(&r, keys, values, scratch_keys ? scratch_keys : own_k,
+                         scratch_values ? scratch_values : own_v, begin_bit, end_bit));
+done:
+    clsa__free(ctx, &r.table);
+    clsa__free(ctx, &r.masks);
+    clsa__free(ctx, &own_k);
+    clsa__free(ctx, &own_v);
+    return st;
+}
