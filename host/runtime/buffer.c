@@ -3,6 +3,7 @@
  * any work starts rather than failing halfway. */
 #include "runtime.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static uint64_t limit_of(const clsa_context *ctx)
@@ -33,9 +34,19 @@ clsa_status clsa__alloc(clsa_context *ctx, size_t bytes, cl_mem *out)
                           (unsigned long long)bytes, (unsigned long long)ctx->tune.max_alloc);
     clsa_status st = clsa__reserve_check(ctx, bytes, "buffer");
     if (st) return st;
+    if (ctx->nlive == ctx->live_cap) {
+        size_t cap = ctx->live_cap ? ctx->live_cap * 2 : 64;
+        struct clsa_live_buffer *grown = realloc(ctx->live, cap * sizeof *grown);
+        if (!grown) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "out of host memory");
+        ctx->live = grown;
+        ctx->live_cap = cap;
+    }
     cl_int err;
     cl_mem m = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err != CL_SUCCESS) return clsa__cl(ctx, err, "clCreateBuffer", NULL);
+    ctx->live[ctx->nlive].mem = m;
+    ctx->live[ctx->nlive].bytes = bytes;
+    ctx->nlive++;
     ctx->stats.current_device_bytes += bytes;
     if (ctx->stats.current_device_bytes > ctx->stats.peak_device_bytes)
         ctx->stats.peak_device_bytes = ctx->stats.current_device_bytes;
@@ -47,9 +58,13 @@ void clsa__free(clsa_context *ctx, cl_mem *mem)
 {
     if (!mem || !*mem) return;
     size_t size = 0;
-    if (clGetMemObjectInfo(*mem, CL_MEM_SIZE, sizeof size, &size, NULL) == CL_SUCCESS &&
-        size <= ctx->stats.current_device_bytes)
-        ctx->stats.current_device_bytes -= size;
+    for (size_t i = ctx->nlive; i-- > 0;)
+        if (ctx->live[i].mem == *mem) {
+            size = ctx->live[i].bytes;
+            ctx->live[i] = ctx->live[--ctx->nlive];
+            break;
+        }
+    if (size <= ctx->stats.current_device_bytes) ctx->stats.current_device_bytes -= size;
     clReleaseMemObject(*mem);
     *mem = NULL;
 }

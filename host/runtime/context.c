@@ -22,37 +22,53 @@ static void str_info(cl_device_id d, cl_device_info what, char *buf, size_t cap)
     buf[cap - 1] = 0;
 }
 
-static void describe(cl_platform_id p, cl_device_id d, clsa_device_info *info)
+/* Returns the first failed query's error (CL_SUCCESS if none): a limit that
+ * could not be read must not silently become a zero. */
+static cl_int describe(cl_platform_id p, cl_device_id d, clsa_device_info *info,
+                       const char **failed)
 {
+    cl_int first = CL_SUCCESS, e;
+#define Q(call)                                                                       \
+    do {                                                                              \
+        e = (call);                                                                   \
+        if (e != CL_SUCCESS && first == CL_SUCCESS) {                                 \
+            first = e;                                                                \
+            if (failed)                                                               \
+                *failed = strncmp(#call, "clGetPlatformInfo", 17) ? "clGetDeviceInfo" \
+                                                                  : "clGetPlatformInfo"; \
+        }                                                                             \
+    } while (0)
     memset(info, 0, sizeof *info);
-    clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof info->platform, info->platform, NULL);
-    clGetPlatformInfo(p, CL_PLATFORM_VENDOR, sizeof info->vendor, info->vendor, NULL);
+    Q(clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof info->platform, info->platform, NULL));
+    Q(clGetPlatformInfo(p, CL_PLATFORM_VENDOR, sizeof info->vendor, info->vendor, NULL));
     info->platform[sizeof info->platform - 1] = 0;
     info->vendor[sizeof info->vendor - 1] = 0;
     str_info(d, CL_DEVICE_NAME, info->name, sizeof info->name);
     str_info(d, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
     str_info(d, CL_DEVICE_VERSION, info->version, sizeof info->version);
     cl_device_type type = 0;
-    clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    Q(clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL));
     info->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
     cl_bool unified = CL_FALSE;
-    clGetDeviceInfo(d, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+    Q(clGetDeviceInfo(d, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL));
     info->host_unified_memory = unified == CL_TRUE;
     cl_ulong v = 0;
-    clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof v, &v, NULL);
+    Q(clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof v, &v, NULL));
     info->global_mem = v;
     v = 0;
-    clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof v, &v, NULL);
+    Q(clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof v, &v, NULL));
     info->max_alloc = v;
     v = 0;
-    clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof v, &v, NULL);
+    Q(clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof v, &v, NULL));
     info->local_mem = v;
     size_t wg = 1;
-    clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+    Q(clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL));
     info->max_work_group = wg;
     cl_uint cu = 1;
-    clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL);
+    Q(clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL));
     info->compute_units = cu;
+#undef Q
+    return first;
 }
 
 static size_t enumerate(found_device *out, size_t cap)
@@ -71,7 +87,7 @@ static size_t enumerate(found_device *out, size_t cap)
         for (cl_uint d = 0; d < nd && n < cap; d++) {
             out[n].platform = plats[p];
             out[n].device = devs[d];
-            describe(plats[p], devs[d], &out[n].info);
+            describe(plats[p], devs[d], &out[n].info, NULL);
             n++;
         }
     }
@@ -232,10 +248,15 @@ static clsa_status finish_device(clsa_context *ctx, cl_platform_id p, cl_device_
     ctx->platform = p;
     ctx->device = d;
     ctx->has_device = 1;
-    describe(p, d, &ctx->info);
+    const char *call = "clGetDeviceInfo";
+    cl_int e = describe(p, d, &ctx->info, &call);
+    if (e != CL_SUCCESS) {
+        if (err && cap)
+            snprintf(err, cap, "%s failed: %s (%d) while reading the limits of '%s'", call,
+                     clsa__cl_error_name(e), (int)e, ctx->info.name);
+        return CLSA_ERR_OPENCL;
+    }
     fill_tuning(ctx);
-    (void)err;
-    (void)cap;
     return CLSA_OK;
 }
 
@@ -304,8 +325,12 @@ clsa_status clsa_create_ex(const clsa_options *opt, clsa_context **out, char *er
         clsa_destroy(ctx);
         return CLSA_ERR_NO_DEVICE;
     }
-    finish_device(ctx, d[i].platform, d[i].device, err, cap);
+    st = finish_device(ctx, d[i].platform, d[i].device, err, cap);
     free(d);
+    if (st) {
+        clsa_destroy(ctx);
+        return st;
+    }
     cl_int e;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)ctx->platform,
                                      0};
@@ -349,7 +374,10 @@ clsa_status clsa_create_with_queue(cl_command_queue queue, const clsa_options *o
         clsa_destroy(ctx);
         return CLSA_ERR_INVALID_ARG;
     }
-    finish_device(ctx, plat, dev, NULL, 0);
+    if (finish_device(ctx, plat, dev, NULL, 0) != CLSA_OK) {
+        clsa_destroy(ctx);
+        return CLSA_ERR_OPENCL;
+    }
     clRetainContext(clctx);
     clRetainCommandQueue(queue);
     ctx->cl = clctx;
@@ -372,6 +400,7 @@ void clsa_destroy(clsa_context *ctx)
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
     if (ctx->cl) clReleaseContext(ctx->cl);
     pthread_mutex_destroy(&ctx->lock);
+    free(ctx->live);
     free(ctx);
 }
 

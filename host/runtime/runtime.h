@@ -67,6 +67,13 @@ struct clsa_context {
     int phase;            /* clsa_phase charged by clsa__launch */
     void (*log)(void *, const char *);
     void *log_user;
+    /* Sizes of the buffers clsa__alloc made that are still alive, so that
+     * clsa__free's accounting never depends on a query that can fail. */
+    struct clsa_live_buffer {
+        cl_mem mem;
+        size_t bytes;
+    } *live;
+    size_t nlive, live_cap;
 };
 
 /* ---- errors (status.c) --------------------------------------------------

@@ -1,0 +1,56 @@
+/* Test-only OpenCL fault injector.
+ *
+ * tests/fault_inject.c defines __wrap_<f> for every OpenCL entry point the
+ * library may call; a test binary linked with -Wl,--wrap=<f> (see
+ * tests/CMakeLists.txt, FI_WRAPPED) routes the library's calls through it.
+ * The library itself has no hook: the switch exists only in the test binary.
+ *
+ * Counting mode (nothing armed) learns how many calls a run makes; arming
+ * call N makes exactly that call fail with a realistic error code for its
+ * kind (CL_MEM_OBJECT_ALLOCATION_FAILURE for clCreateBuffer,
+ * CL_BUILD_PROGRAM_FAILURE for clBuildProgram, CL_OUT_OF_RESOURCES for a
+ * launch, ...), and every later call succeed (one fault per run).
+ * clRetain and clRelease calls are counted for the object balance but never
+ * fail: a failed release would be a leak the library could not prevent.
+ * Not thread-safe: use from one thread. */
+#ifndef CLSA_FAULT_INJECT_H
+#define CLSA_FAULT_INJECT_H
+
+#include "clsa.h"
+
+typedef enum fi_kind {
+    FI_MEM = 0, /* cl_mem */
+    FI_PROGRAM,
+    FI_KERNEL,
+    FI_EVENT,
+    FI_QUEUE,
+    FI_CONTEXT,
+    FI_KIND_COUNT
+} fi_kind;
+
+/* Zeroes the call counter and disarms; the object balances are kept
+ * (they count what is alive, whatever the phase). */
+void fi_reset(void);
+/* Arms a fault at the n-th failable call from now (1-based); 0 disarms. */
+void fi_arm(unsigned long n);
+/* Failable calls seen since the last fi_reset. */
+unsigned long fi_calls(void);
+/* Name of the call that was made to fail, or NULL if the armed one was not
+ * reached; and the error code it returned. */
+const char *fi_failed_call(void);
+int fi_failed_code(void);
+/* Live objects of a kind created through the wrapped calls, minus
+ * releases (retains count as creations). */
+long fi_live(fi_kind k);
+const char *fi_kind_name(fi_kind k);
+/* Calls of `name` since the last fi_reset (0 if never called). */
+unsigned long fi_count_of(const char *name);
+/* Names of the wrapped entry points called since the last fi_reset:
+ * *count gets how many distinct ones; returns a static array. */
+const char *const *fi_called(unsigned *count);
+/* Name of the i-th call (1-based) since the last fi_reset, NULL if none. */
+const char *fi_name_at(unsigned long i);
+/* Optional per-call trace to stderr (env FI_TRACE=1 also enables it). */
+void fi_trace(int on);
+
+#endif

@@ -1,0 +1,299 @@
+/* Fault injection: the N-th OpenCL call of a full run fails, for every N.
+ *
+ * A run is: create a context on the device under test, suffix array (32 and
+ * 64 bit) of a small text, scan and compaction, destroy.  For each N the run
+ * must either fail with a proper status whose message names the failing
+ * call, or (for calls whose failure the library can route around, such as a
+ * cache load) succeed with correct results.  Either way no OpenCL object may
+ * outlive the context (balances counted by the wrappers), no buffer may
+ * outlive an API call, and the context must still work after the fault.
+ * LeakSanitizer covers host memory in the sanitizer job (tests/ci_sanitize.sh).
+ *
+ * Linked with -Wl,--wrap=<every OpenCL entry point> (tests/CMakeLists.txt). */
+#include "testutil.h"
+#include "fault_inject.h"
+#include "gen.h"
+
+#include <divsufsort.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TEXT_N 700
+
+static uint8_t text[TEXT_N];
+static int32_t ref32[TEXT_N];
+
+/* Outcome tallies for the summary (docs/RELIABILITY.md quotes them). */
+typedef struct tally {
+    unsigned long runs, failed_named, failed_no_device, tolerated, in_destroy;
+} tally;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void make_text(void)
+{
+    /* Repeats and a small alphabet: several doubling passes even when short. */
+    gen_fill(text, TEXT_N / 2, GEN_RANDOM, 3, 41);
+    gen_fill(text + TEXT_N / 2, TEXT_N - TEXT_N / 2, GEN_PERIODIC, 7, 0);
+    text[TEXT_N - 3] = 0xff;
+    assert_int_equal(divsufsort(text, ref32, TEXT_N), 0);
+}
+
+static void no_buffers_left(clsa_context *ctx, const char *after)
+{
+    clsa_stats s;
+    clsa_get_stats(ctx, &s);
+    if (fi_live(FI_MEM) != 0 || fi_live(FI_EVENT) != 0)
+        fail_msg("after %s (fault at %s): %ld cl_mem and %ld cl_event still alive", after,
+                 fi_failed_call() ? fi_failed_call() : "none", fi_live(FI_MEM),
+                 fi_live(FI_EVENT));
+    if (s.current_device_bytes != 0)
+        fail_msg("after %s (fault at %s): %llu device bytes still counted", after,
+                 fi_failed_call() ? fi_failed_call() : "none",
+                 (unsigned long long)s.current_device_bytes);
+}
+
+/* The library's work on one context; returns the first error. */
+static clsa_status work(clsa_context *ctx, const char **what)
+{
+    static int32_t sa32[TEXT_N];
+    static int64_t sa64[TEXT_N];
+    static uint32_t vals[TEXT_N], flags[TEXT_N], out[TEXT_N];
+    clsa_status st;
+    memset(sa32, 0xee, sizeof sa32);
+    *what = "clsa_sa32";
+    st = clsa_sa32(ctx, text, sa32, TEXT_N);
+    no_buffers_left(ctx, *what);
+    if (st) return st;
+    for (int i = 0; i < TEXT_N; i++)
+        if (sa32[i] != ref32[i]) fail_msg("clsa_sa32 wrong at %d after fault at %s", i,
+                                          fi_failed_call() ? fi_failed_call() : "none");
+    *what = "clsa_sa64";
+    st = clsa_sa64(ctx, text, sa64, TEXT_N);
+    no_buffers_left(ctx, *what);
+    if (st) return st;
+    for (int i = 0; i < TEXT_N; i++)
+        if (sa64[i] != ref32[i]) fail_msg("clsa_sa64 wrong at %d after fault at %s", i,
+                                          fi_failed_call() ? fi_failed_call() : "none");
+    for (int i = 0; i < TEXT_N; i++) {
+        vals[i] = (uint32_t)i * 7u;
+        flags[i] = text[i] & 1u;
+    }
+    *what = "clsa_scan_u32";
+    st = clsa_scan_u32(ctx, vals, out, TEXT_N, 0);
+    no_buffers_left(ctx, *what);
+    if (st) return st;
+    uint32_t sum = 0;
+    for (int i = 0; i < TEXT_N; i++) {
+        if (out[i] != sum) fail_msg("scan wrong at %d after fault at %s", i,
+                                    fi_failed_call() ? fi_failed_call() : "none");
+        sum += vals[i];
+    }
+    *what = "clsa_compact_u32";
+    size_t count = 0;
+    st = clsa_compact_u32(ctx, vals, flags, TEXT_N, out, &count);
+    no_buffers_left(ctx, *what);
+    if (st) return st;
+    size_t k = 0;
+    for (int i = 0; i < TEXT_N; i++)
+        if (flags[i]) {
+            if (k >= count || out[k] != vals[i]) fail_msg("compact wrong after fault at %s",
+                                                          fi_failed_call() ? fi_failed_call() : "none");
+            k++;
+        }
+    assert_int_equal(k, count);
+    return CLSA_OK;
+}
+
+static void balances_zero(const char *when)
+{
+    for (int k = 0; k < FI_KIND_COUNT; k++)
+        if (fi_live((fi_kind)k) != 0)
+            fail_msg("%s (fault at %s): %ld %s leaked", when,
+                     fi_failed_call() ? fi_failed_call() : "none", fi_live((fi_kind)k),
+                     fi_kind_name((fi_kind)k));
+}
+
+/* Enumeration failing means "no device", which the message says in words. */
+static int is_enumeration(const char *call)
+{
+    return !strcmp(call, "clGetPlatformIDs") || !strcmp(call, "clGetDeviceIDs");
+}
+
+/* Queries the library may ignore when they fail (the run stays correct,
+ * e.g. a device property falls back to a default, a cache entry is not
+ * saved); any error they cause must still be a clean one. */
+static int is_soft(const char *call)
+{
+    return !strcmp(call, "clGetPlatformInfo") || !strcmp(call, "clGetDeviceInfo") ||
+           !strcmp(call, "clGetEventProfilingInfo") || !strcmp(call, "clGetProgramInfo") ||
+           !strcmp(call, "clGetProgramBuildInfo") || !strcmp(call, "clGetMemObjectInfo") ||
+           !strcmp(call, "clCreateProgramWithBinary") || !strcmp(call, "clFinish");
+}
+
+static void judge(clsa_status st, const char *what, const char *msg, tally *t)
+{
+    const char *call = fi_failed_call();
+    t->runs++;
+    if (!call) {
+        /* The armed call is clsa_destroy's own (its clFinish): nothing to report. */
+        t->in_destroy++;
+        if (st) fail_msg("%s failed without a fault: %s", what, msg);
+        return;
+    }
+    if (st == CLSA_OK) {
+        /* Results were verified in work(); the library routed around it. */
+        t->tolerated++;
+        return;
+    }
+    if (st == CLSA_ERR_INVALID_ARG || st == CLSA_ERR_TOO_LARGE || st == CLSA_ERR_IO ||
+        st == CLSA_ERR_FORMAT || st == CLSA_ERR_UNSUPPORTED)
+        fail_msg("fault at %s (%d): %s returned unsuitable status %d (%s): %s", call,
+                 fi_failed_code(), what, (int)st, clsa_status_string(st), msg);
+    if (!msg || !*msg) fail_msg("fault at %s: %s returned %d with an empty message", call, what, st);
+    if (strstr(msg, call)) {
+        t->failed_named++;
+        return;
+    }
+    if (is_enumeration(call) && st == CLSA_ERR_NO_DEVICE && strstr(msg, "device")) {
+        t->failed_no_device++;
+        return;
+    }
+    if (is_soft(call)) {
+        /* Message need not name it, but it must be a real sentence. */
+        t->failed_named++;
+        fprintf(stderr, "note: fault at %s -> %s: %s\n", call, clsa_status_string(st), msg);
+        return;
+    }
+    fail_msg("fault at %s (%d): %s returned %d (%s) with a message that does not name it: %s",
+             call, fi_failed_code(), what, (int)st, clsa_status_string(st), msg);
+}
+
+/* One full run with the fault armed at call n (0: none). */
+static char cold_dir[256];
+
+/* An empty cache folder: the run builds from source and saves binaries. */
+static void empty_cold_cache(void)
+{
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cold_dir);
+    if (system(cmd) != 0) fail_msg("cannot empty %s", cold_dir);
+}
+
+static void one_run(unsigned long n, tally *t)
+{
+    if (*cold_dir) empty_cold_cache();
+    fi_reset();
+    fi_arm(n);
+    clsa_options o;
+    clsa_options_init(&o);
+    o.backend = CLSA_BACKEND_DEVICE;
+    o.profile = 1; /* events, waits and profiling queries too */
+    clsa_context *ctx = NULL;
+    char err[1024] = "";
+    clsa_status st = clsa_create_ex(&o, &ctx, err, sizeof err);
+    if (st) {
+        if (ctx) fail_msg("clsa_create_ex failed but returned a context");
+        if (t) judge(st, "clsa_create_ex", err, t);
+        else fail_msg("clsa_create_ex: %s", err);
+        balances_zero("after a failed clsa_create_ex");
+        return;
+    }
+    const char *what = "";
+    st = work(ctx, &what);
+    if (t) judge(st, what, clsa_last_error(ctx), t);
+    else if (st) fail_msg("%s: %s", what, clsa_last_error(ctx));
+    if (st) {
+        /* The context must not be poisoned by the fault. */
+        fi_arm(0);
+        st = work(ctx, &what);
+        if (st) fail_msg("context unusable after fault at %s: %s failed: %s",
+                         fi_failed_call(), what, clsa_last_error(ctx));
+    }
+    clsa_destroy(ctx);
+    balances_zero("after clsa_destroy");
+}
+
+/* Every call with the disk cache warm (the usual state); then, with an
+ * empty cache per run, the calls of building from source and saving. */
+static void walk(int cold, tally *t)
+{
+    const char *saved_dir = getenv("CLSA_CACHE_DIR");
+    char *restore = saved_dir ? strdup(saved_dir) : NULL;
+    if (cold) {
+        snprintf(cold_dir, sizeof cold_dir, "%s/clsa-fi-cold-%ld",
+                 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
+        setenv("CLSA_CACHE_DIR", cold_dir, 1);
+    }
+    one_run(0, NULL); /* warms the disk cache */
+    one_run(0, NULL); /* counting run */
+    unsigned long total = fi_calls();
+    const char **names = calloc(total + 1, sizeof *names);
+    assert_non_null(names);
+    for (unsigned long i = 1; i <= total; i++) names[i] = fi_name_at(i);
+    unsigned nd;
+    const char *const *called = fi_called(&nd);
+    const char *label = cold ? "cold cache" : "warm cache";
+    fprintf(stderr, "%s: a run makes %lu failable OpenCL calls:", label, total);
+    for (unsigned i = 0; i < nd; i++) fprintf(stderr, " %s=%lu", called[i], fi_count_of(called[i]));
+    fprintf(stderr, "\n");
+
+    /* Under Oclgrind every run is slow: the first occurrence of each call
+     * name and a stride of the rest.  Elsewhere every call. */
+    unsigned long stride = 1;
+    const char *env = getenv("FI_STRIDE");
+    if (env && *env) stride = strtoul(env, NULL, 10);
+    else if (tu_small()) stride = total / 40 + 1;
+    if (stride == 0) stride = 1;
+    double t0 = now();
+    for (unsigned long n = 1; n <= total; n++) {
+        int first = 1;
+        for (unsigned long j = 1; j < n && first; j++)
+            if (!strcmp(names[j], names[n])) first = 0;
+        /* With a cold cache, only the build and save path is new. */
+        if (cold && strcmp(names[n], "clCreateProgramWithSource") &&
+            strcmp(names[n], "clBuildProgram") && strcmp(names[n], "clGetProgramBuildInfo") &&
+            strcmp(names[n], "clGetProgramInfo") && strcmp(names[n], "clCreateKernel"))
+            continue;
+        if (!first && n % stride != 0) continue;
+        one_run(n, t);
+    }
+    fprintf(stderr, "%s: %lu runs in %.1f s\n", label, t->runs, now() - t0);
+    free(names);
+    if (cold) {
+        empty_cold_cache();
+        cold_dir[0] = 0;
+        if (restore) setenv("CLSA_CACHE_DIR", restore, 1);
+        else unsetenv("CLSA_CACHE_DIR");
+    }
+    free(restore);
+}
+
+static void every_call_fails_cleanly(void **state)
+{
+    (void)state;
+    tally warm = {0}, cold = {0};
+    walk(0, &warm);
+    walk(1, &cold);
+    fprintf(stderr,
+            "FAULT SUMMARY: warm cache: %lu runs: %lu errors naming the call, %lu no-device, "
+            "%lu tolerated (correct result), %lu in clsa_destroy; cold cache (build and save "
+            "path): %lu runs: %lu errors naming the call, %lu tolerated\n",
+            warm.runs, warm.failed_named, warm.failed_no_device, warm.tolerated, warm.in_destroy,
+            cold.runs, cold.failed_named, cold.tolerated);
+    assert_true(warm.runs > 0 && cold.runs > 0);
+}
+
+int main(void)
+{
+    make_text();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_call_fails_cleanly),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
