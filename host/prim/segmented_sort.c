@@ -1,20 +1,285 @@
-/* Segmented sort dispatcher (work in progress: classification and the
- * S/M/L paths land in the next commits). */
+/* Segmented sort dispatcher: classifies segments by length on the device
+ * (cl_kernels/segmented_sort.cl) and hands each class to its method:
+ * S (<= R1 = the local-memory tile) bitonic, M (<= R2) merge path, L radix. */
 #include "segmented_sort.h"
+#include "bitonic_segsort.h"
+#include "merge_segsort.h"
+#include "radix_sort.h"
+#include "scan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CLASSIFY_ITEMS 4
+#define MAX_CLASSES 32
+
+static size_t pow2_floor(size_t x)
+{
+    size_t p = 1;
+    while (p * 2 <= x) p *= 2;
+    return p;
+}
+
+size_t clsa__segsort_tile(const clsa_context *ctx, const clsa__seg_layout *l)
+{
+    /* The merge pass keeps a key and a 4-byte source index per element in
+     * local memory, the bitonic sorts a key and a 4-byte slot index: R1
+     * (tune.r1) is clamped to what fits on this device for these keys. */
+    size_t lm = ctx->tune.local_mem ? (size_t)ctx->tune.local_mem : 16384;
+    size_t fit = pow2_floor((lm > 256 ? lm - 256 : lm) / ((size_t)l->key_bytes + 4));
+    size_t t = pow2_floor(ctx->tune.r1 ? ctx->tune.r1 : 1024);
+    if (t > fit) t = fit;
+    if (t > 4096) t = 4096;
+    return t < 4 ? 4 : t;
+}
+
+size_t clsa__segsort_wg(const clsa_context *ctx, const clsa__seg_layout *l)
+{
+    size_t wg = ctx->tune.wg ? ctx->tune.wg : 64, tile = clsa__segsort_tile(ctx, l);
+    if (ctx->tune.max_wg && wg > ctx->tune.max_wg) wg = pow2_floor(ctx->tune.max_wg);
+    return wg > tile / 2 ? tile / 2 : wg;
+}
+
+void clsa__segsort_options(const clsa_context *ctx, const clsa__seg_layout *l, char *buf,
+                           size_t cap)
+{
+    snprintf(buf, cap, "-DKEY_BYTES=%d -DVAL_BYTES=%d -DKEY_FLOAT=%d -DSEG_CSR=%d -DTILE=%zu -DWG=%zu",
+             l->key_bytes, l->value_bytes, l->key_float, l->csr, clsa__segsort_tile(ctx, l),
+             clsa__segsort_wg(ctx, l));
+}
+
+static unsigned log2_of(size_t p)
+{
+    unsigned k = 0;
+    while (((size_t)1 << k) < p) k++;
+    return k;
+}
+
+/* The classified segment ids: list[first[c] .. first[c+1]) is class c. */
+typedef struct seg_classes {
+    cl_mem list;
+    uint32_t first[MAX_CLASSES + 1];
+    unsigned n; /* classes: K S classes, then M, then L */
+} seg_classes;
+
+static clsa_status classify_launch(clsa_context *ctx, const char *opts, int index64,
+                                   const char *name, cl_mem offsets, cl_mem lengths, size_t nseg,
+                                   unsigned nc, cl_mem table, cl_mem list, size_t nb)
+{
+    cl_kernel k;
+    cl_ulong n = nseg, r2 = ctx->tune.r2;
+    cl_uint ncl = nc, items = CLASSIFY_ITEMS;
+    cl_uint i = 0;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__kernel(ctx, "segmented_sort", index64, opts, name, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, i++, offsets));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, i++, lengths));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, i++, n));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, i++, r2));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, i++, ncl));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, i++, items));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, i++, table));
+    if (list) CLSA_TRY(CLSA_ARG(ctx, k, name, i++, list));
+    CLSA_TRY(clsa__arg_local(ctx, k, name, i++, nc * 4));
+    CLSA_TRY(clsa__launch(ctx, k, name, nb * ctx->tune.wg, ctx->tune.wg));
+done:
+    return st;
+}
+
+static clsa_status classify(clsa_context *ctx, const clsa__seg_layout *l, const char *opts,
+                            cl_mem offsets, cl_mem lengths, size_t nseg, seg_classes *sc)
+{
+    static const char *sname = "segsort_class_starts";
+    unsigned nc = sc->n;
+    size_t nb = clsa__div_up(nseg, ctx->tune.wg * CLASSIFY_ITEMS);
+    cl_mem counts = NULL, starts = NULL;
+    cl_kernel k;
+    uint32_t total = 0;
+    cl_ulong nbl = nb;
+    cl_uint ncl = nc;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, nb * nc * 4, &counts));
+    CLSA_TRY(classify_launch(ctx, opts, l->index64, "segsort_count", offsets, lengths, nseg, nc,
+                             counts, NULL, nb));
+    CLSA_TRY(clsa__scan(ctx, counts, counts, nb * nc, 0, 0, &total));
+    sc->first[nc] = total;
+    if (total == 0) goto done;
+    CLSA_TRY(clsa__alloc(ctx, (size_t)total * 4, &sc->list));
+    CLSA_TRY(classify_launch(ctx, opts, l->index64, "segsort_scatter", offsets, lengths, nseg, nc,
+                             counts, sc->list, nb));
+    CLSA_TRY(clsa__alloc(ctx, nc * 4, &starts));
+    CLSA_TRY(clsa__kernel(ctx, "segmented_sort", l->index64, opts, sname, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, sname, 0, counts));
+    CLSA_TRY(CLSA_ARG(ctx, k, sname, 1, nbl));
+    CLSA_TRY(CLSA_ARG(ctx, k, sname, 2, ncl));
+    CLSA_TRY(CLSA_ARG(ctx, k, sname, 3, starts));
+    CLSA_TRY(clsa__launch(ctx, k, sname, nc, nc));
+    CLSA_TRY(clsa__read(ctx, starts, 0, sc->first, nc * 4));
+done:
+    clsa__free(ctx, &counts);
+    clsa__free(ctx, &starts);
+    return st;
+}
+
+/* Phases: a caller sorting suffix-array groups (phase SORT_S/M/L) gets
+ * each class charged to its own phase; others keep their phase. */
+static void class_phase(clsa_context *ctx, int caller, int phase)
+{
+    if (caller == CLSA_PHASE_SORT_S || caller == CLSA_PHASE_SORT_M || caller == CLSA_PHASE_SORT_L)
+        clsa__set_phase(ctx, phase);
+}
+
+static clsa_status sort_small(clsa_context *ctx, const clsa__seg_layout *l, cl_mem keys,
+                              cl_mem values, cl_mem offsets, cl_mem lengths, const seg_classes *sc,
+                              unsigned K)
+{
+    size_t tile = clsa__segsort_tile(ctx, l);
+    uint64_t info[3 * MAX_CLASSES];
+    size_t groups = 0;
+    for (unsigned c = 0; c < K; c++) {
+        uint64_t count = sc->first[c + 1] - sc->first[c];
+        info[3 * c] = groups;
+        info[3 * c + 1] = sc->first[c];
+        info[3 * c + 2] = count;
+        groups += clsa__div_up(count, tile >> (c + 1));
+    }
+    return clsa__bitonic_small(ctx, l, keys, values, offsets, lengths, sc->list, info, K, groups);
+}
+
+static clsa_status sort_medium(clsa_context *ctx, const clsa__seg_layout *l, cl_mem keys,
+                               cl_mem values, cl_mem offsets, cl_mem lengths,
+                               const seg_classes *sc, unsigned c)
+{
+    size_t count = sc->first[c + 1] - sc->first[c];
+    if (count == 0) return CLSA_OK;
+    cl_mem mlist = NULL;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, count * 4, &mlist));
+    CLSA_TRY(clsa__copy(ctx, sc->list, (size_t)sc->first[c] * 4, mlist, 0, count * 4));
+    CLSA_TRY(clsa__merge_segsort(ctx, l, keys, values, offsets, lengths, mlist, count,
+                                 ctx->tune.r2));
+done:
+    clsa__free(ctx, &mlist);
+    return st;
+}
+
+static clsa_status flip(clsa_context *ctx, const char *opts, int index64, cl_mem keys, size_t n,
+                        int forward)
+{
+    static const char *name = "segsort_flip";
+    cl_kernel k;
+    cl_ulong nn = n;
+    cl_int fw = forward;
+    clsa_status st = clsa__kernel(ctx, "segmented_sort", index64, opts, name, &k);
+    if (st || (st = CLSA_ARG(ctx, k, name, 0, keys)) || (st = CLSA_ARG(ctx, k, name, 1, nn)) ||
+        (st = CLSA_ARG(ctx, k, name, 2, fw)))
+        return st;
+    return clsa__launch(ctx, k, name, n, ctx->tune.wg);
+}
+
+/* Where segment s lies: offset and length read back from the device. */
+static clsa_status seg_bounds(clsa_context *ctx, const clsa__seg_layout *l, cl_mem offsets,
+                              cl_mem lengths, uint32_t s, uint64_t *off, uint64_t *len)
+{
+    size_t w = l->index64 ? 8 : 4;
+    uint64_t v[2] = {0, 0};
+    uint32_t u[2] = {0, 0};
+    void *dst = l->index64 ? (void *)v : (void *)u;
+    clsa_status st = clsa__read(ctx, offsets, (size_t)s * w, dst, l->csr ? 2 * w : w);
+    if (st == CLSA_OK && !l->csr) st = clsa__read(ctx, lengths, (size_t)s * w, (char *)dst + w, w);
+    if (st) return st;
+    *off = l->index64 ? v[0] : u[0];
+    *len = l->index64 ? v[1] : u[1];
+    if (l->csr) *len -= *off;
+    return CLSA_OK;
+}
+
+/* L segments: each is copied out, radix sorted, and copied back (a
+ * segment's offset is rarely aligned enough for clCreateSubBuffer).  They
+ * are longer than R2, so the copies cost little beside the sort. */
+static clsa_status sort_large(clsa_context *ctx, const clsa__seg_layout *l, const char *opts,
+                              cl_mem keys, cl_mem values, cl_mem offsets, cl_mem lengths,
+                              const seg_classes *sc, unsigned c)
+{
+    size_t count = sc->first[c + 1] - sc->first[c];
+    if (count == 0) return CLSA_OK;
+    size_t kb = (size_t)l->key_bytes, vb = (size_t)l->value_bytes;
+    uint32_t *ids = malloc(count * 4);
+    uint64_t *bounds = malloc(count * 16);
+    cl_mem tk = NULL, tv = NULL, sk = NULL, sv = NULL;
+    uint64_t maxlen = 0;
+    clsa_status st = CLSA_OK;
+    if (!ids || !bounds) {
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "segmented sort: %zu large segments", count);
+        goto done;
+    }
+    CLSA_TRY(clsa__read(ctx, sc->list, (size_t)sc->first[c] * 4, ids, count * 4));
+    for (size_t i = 0; i < count; i++) {
+        CLSA_TRY(seg_bounds(ctx, l, offsets, lengths, ids[i], &bounds[2 * i], &bounds[2 * i + 1]));
+        if (bounds[2 * i + 1] > maxlen) maxlen = bounds[2 * i + 1];
+    }
+    CLSA_TRY(clsa__alloc(ctx, maxlen * kb, &tk));
+    CLSA_TRY(clsa__alloc(ctx, maxlen * kb, &sk));
+    if (values && vb) {
+        CLSA_TRY(clsa__alloc(ctx, maxlen * vb, &tv));
+        CLSA_TRY(clsa__alloc(ctx, maxlen * vb, &sv));
+    }
+    for (size_t i = 0; i < count; i++) {
+        size_t off = bounds[2 * i], len = bounds[2 * i + 1];
+        CLSA_TRY(clsa__copy(ctx, keys, off * kb, tk, 0, len * kb));
+        if (tv) CLSA_TRY(clsa__copy(ctx, values, off * vb, tv, 0, len * vb));
+        if (l->key_float) CLSA_TRY(flip(ctx, opts, l->index64, tk, len, 1));
+        CLSA_TRY(clsa__radix_sort(ctx, tk, tv, len, (int)kb, tv ? (int)vb : 0, 0,
+                                  (unsigned)kb * 8, sk, sv));
+        if (l->key_float) CLSA_TRY(flip(ctx, opts, l->index64, tk, len, 0));
+        CLSA_TRY(clsa__copy(ctx, tk, 0, keys, off * kb, len * kb));
+        if (tv) CLSA_TRY(clsa__copy(ctx, tv, 0, values, off * vb, len * vb));
+    }
+done:
+    free(ids);
+    free(bounds);
+    clsa__free(ctx, &tk);
+    clsa__free(ctx, &tv);
+    clsa__free(ctx, &sk);
+    clsa__free(ctx, &sv);
+    return st;
+}
 
 clsa_status clsa__segmented_sort_layout(clsa_context *ctx, const clsa__seg_layout *layout,
                                         cl_mem keys, cl_mem values, cl_mem offsets,
                                         cl_mem lengths, size_t nsegments)
 {
-    (void)layout; (void)keys; (void)values; (void)offsets; (void)lengths;
     if (nsegments == 0) return CLSA_OK;
-    return clsa__fail(ctx, CLSA_ERR_UNSUPPORTED, "segmented sort: not implemented yet");
+    if (nsegments > UINT32_MAX)
+        return clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "segmented sort of %zu segments: at most 2^32-1",
+                          nsegments);
+    if (layout->value_bytes == 0) values = NULL;
+    char opts[256];
+    clsa__segsort_options(ctx, layout, opts, sizeof opts);
+    unsigned K = log2_of(clsa__segsort_tile(ctx, layout));
+    seg_classes sc = {NULL, {0}, K + 2};
+    cl_mem lens = lengths ? lengths : offsets;
+    int caller = ctx->phase;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(classify(ctx, layout, opts, offsets, lens, nsegments, &sc));
+    if (sc.first[sc.n] == 0) goto done;
+    class_phase(ctx, caller, CLSA_PHASE_SORT_S);
+    CLSA_TRY(sort_small(ctx, layout, keys, values, offsets, lens, &sc, K));
+    class_phase(ctx, caller, CLSA_PHASE_SORT_M);
+    CLSA_TRY(sort_medium(ctx, layout, keys, values, offsets, lens, &sc, K));
+    class_phase(ctx, caller, CLSA_PHASE_SORT_L);
+    CLSA_TRY(sort_large(ctx, layout, opts, keys, values, offsets, lens, &sc, K + 1));
+done:
+    ctx->phase = caller;
+    clsa__free(ctx, &sc.list);
+    return st;
 }
 
 clsa_status clsa__segmented_sort(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,
                                  cl_mem offsets, cl_mem lengths, size_t nsegments, int index64)
 {
     (void)n;
-    clsa__seg_layout l = {index64 ? 8 : 4, values ? (index64 ? 8 : 4) : 0, 0, index64, 0};
+    int w = index64 ? 8 : 4;
+    clsa__seg_layout l = {w, values ? w : 0, 0, index64, 0};
     return clsa__segmented_sort_layout(ctx, &l, keys, values, offsets, lengths, nsegments);
 }

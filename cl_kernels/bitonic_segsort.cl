@@ -1,0 +1,211 @@
+/* Bitonic sort of segments in local memory (papers/gpu-ls-prefix-doubling.txt,
+ * "Sorting S-type groups", Algorithm 2, Figure 5).
+ *
+ * A work-group sorts one tile of TILE elements held in local memory, split
+ * into slots of 2^k elements: bitonic_small packs TILE >> k segments of one
+ * log2 size class per tile (each padded to 2^k with the largest key), so
+ * every work-group of a class does the same work; bitonic_block sorts one
+ * TILE-long piece of a medium segment (the block sort of the merge sort).
+ * Only the key and the element's index within its slot live in local
+ * memory; values are gathered from global memory by that index at the end,
+ * which keeps TILE large for 8-byte values.  Ties are broken by the index,
+ * so the sort is stable and padding (index >= length) stays behind real
+ * elements.
+ *
+ * Build options (host/prim/segmented_sort.c, clsa__segsort_options):
+ * KEY_BYTES 4|8, VAL_BYTES 0|4|8, KEY_FLOAT (keys are floats: order of
+ * their flipped bits), SEG_CSR (segment s = [offs[s], offs[s+1])), TILE and
+ * WG (powers of two, TILE >= 2 WG). */
+#if KEY_BYTES == 8
+typedef ulong key_t;
+#define KEY_MAX 0xFFFFFFFFFFFFFFFFUL
+#else
+typedef uint key_t;
+#define KEY_MAX 0xFFFFFFFFu
+#endif
+#if VAL_BYTES == 8
+typedef ulong val_t;
+#else
+typedef uint val_t;
+#endif
+#define HAS_VALUES (VAL_BYTES != 0)
+#define ITEMS (TILE / WG)
+
+/* Floats: flip to an unsigned order (negatives reversed below positives). */
+static key_t key_in(key_t k)
+{
+#if KEY_FLOAT
+    return k ^ ((k >> 31) ? 0xFFFFFFFFu : 0x80000000u);
+#else
+    return k;
+#endif
+}
+
+static key_t key_out(key_t k)
+{
+#if KEY_FLOAT
+    return k ^ ((k >> 31) ? 0x80000000u : 0xFFFFFFFFu);
+#else
+    return k;
+#endif
+}
+
+static ulong seg_len(const __global idx_t *offs, const __global idx_t *lens, uint s)
+{
+#if SEG_CSR
+    (void)lens;
+    return (ulong)offs[s + 1] - (ulong)offs[s];
+#else
+    (void)offs;
+    return lens[s];
+#endif
+}
+
+static void compare_exchange(__local key_t *lk, __local uint *li, uint a, uint b)
+{
+    key_t x = lk[a], y = lk[b];
+#if HAS_VALUES
+    uint ia = li[a], ib = li[b];
+    if (x > y || (x == y && ia > ib)) {
+        lk[a] = y;
+        lk[b] = x;
+        li[a] = ib;
+        li[b] = ia;
+    }
+#else
+    (void)li;
+    if (x > y) {
+        lk[a] = y;
+        lk[b] = x;
+    }
+#endif
+}
+
+/* Sorts every 2^k slot of the tile ascending.  The first step of each
+ * merge size compares mirrored pairs (a "flip"), so every slot ends up
+ * ascending without direction bits. */
+static void bitonic_slots(__local key_t *lk, __local uint *li, uint k)
+{
+    uint lid = get_local_id(0);
+    for (uint sz = 2; sz <= (1u << k); sz <<= 1) {
+        uint hs = sz >> 1;
+        for (uint r = 0; r < ITEMS / 2; r++) {
+            uint t = r * WG + lid;
+            uint lo = t & (hs - 1);
+            uint base = (t - lo) * 2;
+            compare_exchange(lk, li, base + lo, base + sz - 1 - lo);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint st = hs >> 1; st > 0; st >>= 1) {
+            for (uint r = 0; r < ITEMS / 2; r++) {
+                uint t = r * WG + lid;
+                uint a = 2 * t - (t & (st - 1));
+                compare_exchange(lk, li, a, a + st);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+}
+
+/* Element r of this work-item is slot element j = i & (2^k - 1) of a slot
+ * whose source starts at sb[r] and destination at db[r], with ln[r] live
+ * elements (0: padding only).  Loads, sorts, gathers values, stores. */
+static void sort_tile(__global key_t *skeys, __global val_t *svals, __global key_t *dkeys,
+                      __global val_t *dvals, const ulong *sb, const ulong *db, const ulong *ln,
+                      uint k, __local key_t *lk, __local uint *li)
+{
+    uint lid = get_local_id(0), mask = (1u << k) - 1;
+    for (uint r = 0; r < ITEMS; r++) {
+        uint i = r * WG + lid, j = i & mask;
+        lk[i] = j < ln[r] ? key_in(skeys[sb[r] + j]) : KEY_MAX;
+#if HAS_VALUES
+        li[i] = j;
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    bitonic_slots(lk, li, k);
+#if HAS_VALUES
+    val_t v[ITEMS];
+    for (uint r = 0; r < ITEMS; r++) {
+        uint i = r * WG + lid, j = i & mask;
+        if (j < ln[r]) v[r] = svals[sb[r] + li[i]];
+    }
+    /* In place (dvals == svals): every gather of the work-group's segments
+     * is done before any of them is overwritten. */
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (uint r = 0; r < ITEMS; r++) {
+        uint i = r * WG + lid, j = i & mask;
+        if (j < ln[r]) dvals[db[r] + j] = v[r];
+    }
+#else
+    (void)svals;
+    (void)dvals;
+#endif
+    for (uint r = 0; r < ITEMS; r++) {
+        uint i = r * WG + lid, j = i & mask;
+        if (j < ln[r]) dkeys[db[r] + j] = key_out(lk[i]);
+    }
+}
+
+/* S classes, all in one launch.  list[list_first ..]: segment ids grouped
+ * by class; info[3c .. 3c+2] for class c (slots of 2^(c+1)): first
+ * work-group, first list entry, number of segments. */
+__kernel void bitonic_small(__global key_t *keys, __global val_t *vals,
+                            const __global idx_t *offs, const __global idx_t *lens,
+                            const __global uint *list, const __global ulong *info, uint nclasses,
+                            __local key_t *lk, __local uint *li)
+{
+    ulong g = get_group_id(0);
+    uint c = 0;
+    while (c + 1 < nclasses && g >= info[3 * (c + 1)]) c++;
+    uint k = c + 1;
+    ulong per = TILE >> k;
+    ulong first = (g - info[3 * c]) * per, count = info[3 * c + 2];
+    ulong sb[ITEMS], ln[ITEMS];
+    for (uint r = 0; r < ITEMS; r++) {
+        ulong q = first + ((r * WG + get_local_id(0)) >> k);
+        sb[r] = 0;
+        ln[r] = 0;
+        if (q < count) {
+            uint s = list[info[3 * c + 1] + q];
+            sb[r] = offs[s];
+            ln[r] = seg_len(offs, lens, s);
+        }
+    }
+    sort_tile(keys, vals, keys, vals, sb, sb, ln, k, lk, li);
+}
+
+/* Block sort of medium segments: work-group g sorts tile t = g -
+ * tile_base[m] of segment list[m], m = tile_seg[g].  A segment of T tiles
+ * takes ceil(log2 T) merge passes that ping-pong between the segment and
+ * its scratch area (tile_base[m] * TILE in skeys/svals); the block sort
+ * writes where the passes must start so that the last one lands in place. */
+__kernel void bitonic_block(__global key_t *keys, __global val_t *vals, __global key_t *skeys,
+                            __global val_t *svals, const __global idx_t *offs,
+                            const __global idx_t *lens, const __global uint *list,
+                            const __global uint *tile_base, const __global uint *tile_seg,
+                            __local key_t *lk, __local uint *li)
+{
+    ulong g = get_group_id(0);
+    uint m = tile_seg[g];
+    uint s = list[m];
+    ulong t = g - tile_base[m];
+    ulong len = seg_len(offs, lens, s);
+    ulong ntiles = (len + TILE - 1) / TILE;
+    uint npass = 0;
+    while (((ulong)1 << npass) < ntiles) npass++;
+    ulong src = (ulong)offs[s] + t * TILE;
+    ulong piece = min((ulong)TILE, len - t * TILE);
+    int to_scratch = npass & 1;
+    ulong dst = to_scratch ? (ulong)tile_base[m] * TILE + t * TILE : src;
+    ulong sb[ITEMS], db[ITEMS], ln[ITEMS];
+    for (uint r = 0; r < ITEMS; r++) {
+        sb[r] = src;
+        db[r] = dst;
+        ln[r] = piece;
+    }
+    uint k = 0;
+    while ((1u << k) < TILE) k++;
+    sort_tile(keys, vals, to_scratch ? skeys : keys, to_scratch ? svals : vals, sb, db, ln, k, lk,
+              li);
+}

@@ -1,0 +1,104 @@
+/* Merge-path segmented merge sort: tiles that respect segment boundaries,
+ * a bitonic block sort of every tile, then log2(max tiles) merge passes in
+ * which finished segments exit early (cl_kernels/merge_segsort.cl). */
+#include "merge_segsort.h"
+#include "bitonic_segsort.h"
+#include "scan.h"
+
+typedef struct merge_tiles {
+    cl_mem ntiles, tile_base, tile_seg;
+    uint32_t total;
+} merge_tiles;
+
+/* tile_base = exclusive scan of tiles per segment; tile_seg[g] = owner. */
+static clsa_status build_tiles(clsa_context *ctx, const clsa__seg_layout *l, const char *opts,
+                               cl_mem offsets, cl_mem lengths, cl_mem list, size_t count,
+                               merge_tiles *t)
+{
+    static const char *cname = "merge_count_tiles", *ename = "merge_expand_tiles";
+    cl_kernel k;
+    cl_ulong n = count;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, count * 4, &t->ntiles));
+    CLSA_TRY(clsa__alloc(ctx, count * 4, &t->tile_base));
+    CLSA_TRY(clsa__kernel(ctx, "merge_segsort", l->index64, opts, cname, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, cname, 0, offsets));
+    CLSA_TRY(CLSA_ARG(ctx, k, cname, 1, lengths));
+    CLSA_TRY(CLSA_ARG(ctx, k, cname, 2, list));
+    CLSA_TRY(CLSA_ARG(ctx, k, cname, 3, n));
+    CLSA_TRY(CLSA_ARG(ctx, k, cname, 4, t->ntiles));
+    CLSA_TRY(clsa__launch(ctx, k, cname, count, ctx->tune.wg));
+    CLSA_TRY(clsa__scan(ctx, t->ntiles, t->tile_base, count, 0, 0, &t->total));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)t->total * 4, &t->tile_seg));
+    CLSA_TRY(clsa__kernel(ctx, "merge_segsort", l->index64, opts, ename, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, ename, 0, t->ntiles));
+    CLSA_TRY(CLSA_ARG(ctx, k, ename, 1, t->tile_base));
+    CLSA_TRY(CLSA_ARG(ctx, k, ename, 2, n));
+    CLSA_TRY(CLSA_ARG(ctx, k, ename, 3, t->tile_seg));
+    CLSA_TRY(clsa__launch(ctx, k, ename, count, ctx->tune.wg));
+done:
+    return st;
+}
+
+static clsa_status merge_pass(clsa_context *ctx, const clsa__seg_layout *l, const char *opts,
+                              cl_mem keys, cl_mem vals, cl_mem skeys, cl_mem svals,
+                              cl_mem offsets, cl_mem lengths, cl_mem list, const merge_tiles *t,
+                              unsigned pass)
+{
+    static const char *name = "merge_pass";
+    size_t tile = clsa__segsort_tile(ctx, l), wg = clsa__segsort_wg(ctx, l);
+    cl_kernel k;
+    cl_uint p = pass;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__kernel(ctx, "merge_segsort", l->index64, opts, name, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, keys));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, vals));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, skeys));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, svals));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 4, offsets));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 5, lengths));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 6, list));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 7, t->tile_base));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 8, t->tile_seg));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 9, p));
+    CLSA_TRY(clsa__arg_local(ctx, k, name, 10, tile * (size_t)l->key_bytes));
+    CLSA_TRY(clsa__arg_local(ctx, k, name, 11, tile * 4));
+    CLSA_TRY(clsa__arg_local(ctx, k, name, 12, 2 * 8));
+    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)t->total * wg, wg));
+done:
+    return st;
+}
+
+clsa_status clsa__merge_segsort(clsa_context *ctx, const clsa__seg_layout *layout, cl_mem keys,
+                                cl_mem values, cl_mem offsets, cl_mem lengths, cl_mem list,
+                                size_t count, size_t max_len)
+{
+    if (count == 0) return CLSA_OK;
+    char opts[256];
+    clsa__segsort_options(ctx, layout, opts, sizeof opts);
+    size_t tile = clsa__segsort_tile(ctx, layout);
+    merge_tiles t = {NULL, NULL, NULL, 0};
+    cl_mem skeys = NULL, svals = NULL;
+    cl_mem lens = lengths ? lengths : offsets;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(build_tiles(ctx, layout, opts, offsets, lens, list, count, &t));
+    /* Scratch mirrors the tiles: segment m's area starts at tile_base[m]. */
+    size_t elems = (size_t)t.total * tile;
+    CLSA_TRY(clsa__alloc(ctx, elems * (size_t)layout->key_bytes, &skeys));
+    if (layout->value_bytes)
+        CLSA_TRY(clsa__alloc(ctx, elems * (size_t)layout->value_bytes, &svals));
+    cl_mem vals = values ? values : keys, sv = svals ? svals : skeys;
+    CLSA_TRY(clsa__bitonic_block(ctx, layout, keys, vals, skeys, sv, offsets, lens, list,
+                                 t.tile_base, t.tile_seg, t.total));
+    unsigned npass = 0;
+    while (((size_t)tile << npass) < max_len) npass++;
+    for (unsigned p = 0; p < npass; p++)
+        CLSA_TRY(merge_pass(ctx, layout, opts, keys, vals, skeys, sv, offsets, lens, list, &t, p));
+done:
+    clsa__free(ctx, &t.ntiles);
+    clsa__free(ctx, &t.tile_base);
+    clsa__free(ctx, &t.tile_seg);
+    clsa__free(ctx, &skeys);
+    clsa__free(ctx, &svals);
+    return st;
+}
