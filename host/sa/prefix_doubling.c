@@ -1,25 +1,222 @@
-/* TEMPORARY: round trip through the host reference until the device
- * prefix-doubling pipeline lands (issue 4). */
+/* Device suffix array by prefix doubling (docs/SA.md).
+ *
+ * 1. Initial sort of all suffixes by their first h0 symbols, packed with
+ *    the bits the text's alphabet needs (h0 = 64 / bits), as two stable
+ *    32-bit-key radix sorts (low half, then high half gathered through the
+ *    sorted positions): half the bytes moved of one 64-bit-key sort.
+ * 2. Ranks = SA index of the group's first suffix, into ISA; singletons
+ *    leave the working set u.
+ * 3. While u is not empty: sort u stably by ISA[p + h], then by the group
+ *    rank (skipped when one group is left), split groups, new ranks, drop
+ *    singletons, h *= 2.
+ * 4. SA = ISA^-1 (the SA buffer is work space until then).
+ * One repeated byte is answered directly. */
 #include "sa.h"
-#include "cpu/reference.h"
+#include "groups.h"
+#include "prim/radix_sort.h"
 
-#include <stdlib.h>
+#include <string.h>
+
+#define RUN(ctx, index64, name, global, ...)                                            \
+    clsa__sa_run(ctx, "prefix_doubling", index64, name, global,                       \
+                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),             \
+                 (clsa__karg[]){__VA_ARGS__})
+
+/* Number of bits of x (0 for 0). */
+static unsigned bits_of(uint64_t x)
+{
+    unsigned b = 0;
+    while (x) {
+        b++;
+        x >>= 1;
+    }
+    return b;
+}
+
+typedef struct pd_alphabet {
+    unsigned sigma;     /* distinct bytes */
+    unsigned b, h0;     /* bits per symbol, symbols per key */
+    uint16_t codes[256]; /* byte -> 1..sigma */
+} pd_alphabet;
+
+static clsa_status alphabet(clsa_context *ctx, cl_mem text, uint64_t n, pd_alphabet *a)
+{
+    cl_mem hist = NULL;
+    uint32_t h[256];
+    cl_ulong nn = n;
+    size_t wg = ctx->tune.wg;
+    size_t groups = clsa__div_up((size_t)n, wg * 64);
+    size_t cap = (size_t)(ctx->tune.compute_units ? ctx->tune.compute_units : 1) * 8;
+    if (groups > cap) groups = cap;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, sizeof h, &hist));
+    CLSA_TRY(clsa__fill_zero(ctx, hist, 0, sizeof h));
+    CLSA_TRY(RUN(ctx, 0, "pd_histogram", groups * wg, CLSA_KARG(text), CLSA_KARG(nn),
+                 CLSA_KARG(hist), CLSA_KLOCAL(256 * 4)));
+    CLSA_TRY(clsa__read(ctx, hist, 0, h, sizeof h));
+    a->sigma = 0;
+    memset(a->codes, 0, sizeof a->codes);
+    for (int c = 0; c < 256; c++)
+        if (h[c]) a->codes[c] = (uint16_t)++a->sigma;
+    /* codes 1..sigma, 0 = past the end */
+    a->b = bits_of(a->sigma);
+    a->h0 = 64 / a->b;
+done:
+    clsa__free(ctx, &hist);
+    return st;
+}
+
+/* The SA buffer ends up with all n suffixes sorted by their first h0
+ * symbols; k, sk, sv (n idx_t each) are scratch. */
+static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
+                                const pd_alphabet *a, cl_mem codes)
+{
+    int vb = w->index64 ? 8 : 4;
+    cl_ulong n = w->n;
+    cl_uint b = a->b, h0 = a->h0;
+    unsigned total = a->b * a->h0;
+    clsa_status st;
+    if ((st = RUN(ctx, w->index64, "pd_key_lo", w->n, CLSA_KARG(text), CLSA_KARG(n),
+                  CLSA_KARG(codes), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(w->k),
+                  CLSA_KARG(w->u))) ||
+        (st = clsa__radix_sort(ctx, w->k, w->u, w->n, 4, vb, 0, total < 32 ? total : 32, w->sk,
+                               w->sv)))
+        return st;
+    if (total <= 32) return CLSA_OK;
+    if ((st = RUN(ctx, w->index64, "pd_key_hi", w->n, CLSA_KARG(text), CLSA_KARG(n),
+                  CLSA_KARG(codes), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(w->u),
+                  CLSA_KARG(w->k))))
+        return st;
+    return clsa__radix_sort(ctx, w->k, w->u, w->n, 4, vb, 0, total - 32, w->sk, w->sv);
+}
+
+/* One doubling step at distance h over the m unsorted suffixes. */
+static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
+{
+    int kb = w->index64 ? 8 : 4;
+    cl_ulong m = w->m, n = w->n, hh = h;
+    clsa_status st;
+    clsa__set_phase(ctx, CLSA_PHASE_SORT_L);
+    if ((st = RUN(ctx, w->index64, "pd_key2", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
+                  CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->k))) ||
+        (st = clsa__radix_sort(ctx, w->k, w->u, w->m, kb, kb, 0, bits_of(w->n), w->sk, w->sv)))
+        return st;
+    /* The sort mixed the groups; a stable sort by rank restores them. */
+    if (w->g > 1 &&
+        ((st = RUN(ctx, w->index64, "pd_rank_key", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
+                   CLSA_KARG(m), CLSA_KARG(w->k))) ||
+         (st = clsa__radix_sort(ctx, w->k, w->u, w->m, kb, kb, 0, bits_of(w->n - 1), w->sk,
+                                w->sv))))
+        return st;
+    clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
+    if ((st = clsa__groups_split(ctx, w, h))) return st;
+    return clsa__groups_settle(ctx, w, 1);
+}
+
+/* Buffers the loop owns; sa (the caller's) is borrowed as work space. */
+typedef struct pd_buffers {
+    cl_mem own[6];
+} pd_buffers;
+
+static void release_all(clsa_context *ctx, pd_buffers *b)
+{
+    for (int i = 0; i < 6; i++) clsa__free(ctx, &b->own[i]);
+}
+
+static void release(clsa_context *ctx, pd_buffers *b, cl_mem m)
+{
+    for (int i = 0; i < 6; i++)
+        if (b->own[i] == m) clsa__free(ctx, &b->own[i]);
+}
+
+static clsa_status alloc(clsa_context *ctx, pd_buffers *b, size_t bytes, cl_mem *out)
+{
+    for (int i = 0; i < 6; i++)
+        if (!b->own[i]) {
+            clsa_status st = clsa__alloc(ctx, bytes, &b->own[i]);
+            *out = b->own[i];
+            return st;
+        }
+    return clsa__fail(ctx, CLSA_ERR_UNSUPPORTED, "prefix doubling: too many buffers");
+}
+
+/* After the initial groups: move u into the SA buffer and shrink the work
+ * arrays to the m suffixes still unsorted. */
+static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl_mem sa)
+{
+    size_t iw = w->index64 ? 8 : 4;
+    clsa_status st;
+    if (w->u != sa && w->m && (st = clsa__copy(ctx, w->u, 0, sa, 0, w->m * iw))) return st;
+    release(ctx, b, w->u);
+    release(ctx, b, w->sk);
+    release(ctx, b, w->sv);
+    w->u = sa;
+    w->k = w->sk = w->sv = NULL;
+    if (w->m == 0) return CLSA_OK;
+    if ((st = alloc(ctx, b, w->m * iw, &w->k)) || (st = alloc(ctx, b, w->m * iw, &w->sk)) ||
+        (st = alloc(ctx, b, w->m * iw, &w->sv)))
+        return st;
+    return CLSA_OK;
+}
 
 clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64)
 {
-    size_t w = index64 ? 8 : 4;
-    uint8_t *t = malloc(n ? (size_t)n : 1);
-    void *s = malloc(n ? (size_t)n * w : 1);
+    size_t iw = index64 ? 8 : 4;
+    int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT);
+    pd_buffers b = {{NULL}};
+    clsa__sa_work w;
+    memset(&w, 0, sizeof w);
+    w.index64 = index64;
+    w.n = (uint64_t)n;
+    pd_alphabet a;
+    cl_mem codes = NULL;
+    cl_ulong nn = (cl_ulong)n;
     clsa_status st = CLSA_OK;
-    if (!t || !s) {
-        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "out of host memory");
+    ctx->stats.doubling_passes = 0;
+    if (n <= 0) goto done;
+    if ((uint64_t)n > UINT32_MAX) {
+        st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
+                        "device suffix array: %lld bytes; the device path handles fewer "
+                        "than 2^32 (its scans count in 32 bits); use the host backend",
+                        (long long)n);
         goto done;
     }
-    CLSA_TRY(clsa__read(ctx, text, 0, t, (size_t)n));
-    CLSA_TRY(clsa__sa_host(ctx, t, s, n, index64));
-    CLSA_TRY(clsa__write(ctx, sa, 0, s, (size_t)n * w));
+    /* Initial phase: three n-entry work arrays (the first becomes ISA); the
+     * loop then needs ISA plus three arrays of the unsorted suffixes. */
+    CLSA_TRY(clsa__reserve_check(ctx, 3 * iw * (uint64_t)n + 4096, "suffix array working set"));
+    CLSA_TRY(alphabet(ctx, text, w.n, &a));
+    if (a.sigma == 1) {
+        CLSA_TRY(RUN(ctx, index64, "pd_reverse", w.n, CLSA_KARG(nn), CLSA_KARG(sa)));
+        goto done;
+    }
+    CLSA_TRY(alloc(ctx, &b, sizeof a.codes, &codes));
+    CLSA_TRY(clsa__write(ctx, codes, 0, a.codes, sizeof a.codes));
+    CLSA_TRY(alloc(ctx, &b, 4, &w.counter));
+    CLSA_TRY(alloc(ctx, &b, (size_t)n * iw, &w.k));
+    CLSA_TRY(alloc(ctx, &b, (size_t)n * iw, &w.sk));
+    CLSA_TRY(alloc(ctx, &b, (size_t)n * iw, &w.sv));
+    w.u = sa;
+    w.m = (size_t)n;
+    CLSA_TRY(initial_sort(ctx, text, &w, &a, codes));
+    clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
+    cl_uint cb = a.b, ch0 = a.h0;
+    CLSA_TRY(RUN(ctx, index64, "pd_init_heads", w.m, CLSA_KARG(text), CLSA_KARG(nn),
+                 CLSA_KARG(codes), CLSA_KARG(cb), CLSA_KARG(ch0), CLSA_KARG(w.u),
+                 CLSA_KARG(w.sk)));
+    w.isa = w.k; /* the sort keys are dead */
+    w.k = NULL;
+    CLSA_TRY(clsa__groups_settle(ctx, &w, 0));
+    release(ctx, &b, codes);
+    codes = NULL;
+    CLSA_TRY(shrink(ctx, &b, &w, sa));
+    for (uint64_t h = a.h0; w.m > 0; h *= 2) {
+        ctx->stats.doubling_passes++;
+        CLSA_TRY(doubling_pass(ctx, &w, h));
+    }
+    clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
+    CLSA_TRY(RUN(ctx, index64, "pd_invert", w.n, CLSA_KARG(w.isa), CLSA_KARG(nn), CLSA_KARG(sa)));
 done:
-    free(t);
-    free(s);
+    release_all(ctx, &b);
+    clsa__set_phase(ctx, prev);
     return st;
 }

@@ -1,0 +1,104 @@
+/* Suffix array by prefix doubling: the initial packed-prefix keys, the
+ * doubling key gather, and the final SA = ISA^-1 scatter.  Launched from
+ * host/sa/prefix_doubling.c.  Group bookkeeping lives in groups.cl.
+ *
+ * Packed prefix key of suffix p: the first h0 symbols, each mapped through
+ * codes[] to 1..sigma (0 = past the end, so a suffix that ends inside the
+ * window differs from one that continues with byte 0x00) and b bits wide,
+ * most significant first.  b * h0 <= 64. */
+
+static ulong pd_key(const __global uchar *text, ulong n, ulong p, const __global ushort *codes,
+                    uint b, uint h0)
+{
+    ulong k = 0;
+    for (uint j = 0; j < h0; j++) {
+        ulong q = p + j;
+        uint c = q < n ? codes[text[q]] : 0u;
+        k = (k << b) | c;
+    }
+    return k;
+}
+
+/* Byte histogram: per work-group counts in local memory, then one global
+ * atomic per bin. */
+__kernel void pd_histogram(const __global uchar *text, ulong n, __global uint *hist,
+                           __local uint *lh)
+{
+    uint lid = get_local_id(0), ls = get_local_size(0);
+    for (uint i = lid; i < 256; i += ls) lh[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ulong stride = (ulong)get_global_size(0);
+    for (ulong i = get_global_id(0); i < n; i += stride) atomic_inc(&lh[text[i]]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < 256; i += ls)
+        if (lh[i]) atomic_add(&hist[i], lh[i]);
+}
+
+/* First (least significant) half of the LSD initial sort: keys of suffix i
+ * in text order, values = positions. */
+__kernel void pd_key_lo(const __global uchar *text, ulong n, const __global ushort *codes, uint b,
+                        uint h0, __global uint *keys, __global idx_t *pos)
+{
+    ulong i = get_global_id(0);
+    if (i >= n) return;
+    keys[i] = (uint)pd_key(text, n, i, codes, b, h0);
+    pos[i] = (idx_t)i;
+}
+
+/* Second half: the upper 32 key bits of the suffix now at slot i. */
+__kernel void pd_key_hi(const __global uchar *text, ulong n, const __global ushort *codes, uint b,
+                        uint h0, const __global idx_t *pos, __global uint *keys)
+{
+    ulong i = get_global_id(0);
+    if (i >= n) return;
+    keys[i] = (uint)(pd_key(text, n, pos[i], codes, b, h0) >> 32);
+}
+
+/* Group heads after the initial sort: the packed key changes. */
+__kernel void pd_init_heads(const __global uchar *text, ulong n, const __global ushort *codes,
+                            uint b, uint h0, const __global idx_t *pos, __global uint *flags)
+{
+    ulong i = get_global_id(0);
+    if (i >= n) return;
+    uint f = 1;
+    if (i > 0)
+        f = pd_key(text, n, pos[i], codes, b, h0) != pd_key(text, n, pos[i - 1], codes, b, h0);
+    flags[i] = f;
+}
+
+/* Doubling key of the unsorted suffix at slot i: rank of the suffix h
+ * further, + 1; 0 past the end (sorts first). */
+__kernel void pd_key2(const __global idx_t *u, const __global idx_t *isa, ulong m, ulong n,
+                      ulong h, __global idx_t *keys)
+{
+    ulong i = get_global_id(0);
+    if (i >= m) return;
+    ulong q = (ulong)u[i] + h;
+    keys[i] = q < n ? isa[q] + 1 : 0;
+}
+
+/* Current group rank of the suffix at slot i (sort key that restores the
+ * group order after the stable sort by pd_key2). */
+__kernel void pd_rank_key(const __global idx_t *u, const __global idx_t *isa, ulong m,
+                          __global idx_t *keys)
+{
+    ulong i = get_global_id(0);
+    if (i >= m) return;
+    keys[i] = isa[u[i]];
+}
+
+/* Every rank is final: SA is the inverse permutation of ISA. */
+__kernel void pd_invert(const __global idx_t *isa, ulong n, __global idx_t *sa)
+{
+    ulong p = get_global_id(0);
+    if (p >= n) return;
+    sa[isa[p]] = (idx_t)p;
+}
+
+/* One repeated byte: suffix n-1 (the shortest) first. */
+__kernel void pd_reverse(ulong n, __global idx_t *sa)
+{
+    ulong i = get_global_id(0);
+    if (i >= n) return;
+    sa[i] = (idx_t)(n - 1 - i);
+}

@@ -1,0 +1,185 @@
+/* Device suffix arrays (32- and 64-bit) against libdivsufsort (the host
+ * backend) on generated inputs with fixed seeds, each result also passing
+ * the SA checker. */
+#include "testutil.h"
+#include "gen.h"
+
+static clsa_context *ctx;
+
+/* Builds the SA of t[0..n) on the device and on the host; compares. */
+static void check_sa(const uint8_t *t, size_t n, int index64, const char *what)
+{
+    size_t w = index64 ? 8 : 4;
+    void *dev = tu_malloc(n * w), *ref = tu_malloc(n * w);
+    int valid = 0;
+    char why[256] = "";
+    if (index64) {
+        TU_OK(ctx, clsa_sa64(ctx, t, dev, (int64_t)n));
+        assert_int_equal(clsa_sa64(NULL, t, ref, (int64_t)n), CLSA_OK);
+        assert_int_equal(clsa_check_sa64(t, dev, (int64_t)n, &valid, why, sizeof why), CLSA_OK);
+    } else {
+        TU_OK(ctx, clsa_sa32(ctx, t, dev, (int64_t)n));
+        assert_int_equal(clsa_sa32(NULL, t, ref, (int64_t)n), CLSA_OK);
+        assert_int_equal(clsa_check_sa32(t, dev, (int64_t)n, &valid, why, sizeof why), CLSA_OK);
+    }
+    if (memcmp(dev, ref, n * w) != 0) {
+        size_t i = 0;
+        while (i < n && !memcmp((char *)dev + i * w, (char *)ref + i * w, w)) i++;
+        fail_msg("%s (n=%zu, %d-bit): first difference at SA[%zu] (checker: %s)", what, n,
+                 index64 ? 64 : 32, i, valid ? "valid?!" : why);
+    }
+    if (!valid) fail_msg("%s (n=%zu): checker rejects: %s", what, n, why);
+    free(dev);
+    free(ref);
+}
+
+static void check_gen(gen_kind kind, unsigned param, size_t n, uint64_t seed, int index64)
+{
+    uint8_t *t = tu_malloc(n);
+    gen_fill(t, n, kind, param, seed);
+    char what[96];
+    snprintf(what, sizeof what, "%s:%u seed %llu", gen_name(kind), param,
+             (unsigned long long)seed);
+    check_sa(t, n, index64, what);
+    free(t);
+}
+
+static void edge_cases(void **state)
+{
+    (void)state;
+    static const char *texts[] = {"", "a", "\x00", "\xff", "ab", "ba", "aa", "\x00\x00",
+                                  "\xff\xff", "\x00\xff", "\xff\x00", "abc", "cba", "aba",
+                                  "banana", "mississippi", "\x00\x00\x00\x01\x00\x00"};
+    static const size_t lens[] = {0, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 6, 11, 6};
+    for (int index64 = 0; index64 < 2; index64++)
+        for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
+            tu_refresh(&ctx);
+            check_sa((const uint8_t *)texts[i], lens[i], index64, texts[i]);
+        }
+}
+
+static const unsigned alphabets[] = {1, 2, 4, 20, 95, 256};
+
+/* Mostly short inputs (cheap, many shapes), some medium, a few large. */
+static size_t pick_length(tu_rng *r, int k)
+{
+    if (tu_small()) return tu_below(r, 200);
+    if (k % 200 == 199) return 100000 + tu_below(r, 900001);
+    if (k % 20 == 19) return 1000 + tu_below(r, 20000);
+    return tu_below(r, 600);
+}
+
+static void random_inputs(void **state)
+{
+    (void)state;
+    tu_rng r = {20261122};
+    int count = tu_small() ? 12 : 1000;
+    for (int k = 0; k < count; k++) {
+        unsigned sigma = alphabets[k % 6];
+        size_t n = pick_length(&r, k);
+        tu_refresh(&ctx);
+        check_gen(GEN_RANDOM, sigma, n, 1000 + (uint64_t)k, 0);
+    }
+}
+
+static void random_inputs_64(void **state)
+{
+    (void)state;
+    tu_rng r = {64};
+    int count = tu_small() ? 6 : 200;
+    for (int k = 0; k < count; k++) {
+        size_t n = tu_small() ? tu_below(&r, 150) : tu_below(&r, k % 50 == 49 ? 30000 : 800);
+        tu_refresh(&ctx);
+        check_gen(GEN_RANDOM, alphabets[k % 6], n, 5000 + (uint64_t)k, 1);
+    }
+}
+
+typedef struct hard_case {
+    gen_kind kind;
+    unsigned param;
+} hard_case;
+
+static const hard_case hard[] = {
+    {GEN_ALL_EQUAL, 0}, {GEN_PERIODIC, 2}, {GEN_PERIODIC, 3}, {GEN_PERIODIC, 7},
+    {GEN_FIBONACCI, 0}, {GEN_THUE_MORSE, 0}, {GEN_MUTATED, 100}, {GEN_MUTATED, 5000},
+};
+
+static void hard_inputs(void **state)
+{
+    (void)state;
+    size_t small[] = {2, 9, 17, 64, 100, 257, 1000};
+    size_t big[] = {4097, 100000, 1000000};
+    for (size_t c = 0; c < sizeof hard / sizeof *hard; c++) {
+        for (size_t i = 0; i < sizeof small / sizeof *small; i++) {
+            if (tu_small() && small[i] > 100) continue;
+            tu_refresh(&ctx);
+            check_gen(hard[c].kind, hard[c].param, small[i], c, 0);
+            check_gen(hard[c].kind, hard[c].param, small[i], c, 1);
+        }
+        for (size_t i = 0; !tu_small() && i < sizeof big / sizeof *big; i++) {
+            /* the periodic ones take log2(n) passes over nearly all suffixes */
+            if (big[i] > 100000 && c % 2) continue;
+            check_gen(hard[c].kind, hard[c].param, big[i], c, 0);
+        }
+        if (!tu_small()) check_gen(hard[c].kind, hard[c].param, 20000, c, 1);
+    }
+}
+
+/* Peak device bytes per input byte and pass counts (printed for the docs). */
+static void stats(void **state)
+{
+    (void)state;
+    size_t n = tu_size(1 << 20, 300);
+    uint8_t *t = tu_malloc(n);
+    int32_t *sa = tu_malloc(n * 4);
+    const hard_case kinds[] = {{GEN_RANDOM, 256}, {GEN_RANDOM, 4}, {GEN_PERIODIC, 2},
+                               {GEN_ALL_EQUAL, 0}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 5000}};
+    for (size_t c = 0; c < sizeof kinds / sizeof *kinds; c++) {
+        tu_refresh(&ctx);
+        gen_fill(t, n, kinds[c].kind, kinds[c].param, 3);
+        clsa_reset_stats(ctx);
+        TU_OK(ctx, clsa_sa32(ctx, t, sa, (int64_t)n));
+        clsa_stats s;
+        TU_OK(ctx, clsa_get_stats(ctx, &s));
+        fprintf(stderr, "stats %s:%u n=%zu: peak %.2f bytes/input byte, %u doubling passes\n",
+                gen_name(kinds[c].kind), kinds[c].param, n,
+                (double)s.peak_device_bytes / (double)n, s.doubling_passes);
+        assert_true(s.peak_device_bytes <= (uint64_t)n * 22 + 65536);
+    }
+    free(t);
+    free(sa);
+}
+
+/* A working set that cannot fit is refused up front with a clear error. */
+static void out_of_memory(void **state)
+{
+    (void)state;
+    setenv("CLSA_DEVICE_MEM_LIMIT", "3000000", 1);
+    clsa_context *small = tu_context();
+    unsetenv("CLSA_DEVICE_MEM_LIMIT");
+    size_t n = 400000; /* text + SA fit in 3 MB, the working set does not */
+    uint8_t *t = tu_malloc(n);
+    int32_t *sa = tu_malloc(n * 4);
+    gen_fill(t, n, GEN_RANDOM, 4, 1);
+    assert_int_equal(clsa_sa32(small, t, sa, (int64_t)n), CLSA_ERR_DEVICE_MEMORY);
+    assert_non_null(strstr(clsa_last_error(small), "device memory"));
+    clsa_stats s;
+    assert_int_equal(clsa_get_stats(small, &s), CLSA_OK);
+    assert_int_equal(s.current_device_bytes, 0);
+    clsa_destroy(small);
+    free(t);
+    free(sa);
+}
+
+int main(void)
+{
+    ctx = tu_context();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(edge_cases),  cmocka_unit_test(random_inputs),
+        cmocka_unit_test(random_inputs_64), cmocka_unit_test(hard_inputs),
+        cmocka_unit_test(stats),       cmocka_unit_test(out_of_memory),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    clsa_destroy(ctx);
+    return rc;
+}
