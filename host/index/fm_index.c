@@ -1,0 +1,575 @@
+/* FM-index on the device: build (SA -> BWT -> codes, checkpoints, samples),
+ * batched count and locate (cl_kernels/fm_index.cl). */
+#include "fm_index.h"
+#include "kernel_args.h"
+#include "prim/scan.h"
+#include "sa/sa.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest text the index takes: counters and positions are idx_t, and the
+ * sample ranks are 32-bit. */
+#define FM_MAX_N ((int64_t)1 << 40)
+
+const char *clsa__fm_options(const clsa_fm *fm, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "-DFM_W=%u -DFM_B=%u", fm->w, fm->b);
+    return buf;
+}
+
+static clsa_kargs fm_kernel(clsa_fm *fm, const char *name)
+{
+    char opts[64];
+    return clsa__kargs(fm->ctx, "fm_index", fm->index64, clsa__fm_options(fm, opts, sizeof opts),
+                       name);
+}
+
+/* Layout: fewer bits per code for small alphabets (DNA: 2 bits, a record is
+ * one 32-byte sector); counters padded so records start 32-byte aligned. */
+static void choose_layout(clsa_fm *fm)
+{
+    unsigned iw = fm->index64 ? 2 : 1;
+    fm->w = fm->sigma <= 4 ? 2 : fm->sigma <= 16 ? 4 : 8;
+    fm->b = fm->w == 2 ? 64 : 128;
+    unsigned slots = fm->w == 8 ? fm->sigma : 1u << fm->w;
+    unsigned cw = slots * iw, dw = fm->b * fm->w / 32;
+    cw = (unsigned)clsa__round_up(cw + dw, 8) - dw;
+    fm->rw = cw + dw;
+}
+
+clsa_status clsa__fm_new(clsa_context *ctx, int64_t n, int64_t rate, const uint64_t *hist,
+                         clsa_fm **out)
+{
+    *out = NULL;
+    clsa_fm *fm = calloc(1, sizeof *fm);
+    if (!fm) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory");
+    fm->ctx = ctx;
+    fm->n = n;
+    fm->rate = rate;
+    fm->index64 = n >= INT32_MAX;
+    memcpy(fm->hist, hist, sizeof fm->hist);
+    memset(fm->map, 255, sizeof fm->map);
+    for (unsigned c = 0; c < 256; c++)
+        if (hist[c]) {
+            fm->unmap[fm->sigma] = (uint8_t)c;
+            fm->map[c] = (uint8_t)fm->sigma++;
+        }
+    if (fm->sigma == 0) fm->sigma = 1; /* empty text: one unused code */
+    choose_layout(fm);
+    fm->nrec = (n + 1) / fm->b + 1;
+    fm->nmarks = (n + 1 + 31) / 32;
+    *out = fm;
+    return CLSA_OK;
+}
+
+/* Frees fm; the caller holds the context lock. */
+void clsa__fm_release(clsa_fm *fm)
+{
+    if (!fm) return;
+    clsa_context *ctx = fm->ctx;
+    clsa__free(ctx, &fm->rec);
+    clsa__free(ctx, &fm->C);
+    clsa__free(ctx, &fm->dmap);
+    clsa__free(ctx, &fm->marks);
+    clsa__free(ctx, &fm->mrank);
+    clsa__free(ctx, &fm->samples);
+    free(fm);
+}
+
+void clsa_fm_free(clsa_fm *fm)
+{
+    if (!fm) return;
+    clsa_context *ctx = fm->ctx;
+    clsa__lock(ctx);
+    clsa__fm_release(fm);
+    clsa__unlock(ctx);
+}
+
+clsa_status clsa_fm_info(const clsa_fm *fm, int64_t *n, int64_t *sample_rate)
+{
+    if (!fm) return CLSA_ERR_INVALID_ARG;
+    if (n) *n = fm->n;
+    if (sample_rate) *sample_rate = fm->rate;
+    return CLSA_OK;
+}
+
+/* ---- build ------------------------------------------------------------------------ */
+
+static clsa_status upload_tables(clsa_fm *fm)
+{
+    clsa_context *ctx = fm->ctx;
+    size_t iw = fm->index64 ? 8 : 4;
+    uint8_t Cbuf[257 * 8];
+    uint64_t run = 1; /* the $ row sorts first */
+    for (unsigned c = 0; c <= fm->sigma; c++) {
+        uint64_t v = run;
+        if (fm->index64) memcpy(Cbuf + c * 8, &v, 8);
+        else {
+            uint32_t v32 = (uint32_t)v;
+            memcpy(Cbuf + c * 4, &v32, 4);
+        }
+        if (c < fm->sigma) run += fm->hist[fm->unmap[c]];
+    }
+    clsa_status st;
+    if ((st = clsa__alloc(ctx, 257 * iw, &fm->C)) || (st = clsa__alloc(ctx, 256, &fm->dmap)) ||
+        (st = clsa__write(ctx, fm->C, 0, Cbuf, (fm->sigma + 1) * iw)))
+        return st;
+    return clsa__write(ctx, fm->dmap, 0, fm->map, 256);
+}
+
+/* Exclusive scan of the per-block counters over the records, per code. */
+static clsa_status scan_counters(clsa_fm *fm)
+{
+    clsa_context *ctx = fm->ctx;
+    uint64_t chunk = 256, nchunks = clsa__div_up((size_t)fm->nrec, chunk);
+    size_t iw = fm->index64 ? 8 : 4;
+    cl_mem sums = NULL;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, nchunks * fm->sigma * iw, &sums));
+    static const char *steps[] = {"fm_scan_sums", "fm_scan_chunks", "fm_scan_apply"};
+    for (int s = 0; s < 3; s++) {
+        clsa_kargs a = fm_kernel(fm, steps[s]);
+        if (s != 1) {
+            clsa__ka_mem(&a, fm->rec);
+            clsa__ka_u32(&a, fm->rw);
+        } else {
+            clsa__ka_mem(&a, sums);
+        }
+        clsa__ka_u32(&a, fm->sigma);
+        if (s != 1) {
+            clsa__ka_idx(&a, (uint64_t)fm->nrec);
+            clsa__ka_idx(&a, chunk);
+        }
+        clsa__ka_idx(&a, nchunks);
+        if (s != 1) clsa__ka_mem(&a, sums);
+        CLSA_TRY(clsa__ka_launch(&a, s == 1 ? fm->sigma : nchunks * fm->sigma));
+    }
+done:
+    clsa__free(ctx, &sums);
+    return st;
+}
+
+clsa_status clsa__fm_build_occ(clsa_fm *fm, cl_mem bwt, int64_t primary)
+{
+    clsa_context *ctx = fm->ctx;
+    clsa_status st = CLSA_OK;
+    fm->primary = primary;
+    CLSA_TRY(upload_tables(fm));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nrec * fm->rw * 4, &fm->rec));
+    int64_t nwords = fm->nrec * (fm->b * fm->w / 32);
+    clsa_kargs a = fm_kernel(fm, "fm_pack");
+    clsa__ka_mem(&a, bwt);
+    clsa__ka_idx(&a, (uint64_t)fm->n);
+    clsa__ka_idx(&a, (uint64_t)primary);
+    clsa__ka_mem(&a, fm->dmap);
+    clsa__ka_mem(&a, fm->rec);
+    clsa__ka_u32(&a, fm->rw);
+    clsa__ka_idx(&a, (uint64_t)nwords);
+    CLSA_TRY(clsa__ka_launch(&a, (size_t)nwords));
+    a = fm_kernel(fm, "fm_block_counts");
+    clsa__ka_mem(&a, fm->rec);
+    clsa__ka_u32(&a, fm->rw);
+    clsa__ka_u32(&a, fm->sigma);
+    clsa__ka_idx(&a, (uint64_t)fm->nrec);
+    clsa__ka_idx(&a, (uint64_t)fm->n);
+    clsa__ka_idx(&a, (uint64_t)primary);
+    CLSA_TRY(clsa__ka_launch(&a, (size_t)fm->nrec));
+    CLSA_TRY(scan_counters(fm));
+done:
+    return st;
+}
+
+clsa_status clsa__fm_build_mrank(clsa_fm *fm)
+{
+    clsa_context *ctx = fm->ctx;
+    clsa_status st = CLSA_OK;
+    cl_mem pops = NULL;
+    uint32_t total = 0;
+    CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nmarks * 4, &pops));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nmarks * 4, &fm->mrank));
+    clsa_kargs a = fm_kernel(fm, "fm_mark_pops");
+    clsa__ka_mem(&a, fm->marks);
+    clsa__ka_idx(&a, (uint64_t)fm->nmarks);
+    clsa__ka_mem(&a, pops);
+    CLSA_TRY(clsa__ka_launch(&a, (size_t)fm->nmarks));
+    CLSA_TRY(clsa__scan(ctx, pops, fm->mrank, (size_t)fm->nmarks, 0, 0, &total));
+    if (fm->nsamples >= 0 && (int64_t)total != fm->nsamples)
+        st = clsa__fail(ctx, CLSA_ERR_FORMAT,
+                        "FM-index: %u rows are marked as sampled but %lld samples are stored",
+                        total, (long long)fm->nsamples);
+    fm->nsamples = total;
+done:
+    clsa__free(ctx, &pops);
+    return st;
+}
+
+static clsa_status histogram(clsa_context *ctx, cl_mem text, int64_t n, uint64_t *hist)
+{
+    memset(hist, 0, 256 * sizeof *hist);
+    if (n == 0) return CLSA_OK;
+    size_t wg = ctx->tune.wg, groups = clsa__div_up((size_t)n, wg * 64);
+    if (groups > 1024) groups = 1024;
+    uint64_t chunk = clsa__div_up((size_t)n, groups);
+    cl_mem partial = NULL;
+    uint32_t *h = malloc(groups * 256 * 4);
+    clsa_status st = CLSA_OK;
+    if (!h) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory");
+    CLSA_TRY(clsa__alloc(ctx, groups * 256 * 4, &partial));
+    /* Same build options as the byte-alphabet layout: no extra program. */
+    clsa_kargs a = clsa__kargs(ctx, "fm_index", n >= INT32_MAX, "-DFM_W=8 -DFM_B=128",
+                               "fm_histogram");
+    clsa__ka_mem(&a, text);
+    clsa__ka_u64(&a, (cl_ulong)n);
+    clsa__ka_u64(&a, chunk);
+    clsa__ka_mem(&a, partial);
+    clsa__ka_local(&a, 256 * 4);
+    CLSA_TRY(clsa__ka_launch(&a, groups * wg));
+    CLSA_TRY(clsa__read(ctx, partial, 0, h, groups * 256 * 4));
+    for (size_t g = 0; g < groups; g++)
+        for (int c = 0; c < 256; c++) hist[c] += h[g * 256 + c];
+done:
+    clsa__free(ctx, &partial);
+    free(h);
+    return st;
+}
+
+/* Primary index and divbwt bytes from the text and its suffix array. */
+static clsa_status bwt_from_sa(clsa_fm *fm, cl_mem text, cl_mem sa, cl_mem bwt)
+{
+    clsa_context *ctx = fm->ctx;
+    clsa_status st = CLSA_OK;
+    cl_mem dprim = NULL;
+    uint64_t prim = 0;
+    CLSA_TRY(clsa__alloc(ctx, 8, &dprim));
+    CLSA_TRY(clsa__fill_zero(ctx, dprim, 0, 8));
+    clsa_kargs a = fm_kernel(fm, "fm_primary");
+    clsa__ka_mem(&a, sa);
+    clsa__ka_idx(&a, (uint64_t)fm->n);
+    clsa__ka_mem(&a, dprim);
+    CLSA_TRY(clsa__ka_launch(&a, (size_t)fm->n));
+    CLSA_TRY(clsa__read(ctx, dprim, 0, &prim, fm->index64 ? 8 : 4));
+    fm->primary = (int64_t)prim;
+    a = fm_kernel(fm, "fm_bwt");
+    clsa__ka_mem(&a, text);
+    clsa__ka_mem(&a, sa);
+    clsa__ka_idx(&a, (uint64_t)fm->n);
+    clsa__ka_idx(&a, prim);
+    clsa__ka_mem(&a, bwt);
+    CLSA_TRY(clsa__ka_launch(&a, (size_t)fm->n));
+done:
+    clsa__free(ctx, &dprim);
+    return st;
+}
+
+static clsa_status build_samples(clsa_fm *fm, cl_mem sa)
+{
+    clsa_context *ctx = fm->ctx;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nmarks * 4, &fm->marks));
+    clsa_kargs a = fm_kernel(fm, "fm_marks");
+    clsa__ka_mem(&a, sa);
+    clsa__ka_idx(&a, (uint64_t)fm->n);
+    clsa__ka_idx(&a, (uint64_t)fm->rate);
+    clsa__ka_mem(&a, fm->marks);
+    clsa__ka_idx(&a, (uint64_t)fm->nmarks);
+    CLSA_TRY(clsa__ka_launch(&a, (size_t)fm->nmarks));
+    fm->nsamples = -1;
+    CLSA_TRY(clsa__fm_build_mrank(fm));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nsamples * (fm->index64 ? 8 : 4), &fm->samples));
+    a = fm_kernel(fm, "fm_samples");
+    clsa__ka_mem(&a, sa);
+    clsa__ka_idx(&a, (uint64_t)fm->n);
+    clsa__ka_mem(&a, fm->marks);
+    clsa__ka_mem(&a, fm->mrank);
+    clsa__ka_mem(&a, fm->samples);
+    CLSA_TRY(clsa__ka_launch(&a, (size_t)fm->n + 1));
+done:
+    return st;
+}
+
+static clsa_status create_locked(clsa_context *ctx, const uint8_t *text, int64_t n, int64_t rate,
+                                 clsa_fm **out)
+{
+    size_t iw = n >= INT32_MAX ? 8 : 4;
+    cl_mem dtext = NULL, sa = NULL, bwt = NULL;
+    uint64_t hist[256];
+    clsa_fm *fm = NULL;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dtext));
+    CLSA_TRY(clsa__write(ctx, dtext, 0, text, (size_t)n));
+    CLSA_TRY(histogram(ctx, dtext, n, hist));
+    CLSA_TRY(clsa__fm_new(ctx, n, rate, hist, &fm));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n * iw, &sa));
+    if (n > 0) CLSA_TRY(clsa__sa_device(ctx, dtext, sa, n, fm->index64));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n, &bwt));
+    CLSA_TRY(bwt_from_sa(fm, dtext, sa, bwt));
+    clsa__free(ctx, &dtext);
+    CLSA_TRY(build_samples(fm, sa));
+    clsa__free(ctx, &sa);
+    CLSA_TRY(clsa__fm_build_occ(fm, bwt, fm->primary));
+    CLSA_TRY(clsa__finish(ctx));
+done:
+    clsa__free(ctx, &dtext);
+    clsa__free(ctx, &sa);
+    clsa__free(ctx, &bwt);
+    if (st == CLSA_OK) *out = fm;
+    else clsa__fm_release(fm);
+    return st;
+}
+
+clsa_status clsa_fm_create(clsa_context *ctx, const uint8_t *text, int64_t n, int64_t sample_rate,
+                           clsa_fm **out)
+{
+    if (!out) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "FM-index: out is NULL");
+    *out = NULL;
+    clsa_status st = clsa__need_device(ctx);
+    if (st) return st;
+    if (sample_rate == 0) sample_rate = CLSA_FM_DEFAULT_SAMPLE_RATE;
+    if (n < 0 || n >= FM_MAX_N || (n > 0 && !text) || sample_rate < 1)
+        return clsa__fail(ctx, n >= FM_MAX_N ? CLSA_ERR_TOO_LARGE : CLSA_ERR_INVALID_ARG,
+                          "FM-index: %s",
+                          n < 0           ? "negative text length"
+                          : n >= FM_MAX_N ? "text longer than 2^40 bytes"
+                          : sample_rate < 1 ? "sample rate must be >= 1"
+                                            : "text is NULL");
+    if ((n + 1) / sample_rate + 2 > (int64_t)UINT32_MAX)
+        return clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
+                          "FM-index: sample rate %lld gives more than 2^32 samples; use a "
+                          "larger rate",
+                          (long long)sample_rate);
+    /* Position 0 is always sampled: a larger rate only lengthens walks. */
+    if (sample_rate > n + 1) sample_rate = n + 1;
+    clsa__lock(ctx);
+    ctx->message[0] = 0;
+    int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
+    ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
+    st = create_locked(ctx, text, n, sample_rate, out);
+    clsa__set_phase(ctx, phase);
+    clsa__unlock(ctx);
+    return st;
+}
+
+clsa_status clsa__fm_unpack(clsa_fm *fm, cl_mem bwt)
+{
+    clsa_context *ctx = fm->ctx;
+    clsa_status st = CLSA_OK;
+    cl_mem unmap = NULL;
+    CLSA_TRY(clsa__alloc(ctx, 256, &unmap));
+    CLSA_TRY(clsa__write(ctx, unmap, 0, fm->unmap, 256));
+    clsa_kargs a = fm_kernel(fm, "fm_unpack");
+    clsa__ka_mem(&a, fm->rec);
+    clsa__ka_u32(&a, fm->rw);
+    clsa__ka_idx(&a, (uint64_t)fm->n);
+    clsa__ka_idx(&a, (uint64_t)fm->primary);
+    clsa__ka_mem(&a, unmap);
+    clsa__ka_mem(&a, bwt);
+    CLSA_TRY(clsa__ka_launch(&a, (size_t)fm->n + 1));
+    CLSA_TRY(clsa__finish(ctx));
+done:
+    clsa__free(ctx, &unmap);
+    return st;
+}
+
+/* ---- queries ------------------------------------------------------------------------ */
+
+static clsa_status check_patterns(clsa_fm *fm, const uint8_t *patterns, const uint64_t *offsets,
+                                  size_t np)
+{
+    clsa_context *ctx = fm->ctx;
+    if (np == 0) return CLSA_OK;
+    if (!offsets) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "FM-index: offsets is NULL");
+    for (size_t p = 0; p < np; p++)
+        if (offsets[p + 1] < offsets[p])
+            return clsa__fail(ctx, CLSA_ERR_INVALID_ARG,
+                              "FM-index: offsets decrease at pattern %zu", p);
+    if (offsets[np] > offsets[0] && !patterns)
+        return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "FM-index: patterns is NULL");
+    return CLSA_OK;
+}
+
+/* Backward search of the whole batch: dlo (idx_t per pattern) and dcnt
+ * (ulong per pattern) are allocated here and filled on the device. */
+static clsa_status search(clsa_fm *fm, const uint8_t *patterns, const uint64_t *offsets,
+                          size_t np, cl_mem *dlo, cl_mem *dcnt)
+{
+    clsa_context *ctx = fm->ctx;
+    size_t iw = fm->index64 ? 8 : 4;
+    uint64_t base = offsets[0], bytes = offsets[np] - base;
+    cl_mem dpat = NULL, doff = NULL;
+    uint64_t *rel = malloc((np + 1) * 8);
+    clsa_status st = CLSA_OK;
+    if (!rel) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory");
+    for (size_t p = 0; p <= np; p++) rel[p] = offsets[p] - base;
+    CLSA_TRY(clsa__alloc(ctx, (size_t)bytes, &dpat));
+    CLSA_TRY(clsa__alloc(ctx, (np + 1) * 8, &doff));
+    CLSA_TRY(clsa__alloc(ctx, np * iw, dlo));
+    CLSA_TRY(clsa__alloc(ctx, np * 8, dcnt));
+    CLSA_TRY(clsa__write(ctx, dpat, 0, patterns ? patterns + base : NULL, (size_t)bytes));
+    CLSA_TRY(clsa__write(ctx, doff, 0, rel, (np + 1) * 8));
+    clsa_kargs a = fm_kernel(fm, "fm_count");
+    clsa__ka_mem(&a, fm->rec);
+    clsa__ka_u32(&a, fm->rw);
+    clsa__ka_mem(&a, fm->C);
+    clsa__ka_mem(&a, fm->dmap);
+    clsa__ka_u32(&a, fm->sigma);
+    clsa__ka_idx(&a, (uint64_t)fm->n);
+    clsa__ka_idx(&a, (uint64_t)fm->primary);
+    clsa__ka_mem(&a, dpat);
+    clsa__ka_mem(&a, doff);
+    clsa__ka_u64(&a, np);
+    clsa__ka_mem(&a, *dlo);
+    clsa__ka_mem(&a, *dcnt);
+    clsa__ka_local(&a, 256);
+    clsa__ka_local(&a, 257 * iw);
+    CLSA_TRY(clsa__ka_launch(&a, np));
+done:
+    clsa__free(ctx, &dpat);
+    clsa__free(ctx, &doff);
+    free(rel);
+    return st;
+}
+
+static clsa_status query_begin(clsa_fm *fm)
+{
+    if (!fm) return CLSA_ERR_INVALID_ARG;
+    clsa__lock(fm->ctx);
+    fm->ctx->message[0] = 0;
+    fm->ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
+    return CLSA_OK;
+}
+
+clsa_status clsa_fm_count(clsa_fm *fm, const uint8_t *patterns, const uint64_t *offsets,
+                          size_t npatterns, uint64_t *counts)
+{
+    clsa_status st = query_begin(fm);
+    if (st) return st;
+    clsa_context *ctx = fm->ctx;
+    int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
+    cl_mem dlo = NULL, dcnt = NULL;
+    CLSA_TRY(check_patterns(fm, patterns, offsets, npatterns));
+    if (npatterns && !counts) {
+        st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "FM-index: counts is NULL");
+        goto done;
+    }
+    if (npatterns == 0) goto done;
+    CLSA_TRY(search(fm, patterns, offsets, npatterns, &dlo, &dcnt));
+    CLSA_TRY(clsa__read(ctx, dcnt, 0, counts, npatterns * 8));
+done:
+    clsa__free(ctx, &dlo);
+    clsa__free(ctx, &dcnt);
+    clsa__set_phase(ctx, phase);
+    clsa__unlock(ctx);
+    return st;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static clsa_status locate_rows(clsa_fm *fm, cl_mem dlo, const uint64_t *starts, size_t np,
+                               int64_t *pos)
+{
+    clsa_context *ctx = fm->ctx;
+    size_t iw = fm->index64 ? 8 : 4;
+    uint64_t total = starts[np];
+    cl_mem dstarts = NULL, dout = NULL;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, (np + 1) * 8, &dstarts));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)total * 8, &dout));
+    CLSA_TRY(clsa__write(ctx, dstarts, 0, starts, (np + 1) * 8));
+    clsa_kargs a = fm_kernel(fm, "fm_locate");
+    clsa__ka_mem(&a, fm->rec);
+    clsa__ka_u32(&a, fm->rw);
+    clsa__ka_mem(&a, fm->C);
+    clsa__ka_u32(&a, fm->sigma);
+    clsa__ka_idx(&a, (uint64_t)fm->n);
+    clsa__ka_idx(&a, (uint64_t)fm->primary);
+    clsa__ka_idx(&a, (uint64_t)fm->rate);
+    clsa__ka_mem(&a, fm->marks);
+    clsa__ka_mem(&a, fm->mrank);
+    clsa__ka_mem(&a, fm->samples);
+    clsa__ka_mem(&a, dlo);
+    clsa__ka_mem(&a, dstarts);
+    clsa__ka_u64(&a, np);
+    clsa__ka_u64(&a, total);
+    clsa__ka_mem(&a, dout);
+    clsa__ka_local(&a, 256);
+    clsa__ka_local(&a, 257 * iw);
+    clsa__ka_mem(&a, fm->dmap);
+    CLSA_TRY(clsa__ka_launch(&a, (size_t)total));
+    CLSA_TRY(clsa__read(ctx, dout, 0, pos, (size_t)total * 8));
+    for (uint64_t k = 0; k < total; k++)
+        if ((uint64_t)pos[k] > (uint64_t)fm->n) {
+            st = clsa__fail(ctx, CLSA_ERR_FORMAT,
+                            "FM-index is inconsistent: an LF walk did not reach a sample "
+                            "(corrupt index data)");
+            goto done;
+        }
+    for (size_t p = 0; p < np; p++)
+        qsort(pos + starts[p], (size_t)(starts[p + 1] - starts[p]), 8, cmp_i64);
+done:
+    clsa__free(ctx, &dstarts);
+    clsa__free(ctx, &dout);
+    return st;
+}
+
+clsa_status clsa_fm_locate(clsa_fm *fm, const uint8_t *patterns, const uint64_t *offsets,
+                           size_t npatterns, uint64_t max_total, uint64_t *starts,
+                           int64_t **positions)
+{
+    clsa_status st = query_begin(fm);
+    if (st) return st;
+    clsa_context *ctx = fm->ctx;
+    int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
+    cl_mem dlo = NULL, dcnt = NULL;
+    uint64_t *cnt = NULL;
+    int64_t *pos = NULL;
+    if (positions) *positions = NULL;
+    if (!starts || !positions) {
+        st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "FM-index: starts or positions is NULL");
+        goto done;
+    }
+    starts[0] = 0;
+    CLSA_TRY(check_patterns(fm, patterns, offsets, npatterns));
+    if (npatterns == 0) goto done;
+    cnt = malloc(npatterns * 8);
+    if (!cnt) {
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory");
+        goto done;
+    }
+    CLSA_TRY(search(fm, patterns, offsets, npatterns, &dlo, &dcnt));
+    CLSA_TRY(clsa__read(ctx, dcnt, 0, cnt, npatterns * 8));
+    for (size_t p = 0; p < npatterns; p++) starts[p + 1] = starts[p] + cnt[p];
+    uint64_t total = starts[npatterns];
+    if (max_total && total > max_total) {
+        st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
+                        "FM-index: the patterns have %llu occurrences, more than the limit %llu",
+                        (unsigned long long)total, (unsigned long long)max_total);
+        goto done;
+    }
+    if (total == 0) goto done;
+    pos = malloc((size_t)total * 8);
+    if (!pos) {
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY,
+                        "FM-index: out of host memory for %llu positions",
+                        (unsigned long long)total);
+        goto done;
+    }
+    CLSA_TRY(locate_rows(fm, dlo, starts, npatterns, pos));
+    *positions = pos;
+    pos = NULL;
+done:
+    clsa__free(ctx, &dlo);
+    clsa__free(ctx, &dcnt);
+    free(cnt);
+    free(pos);
+    clsa__set_phase(ctx, phase);
+    clsa__unlock(ctx);
+    return st;
+}
+
+void clsa_fm_positions_free(int64_t *positions) { free(positions); }
