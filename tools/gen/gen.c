@@ -101,3 +101,74 @@ int gen_parse(const char *spec, gen_kind *kind, unsigned *param)
     }
     return -1;
 }
+
+/* ---- gen_words ------------------------------------------------------------ */
+
+static uint8_t english_letter(uint64_t r)
+{
+    /* Letter frequencies of English text, per 1000. */
+    static const char letters[] = "etaoinshrdlcumwfgypbvkjxqz";
+    static const unsigned short freq[] = {127, 91, 82, 75, 70, 67, 63, 61, 60, 43, 40, 28, 28,
+                                          24, 24, 22, 20, 20, 19, 15, 10, 8, 2, 2, 1, 1};
+    unsigned v = (unsigned)(r % 1000);
+    for (int i = 0; i < 26; i++) {
+        if (v < freq[i]) return (uint8_t)letters[i];
+        v -= freq[i];
+    }
+    return 'e';
+}
+
+/* Word of rank k: length grows with log(rank), as in natural language. */
+static size_t make_word(uint8_t *w, unsigned k, uint64_t *s)
+{
+    unsigned lg = 0;
+    while ((1u << lg) <= k + 1) lg++;
+    size_t len = 1 + lg / 2 + next(s) % (2 + lg / 2);
+    if (len > 15) len = 15;
+    for (size_t i = 0; i < len; i++) w[i] = english_letter(next(s));
+    return len;
+}
+
+void gen_words(uint8_t *buf, size_t n, unsigned vocab, uint64_t seed)
+{
+    uint64_t s = seed * 0x2545f4914f6cdd1dull + 7;
+    unsigned v = vocab ? vocab : 30000;
+    uint8_t (*words)[16] = malloc((size_t)v * sizeof *words);
+    double *cdf = malloc((size_t)v * sizeof *cdf);
+    if (!words || !cdf) { /* degrade to plain random lower-case letters */
+        for (size_t i = 0; i < n; i++) buf[i] = (uint8_t)('a' + next(&s) % 26);
+        free(words);
+        free(cdf);
+        return;
+    }
+    double total = 0;
+    for (unsigned k = 0; k < v; k++) {
+        words[k][15] = (uint8_t)make_word(words[k], k, &s);
+        total += 1.0 / (k + 1.0);
+        cdf[k] = total;
+    }
+    size_t i = 0, line = 0;
+    int capital = 1;
+    while (i < n) {
+        double u = (double)(next(&s) >> 11) * (1.0 / 9007199254740992.0) * total;
+        unsigned lo = 0, hi = v - 1;
+        while (lo < hi) {
+            unsigned mid = lo + (hi - lo) / 2;
+            if (cdf[mid] < u) lo = mid + 1;
+            else hi = mid;
+        }
+        size_t len = words[lo][15];
+        for (size_t j = 0; j < len && i < n; j++, line++)
+            buf[i++] = (uint8_t)(j == 0 && capital ? words[lo][j] - 32 : words[lo][j]);
+        capital = 0;
+        uint64_t r = next(&s) % 100;
+        if (r < 5 && i < n) buf[i++] = '.', line++, capital = 1;
+        else if (r < 11 && i < n) buf[i++] = ',', line++;
+        if (i < n) {
+            buf[i++] = line >= 72 ? '\n' : ' ';
+            line = line >= 72 ? 0 : line + 1;
+        }
+    }
+    free(words);
+    free(cdf);
+}

@@ -24,4 +24,11 @@ void gen_fill(uint8_t *buf, size_t n, gen_kind kind, unsigned param, uint64_t se
  * "mutated:65536"; returns 0 on success. */
 int gen_parse(const char *spec, gen_kind *kind, unsigned *param);
 const char *gen_name(gen_kind kind);
+
+/* English-like text: words of a synthetic vocabulary of `vocab` words
+ * (0: 30000) drawn with Zipf frequencies (frequent words short), letters
+ * with English frequencies, spaces, some punctuation and capitals, lines
+ * of about 72 characters.  Stands in for natural-language text of any size
+ * (suffix-sorting statistics: many short repeats, few long ones). */
+void gen_words(uint8_t *buf, size_t n, unsigned vocab, uint64_t seed);
 #endif

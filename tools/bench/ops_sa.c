@@ -1,0 +1,189 @@
+/* sa32 / sa64: host memory in and out (transfers included), buffers already
+ * on the device (no transfers), one profiled run for the phase breakdown,
+ * libdivsufsort on the same input, and a check of the result. */
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void row_init(bench_row *row, const char *op, const bench_input *in)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->op, sizeof row->op, "%s", op);
+    if (in) {
+        snprintf(row->input, sizeof row->input, "%s", in->name);
+        snprintf(row->kind, sizeof row->kind, "%s", in->kind);
+        snprintf(row->source, sizeof row->source, "%s", in->source);
+        snprintf(row->note, sizeof row->note, "%s", in->note);
+        row->n = in->n;
+    }
+    row->valid = -1;
+    row->backend = -1;
+    row->t_min = row->t_med = row->t_dev_min = row->t_dev_med = NAN;
+    row->mbps = row->mbps_dev = row->peak_per_n = row->peak_per_n_dev = NAN;
+    row->ref_s = row->speedup = row->speedup_dev = NAN;
+    row->profiled_ms = row->elems_per_s = row->gbps = row->copy_gbps = row->copy_s = NAN;
+    for (int p = 0; p < CLSA_PHASE_COUNT; p++) row->phase_ms[p] = NAN;
+}
+
+void row_fail(bench_row *row, clsa_context *ctx, clsa_status st, const char *what)
+{
+    if (!st || row->status) return;
+    row->status = st;
+    const char *msg = ctx ? clsa_last_error(ctx) : "";
+    snprintf(row->error, sizeof row->error, "%s: %s%s%s", what, clsa_status_string(st),
+             msg && *msg ? ": " : "", msg ? msg : "");
+}
+
+void row_stats(bench_row *row, clsa_context *ctx)
+{
+    clsa_stats s;
+    if (clsa_get_stats(ctx, &s) != CLSA_OK) return;
+    row->peak_bytes = s.peak_device_bytes;
+    row->peak_per_n = row->n ? (double)s.peak_device_bytes / (double)row->n : NAN;
+    row->passes = s.doubling_passes;
+    row->backend = s.last_backend;
+}
+
+/* Phase breakdown of one run on the profiled context. */
+static void row_phases(bench_row *row, clsa_context *pctx)
+{
+    clsa_stats s;
+    if (clsa_get_stats(pctx, &s) != CLSA_OK) return;
+    row->profiled_ms = 0;
+    for (int p = 0; p < CLSA_PHASE_COUNT; p++) {
+        row->phase_ms[p] = s.phase_ms[p];
+        row->profiled_ms += s.phase_ms[p];
+    }
+    row->launches = s.kernel_launches;
+    if (!row->passes) row->passes = s.doubling_passes;
+}
+
+typedef struct sa_arg {
+    bench_env *env;
+    clsa_context *ctx;
+    const uint8_t *text;
+    void *sa;
+    cl_mem dtext, dsa;
+    int64_t n;
+    int index64;
+} sa_arg;
+
+static clsa_status reset(void *p)
+{
+    clsa_reset_stats(((sa_arg *)p)->ctx);
+    return CLSA_OK;
+}
+
+static clsa_status sa_host(void *p)
+{
+    sa_arg *a = p;
+    return a->index64 ? clsa_sa64(a->ctx, a->text, a->sa, a->n)
+                      : clsa_sa32(a->ctx, a->text, a->sa, a->n);
+}
+
+static clsa_status sa_dev(void *p)
+{
+    sa_arg *a = p;
+    clsa_status st = a->index64 ? clsa_sa64_mem(a->ctx, a->dtext, a->dsa, a->n)
+                                : clsa_sa32_mem(a->ctx, a->dtext, a->dsa, a->n);
+    return st ? st : env_finish(a->env);
+}
+
+static int check_sa(const bench_input *in, const void *sa, int index64, char *why, size_t cap)
+{
+    int valid = 0;
+    clsa_status st = index64 ? clsa_check_sa64(in->text, sa, in->n, &valid, why, cap)
+                             : clsa_check_sa32(in->text, sa, in->n, &valid, why, cap);
+    return st ? 0 : valid;
+}
+
+/* Compiles the kernels (and fills the program cache) outside the timings. */
+static void warm_up(bench_env *env, const bench_input *in, int index64)
+{
+    int64_t n = in->n < 65536 ? in->n : 65536;
+    void *sa = malloc((size_t)n * 8 + 8);
+    if (!sa) return;
+    sa_arg a = {env, env->ctx, in->text, sa, NULL, NULL, n, index64};
+    sa_host(&a);
+    a.ctx = env->pctx;
+    sa_host(&a);
+    free(sa);
+}
+
+/* Device-resident timing: buffers made with plain OpenCL, text written once. */
+static void sa_device_resident(bench_env *env, const bench_cfg *cfg, const bench_input *in,
+                               int index64, bench_row *row)
+{
+    size_t w = index64 ? 8 : 4;
+    clsa_status st;
+    sa_arg a = {env, env->ctx, in->text, NULL, NULL, NULL, in->n, index64};
+    a.dtext = env_buffer(env, (size_t)in->n, in->text, &st);
+    if (a.dtext) a.dsa = env_buffer(env, (size_t)in->n * w, NULL, &st);
+    if (!a.dtext || !a.dsa) {
+        /* The host-memory figures stand; only the device-resident part is missing. */
+        size_t l = strlen(row->note);
+        snprintf(row->note + l, sizeof row->note - l, "%sno device-resident run: %s",
+                 l ? "; " : "", clsa_status_string(st));
+        goto done;
+    }
+    int count = 0;
+    st = bench_repeat(cfg, reset, sa_dev, &a, &row->t_dev_min, &row->t_dev_med, &count);
+    if (st) {
+        row_fail(row, env->ctx, st, index64 ? "clsa_sa64_mem" : "clsa_sa32_mem");
+        goto done;
+    }
+    clsa_stats s;
+    if (clsa_get_stats(env->ctx, &s) == CLSA_OK)
+        row->peak_per_n_dev = (double)(s.peak_device_bytes + (uint64_t)in->n * (1 + w)) /
+                              (double)in->n;
+done:
+    if (a.dtext) clReleaseMemObject(a.dtext);
+    if (a.dsa) clReleaseMemObject(a.dsa);
+}
+
+void op_sa(bench_env *env, const bench_cfg *cfg, const bench_input *in, int index64,
+           bench_row *row)
+{
+    const char *fn = index64 ? "clsa_sa64" : "clsa_sa32";
+    size_t w = index64 ? 8 : 4;
+    row_init(row, index64 ? "sa64" : "sa32", in);
+    snprintf(row->ref_name, sizeof row->ref_name, "%s", index64 ? "divsufsort64" : "divsufsort");
+    void *sa = malloc((size_t)in->n * w + w);
+    if (!sa) {
+        row_fail(row, NULL, CLSA_ERR_HOST_MEMORY, "host SA buffer");
+        return;
+    }
+    warm_up(env, in, index64);
+    sa_arg a = {env, env->ctx, in->text, sa, NULL, NULL, in->n, index64};
+    bench_progress("  %s %s: host memory in/out, up to %d reps", row->op, in->name, cfg->reps);
+    clsa_status st = bench_repeat(cfg, reset, sa_host, &a, &row->t_min, &row->t_med, &row->reps);
+    row_fail(row, env->ctx, st, fn);
+    if (row->reps) row_stats(row, env->ctx);
+    if (!st && cfg->check) {
+        char why[200] = "";
+        row->valid = check_sa(in, sa, index64, why, sizeof why);
+        if (!row->valid) snprintf(row->error, sizeof row->error, "WRONG SA: %s", why);
+    }
+    if (!st && !bench_past_deadline(cfg)) {
+        bench_progress("  %s %s: device-resident buffers", row->op, in->name);
+        sa_device_resident(env, cfg, in, index64, row);
+    }
+    if (!st && cfg->profile && !bench_past_deadline(cfg)) {
+        bench_progress("  %s %s: profiled run", row->op, in->name);
+        a.ctx = env->pctx;
+        clsa_reset_stats(env->pctx);
+        clsa_status ps = sa_host(&a);
+        if (ps == CLSA_OK) row_phases(row, env->pctx);
+        else row_fail(row, env->pctx, ps, "profiled run");
+    }
+    free(sa);
+    row->ref_s = ref_time(cfg, row->ref_name, in, NULL);
+    if (row->ref_s < 0) row->ref_s = NAN;
+    double mb = (double)in->n / 1e6;
+    if (row->reps) row->mbps = mb / row->t_min;
+    if (row->t_dev_min > 0) row->mbps_dev = mb / row->t_dev_min;
+    row->speedup = row->ref_s / row->t_min;
+    row->speedup_dev = row->ref_s / row->t_dev_min;
+}
