@@ -55,11 +55,15 @@ void clsa__tuning_init(clsa_tuning *t)
     /* 8-bit digits: 4 passes over u32 keys; the tile's local ranking does
      * them as two 4-bit splits, so local memory does not grow with it. */
     t->radix_bits = 8;
-    /* S groups are sorted in local memory as (key, value) pairs of up to
-     * 8+8 bytes, one group per work-group at most: R1 is the largest power
-     * of two whose pairs fit in half the local memory. */
+    /* S groups are sorted in local memory (bitonic_segsort.cl; the merge
+     * passes of merge_segsort.cl use the same tile), which holds a key of
+     * up to 8 bytes and a 4-byte index per element: values are gathered
+     * from global memory by that index, not carried.  R1 is the largest
+     * power of two whose 12-byte elements fit in half the local memory
+     * (the other half lets a second work-group run on the compute unit):
+     * 2048 with 48 KiB. */
     size_t lm = (size_t)(t->local_mem ? t->local_mem : 16384);
-    t->r1 = pow2_floor(lm / 2 / 16);
+    t->r1 = pow2_floor(lm / 2 / 12);
     if (t->r1 > 2048) t->r1 = 2048;
     if (t->r1 < 16) t->r1 = 16;
     t->r2 = t->r1 * 256;
