@@ -282,7 +282,7 @@ int main(int argc, char **argv)
     }
     rep.json_path = o.json;
     report_meta(&rep, &env, argc, argv);
-    if (o.append && rep.csv && ftell(rep.csv) > 0) {
+    if (o.append && rep.csv && fseek(rep.csv, 0, SEEK_END) == 0 && ftell(rep.csv) > 0) {
         FILE *keep = rep.csv;
         rep.csv = NULL;
         report_header(&rep);

@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# device_run.sh - every performance figure of clsa in one run on the GPU machine.
+#
+#   bash tools/bench/device_run.sh [--quick]
+#
+# Run from the repository root on the device machine (see docs/BENCHMARKS.md
+# for the device call and its carry list: ".device" from
+# ../shared/device/prepare.sh, ".corpus" from tools/bench/corpus.sh pack).
+# Installs the OpenCL loader and libdivsufsort (.device/setup.sh), builds
+# clsa-bench (Release, -j16, no tests), unpacks the corpus slices, then runs
+# stages under one time limit (default 540 s; --quick 120 s; override with
+# CLSA_BENCH_LIMIT=seconds):
+#   A  headline inputs, every text operation (sa32 sa64 bwt lcp fm-count)
+#   B  sorting primitives (radix 2^28 pairs, segmented sort, batched 2e6 x 1000)
+#   C  suffix arrays (sa32) over the rest: hard synthetic inputs, corpus slices
+#   D  scaling series: sa32 on random:4 and words, 1 MB doubling to 2 GB
+# Each stage gets its planned share plus whatever earlier stages left over;
+# past its deadline the driver starts nothing new (skipped rows say so) and
+# a stage still running 60 s later is stopped (rows already written stay).
+# Results go to $OUT (default ./out): results.csv (all rows), results.json
+# (all rows + per-stage metadata), bench.log (everything printed), env.txt.
+# Device: CLSA_DEVICE (default gpu).  Commit: CLSA_BENCH_COMMIT, else git,
+# else .corpus/COMMIT (the commit when the corpus was packed, marked so).
+set -uo pipefail
+
+QUICK=0
+[ "${1:-}" = "--quick" ] && QUICK=1
+ROOT=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
+cd "$ROOT"
+OUT=${OUT:-$ROOT/out}
+mkdir -p "$OUT" "$OUT/stages"
+LIMIT=${CLSA_BENCH_LIMIT:-$([ $QUICK = 1 ] && echo 120 || echo 540)}
+START=$(date +%s)
+END=$((START + LIMIT))
+exec > >(tee -a "$OUT/bench.log") 2>&1
+
+say() { echo "== [device_run $(($(date +%s) - START))s/${LIMIT}s] $*"; }
+
+# ---- setup and build -----------------------------------------------------------
+say "setup (quick=$QUICK)"
+if [ -f .device/setup.sh ]; then
+    bash .device/setup.sh || say "WARNING: .device/setup.sh failed"
+else
+    say "no .device/setup.sh: assuming OpenCL and libdivsufsort are installed"
+fi
+export CLSA_DEVICE=${CLSA_DEVICE:-gpu}
+if [ -z "${CLSA_BENCH_COMMIT:-}" ]; then
+    CLSA_BENCH_COMMIT=$(git describe --always --dirty 2>/dev/null || true)
+    if [ -z "$CLSA_BENCH_COMMIT" ] && [ -f .corpus/COMMIT ]; then
+        CLSA_BENCH_COMMIT="$(cat .corpus/COMMIT) (at corpus pack time)"
+    fi
+    CLSA_BENCH_COMMIT=${CLSA_BENCH_COMMIT:-unknown}
+fi
+export CLSA_BENCH_COMMIT
+{
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "commit: $CLSA_BENCH_COMMIT"
+    echo "quick: $QUICK  limit: ${LIMIT}s  CLSA_DEVICE=$CLSA_DEVICE"
+    uname -a
+    grep -m1 'model name' /proc/cpuinfo || true
+    echo "cores: $(nproc)"
+    free -g | head -2
+    gcc --version 2>/dev/null | head -1
+    command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
+    clinfo -l 2>/dev/null
+} >"$OUT/env.txt" 2>&1
+cat "$OUT/env.txt"
+
+say "build (Release, -j16)"
+if ! { cmake -B build -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF &&
+    cmake --build build -j16 --target clsa_bench clsa_cli; } >"$OUT/build.txt" 2>&1; then
+    tail -40 "$OUT/build.txt"
+    say "FAILED: build (see above)"
+    exit 3
+fi
+grep -E 'warning|Built target' "$OUT/build.txt" || true
+rm -f "$OUT/build.txt"
+BENCH=$ROOT/build/tools/bench/clsa-bench
+
+CORPUS=$ROOT/.corpus/data
+if [ -f .corpus/corpus-slices.tar.xz ]; then
+    say "unpacking corpus slices"
+    bash tools/bench/corpus.sh unpack .corpus "$CORPUS" || say "WARNING: corpus unpack failed"
+fi
+HAVE_CORPUS=0
+[ -f "$CORPUS/MANIFEST" ] && HAVE_CORPUS=1
+[ $HAVE_CORPUS = 1 ] || say "NO CORPUS: real-data inputs are skipped (pack and carry .corpus)"
+
+# ---- inputs --------------------------------------------------------------------
+# Real data (from the corpus slices) is labelled by its file name; the 100 MB
+# real-text input is a concatenation of three real texts (English dictionary,
+# kernel documentation, kernel C sources).  Synthetic inputs are labelled by
+# their generator.  The issue's reference inputs map to:
+#   "100 MB of text"     text=cat:english.txt+howto.txt+sources.txt@100M (REAL, concatenated)
+#                        and words@100M (SYNTHETIC English-like text, for comparison)
+#   "random DNA"         random:4@100M (SYNTHETIC, as the reference figure)
+#   "random bytes"       random:256@100M;  "one repeated byte": equal@100M
+#   "16 MB Fibonacci"    fibonacci@16M;    "50 MB mutated repeat": mutated:65536@50M
+real() { [ $HAVE_CORPUS = 1 ] && printf '%s\n' "$@"; }
+if [ $QUICK = 1 ]; then
+    HEAD_INPUTS="$(real text16=cat:english.txt+howto.txt+sources.txt@16M) random:4@16M"
+    SA_INPUTS="equal@16M fibonacci@4M mutated:65536@16M random:256@16M words@16M $(real dna.fa-stripped@16Mi xml.txt@8Mi repetitive.txt)"
+    SCALE_INPUTS="random:4@1M..64M words@1M..64M"
+    PRIM_ARGS="--radix-n 2^26 --segsort-n 2^24 --batch 200000:1000"
+    FM_ARGS="--fm-patterns 1000000"
+    REPS=3
+    REF_MAX=16Mi
+    SCALE_REF_MAX=16M
+    PLAN_A=25 PLAN_B=20 PLAN_C=25 PLAN_D=20
+else
+    HEAD_INPUTS="$(real text=cat:english.txt+howto.txt+sources.txt@100M) random:4@100M $(real dna.fa-stripped)"
+    SA_INPUTS="random:256@100M equal@100M fibonacci@16M mutated:65536@50M words@100M
+        random:2@100M random:20@100M periodic:2@16M periodic:3@16M thue-morse@16M
+        $(real english.txt howto.txt sources.txt@32Mi genomes.fa-stripped proteins.txt xml.txt rrna.txt repetitive.txt)"
+    SCALE_INPUTS="random:4@1M..2G words@1M..2G"
+    PRIM_ARGS=""
+    FM_ARGS="--fm-patterns 10000000"
+    REPS=5
+    REF_MAX=0
+    SCALE_REF_MAX=64M
+    PLAN_A=130 PLAN_B=70 PLAN_C=120 PLAN_D=110
+fi
+
+# ---- stages ----------------------------------------------------------------------
+# stage NAME PLANNED_S LATER_PLANNED_S ARGS...: runs clsa-bench with a deadline of
+# its plan plus the slack left, never into the time planned for later stages.
+stage() {
+    local name=$1 plan=$2 later=$3
+    shift 3
+    local now left slack budget
+    now=$(date +%s)
+    left=$((END - now - 10))
+    slack=$((left - plan - later))
+    [ $slack -lt 0 ] && slack=0
+    budget=$((plan + slack))
+    [ $budget -gt $((left - later)) ] && budget=$((left - later))
+    if [ $budget -lt 5 ]; then
+        say "stage $name: SKIPPED (no time left)"
+        return
+    fi
+    say "stage $name: budget ${budget}s: clsa-bench $*"
+    timeout -k 5 $((budget + 60)) "$BENCH" --deadline-in "$budget" --dir "$CORPUS" \
+        --csv "$OUT/results.csv" --append --json "$OUT/stages/$name.json" "$@"
+    local rc=$?
+    say "stage $name: exit $rc$([ $rc = 124 ] && echo ' (stopped: over time; rows written so far are kept)')"
+}
+
+rm -f "$OUT/results.csv"
+# shellcheck disable=SC2086
+stage A $PLAN_A $((PLAN_B + PLAN_C + PLAN_D)) -r $REPS --row-budget 12 --ref-max $REF_MAX $FM_ARGS \
+    sa32,sa64,bwt,lcp,fm-count $HEAD_INPUTS
+# shellcheck disable=SC2086
+stage B $PLAN_B $((PLAN_C + PLAN_D)) -r $REPS --row-budget 12 $PRIM_ARGS radix,segsort,batched
+# shellcheck disable=SC2086
+stage C $PLAN_C $PLAN_D -r $REPS --row-budget 8 --ref-max $REF_MAX sa32 $SA_INPUTS
+# shellcheck disable=SC2086
+stage D $PLAN_D 0 -r 3 --row-budget 8 --ref-max $SCALE_REF_MAX --stop-after 15 sa32 $SCALE_INPUTS
+
+# ---- collect -------------------------------------------------------------------------
+if command -v python3 >/dev/null; then
+    python3 - "$OUT" <<'EOF'
+import json, os, sys
+out = sys.argv[1]
+stages, rows = {}, []
+for f in sorted(os.listdir(os.path.join(out, "stages"))):
+    if f.endswith(".json"):
+        try:
+            d = json.load(open(os.path.join(out, "stages", f)))
+        except Exception as e:
+            stages[f[:-5]] = {"error": str(e)}
+            continue
+        stages[f[:-5]] = d["meta"]
+        for r in d["rows"]:
+            r["stage"] = f[:-5]
+            rows.append(r)
+json.dump({"stages": stages, "rows": rows}, open(os.path.join(out, "results.json"), "w"), indent=1)
+print("results.json: %d rows from %d stages" % (len(rows), len(stages)))
+EOF
+    rm -rf "$OUT/stages"
+else
+    tar -C "$OUT" -czf "$OUT/stages-json.tar.gz" stages && rm -rf "$OUT/stages"
+fi
+say "done: $(($(grep -c . "$OUT/results.csv" 2>/dev/null || echo 1) - 1)) rows in $OUT/results.csv"
+ls -la "$OUT"

@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""Plots of a clsa-bench CSV (see docs/BENCHMARKS.md).
+
+    python3 tools/bench/plot.py RESULTS.csv [-o OUTDIR] [--title TEXT]
+
+Writes into OUTDIR (default: the CSV's folder):
+  throughput.png  MB/s vs input size, one line per input kind, one panel per
+                  text operation (solid: host memory in/out, transfers
+                  included; dashed: buffers already on the device)
+  phases.png      stacked phase-time breakdown of each sa32 input (share of the
+                  profiled time; total in ms at the right of each bar)
+  scaling.png     sa32 time and peak device memory vs n for the scaling series
+  speedup.png     sa32 speed ratio over libdivsufsort per input
+  primitives.png  sorting primitives: GB/s next to the device's copy bandwidth
+Only rows with status ok are drawn.  Needs matplotlib only.
+"""
+import argparse
+import csv
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+PHASE_COLORS = {
+    "transfer": "#7f7f7f", "initial_sort": "#1f77b4", "sort_s": "#2ca02c", "sort_m": "#98df8a",
+    "sort_l": "#d62728", "isa_update": "#9467bd", "groups": "#ff7f0e", "primitive": "#8c564b",
+    "index": "#e377c2",
+}
+
+
+def num(row, key):
+    v = row.get(key, "")
+    try:
+        x = float(v)
+        return x if math.isfinite(x) else None
+    except ValueError:
+        return None
+
+
+def load(path):
+    with open(path, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r.get("op") != "op"]
+    return rows
+
+
+def ok(rows, op=None):
+    return [r for r in rows if r["status"] == "ok" and (op is None or r["op"] == op)]
+
+
+def subtitle(rows, extra):
+    devs = sorted({r.get("device", "") for r in rows if r.get("device")})
+    commits = sorted({r.get("commit", "") for r in rows if r.get("commit")})
+    s = "; ".join(devs) or "unknown device"
+    if commits:
+        s += " | commit " + ", ".join(c[:20] for c in commits)
+    return s + (" | " + extra if extra else "")
+
+
+def human(n):
+    for unit, div in (("G", 1e9), ("M", 1e6), ("K", 1e3)):
+        if n >= div:
+            return "%g%s" % (round(n / div, 1), unit)
+    return "%d" % n
+
+
+def plot_throughput(rows, out, extra):
+    ops = [op for op in ("sa32", "sa64", "bwt", "lcp") if ok(rows, op)]
+    if not ops:
+        return None
+    fig, axes = plt.subplots(1, len(ops), figsize=(6.5 * len(ops), 5), squeeze=False)
+    for ax, op in zip(axes[0], ops):
+        kinds = {}
+        for r in ok(rows, op):
+            kinds.setdefault(r["kind"], []).append(r)
+        cmap = plt.get_cmap("tab20")
+        for i, (kind, rs) in enumerate(sorted(kinds.items())):
+            rs.sort(key=lambda r: float(r["n"]))
+            xs = [float(r["n"]) for r in rs]
+            color = cmap(i % 20)
+            ys = [num(r, "mb_s") for r in rs]
+            yd = [num(r, "mb_s_dev") for r in rs]
+            style = "-o" if len(rs) > 1 else "o"
+            ax.plot([x for x, y in zip(xs, ys) if y], [y for y in ys if y], style, color=color,
+                    label=kind, markersize=4)
+            if any(yd):
+                ax.plot([x for x, y in zip(xs, yd) if y], [y for y in yd if y],
+                        "--" if len(rs) > 1 else "x", color=color, markersize=5)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("input size n [bytes]")
+        ax.set_ylabel("MB/s (10^6 input bytes per second)")
+        ax.set_title("%s: solid = transfers included, dashed/x = on device" % op, fontsize=10)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, ncol=2)
+    fig.suptitle("Throughput vs input size per input kind\n" + subtitle(rows, extra), fontsize=10)
+    fig.tight_layout()
+    path = os.path.join(out, "throughput.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def phase_names(rows):
+    return [k[3:-3] for k in rows[0].keys() if k.startswith("ph_") and k.endswith("_ms")]
+
+
+def plot_phases(rows, out, extra, op="sa32"):
+    rs = [r for r in ok(rows, op) if (num(r, "profiled_ms") or 0) > 0]
+    if not rs:
+        return None
+    # one bar per input: the largest size of each kind, then the others
+    rs.sort(key=lambda r: (r["kind"], float(r["n"])))
+    names = phase_names(rs)
+    labels = ["%s (%s)" % (r["input"], human(float(r["n"]))) if r["input"].find("@") < 0
+              else r["input"] for r in rs]
+    fig, ax = plt.subplots(figsize=(11, 0.32 * len(rs) + 1.8))
+    left = [0.0] * len(rs)
+    for p in names:
+        vals = [(num(r, "ph_%s_ms" % p) or 0) / num(r, "profiled_ms") * 100 for r in rs]
+        if not any(v > 0.05 for v in vals):
+            continue
+        ax.barh(range(len(rs)), vals, left=left, color=PHASE_COLORS.get(p), label=p)
+        left = [a + b for a, b in zip(left, vals)]
+    for i, r in enumerate(rs):
+        ax.text(101, i, "%.1f ms, %s passes" % (num(r, "profiled_ms"), r.get("passes", "?")),
+                va="center", fontsize=7)
+    ax.set_yticks(range(len(rs)))
+    ax.set_yticklabels(labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 125)
+    ax.set_xticks([0, 20, 40, 60, 80, 100])
+    ax.set_xlabel("share of profiled device time [%] (one profiled run; transfer = host<->device copies)")
+    ax.legend(fontsize=7, ncol=5, loc="lower center", bbox_to_anchor=(0.45, 1.0))
+    ax.set_title("%s phase breakdown per input\n%s" % (op, subtitle(rows, extra)), fontsize=9,
+                 pad=28)
+    fig.tight_layout()
+    path = os.path.join(out, "phases.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_scaling(rows, out, extra, op="sa32"):
+    kinds = {}
+    for r in ok(rows, op):
+        kinds.setdefault(r["kind"], []).append(r)
+    kinds = {k: v for k, v in kinds.items() if len({r["n"] for r in v}) >= 3}
+    if not kinds:
+        return None
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(13, 5))
+    for kind, rs in sorted(kinds.items()):
+        rs.sort(key=lambda r: float(r["n"]))
+        xs = [float(r["n"]) for r in rs]
+        line, = a1.plot(xs, [num(r, "t_min_s") for r in rs], "-o", markersize=4,
+                        label=kind + " (transfers incl.)")
+        a1.plot(xs, [num(r, "t_dev_min_s") for r in rs], "--", color=line.get_color(),
+                label=kind + " (on device)")
+        ref = [(x, num(r, "ref_s")) for x, r in zip(xs, rs) if num(r, "ref_s")]
+        if ref:
+            a1.plot([x for x, _ in ref], [y for _, y in ref], ":", color=line.get_color(),
+                    marker="s", markersize=3, label=kind + " (libdivsufsort, host)")
+        a2.plot(xs, [(num(r, "peak_B_per_n") or 0) * x / 1e9 for x, r in zip(xs, rs)], "-o",
+                markersize=4, color=line.get_color(), label=kind)
+        for x, r in zip(xs, rs):
+            if r is rs[-1]:
+                a2.annotate("%.1f B/n" % (num(r, "peak_B_per_n") or 0), (x, (num(r, "peak_B_per_n") or 0) * x / 1e9),
+                            fontsize=7, textcoords="offset points", xytext=(-40, 6))
+    for ax in (a1, a2):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.set_xlabel("n [bytes]")
+        ax.legend(fontsize=7)
+    a1.set_ylabel("time [s] (min of repetitions)")
+    a1.set_title("%s time vs n" % op, fontsize=10)
+    a2.set_ylabel("peak device memory [GB] (library accounting)")
+    a2.set_title("%s peak device memory vs n" % op, fontsize=10)
+    fig.suptitle("Scaling\n" + subtitle(rows, extra), fontsize=10)
+    fig.tight_layout()
+    path = os.path.join(out, "scaling.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_speedup(rows, out, extra, op="sa32"):
+    # largest size per kind, so a scaling series contributes one bar
+    best = {}
+    for r in ok(rows, op):
+        if num(r, "x_ref") is None:
+            continue
+        if r["kind"] not in best or float(r["n"]) > float(best[r["kind"]]["n"]):
+            best[r["kind"]] = r
+    rs = sorted(best.values(), key=lambda r: num(r, "x_ref"))
+    if not rs:
+        return None
+    fig, ax = plt.subplots(figsize=(10, 0.3 * len(rs) + 1.6))
+    ax.barh(range(len(rs)), [num(r, "x_ref") for r in rs], color="#1f77b4",
+            label="transfers included")
+    dev = [num(r, "x_ref_dev") or 0 for r in rs]
+    ax.scatter(dev, range(len(rs)), color="#d62728", marker="|", s=120, label="on device", zorder=3)
+    ax.axvline(1, color="k", lw=0.8)
+    ax.set_yticks(range(len(rs)))
+    ax.set_yticklabels([r["input"] for r in rs], fontsize=7)
+    ax.set_xscale("log")
+    ax.set_xlabel("speed ratio: libdivsufsort time (1 host core) / clsa time")
+    ax.legend(fontsize=7)
+    ax.grid(True, axis="x", which="both", alpha=0.3)
+    ax.set_title("%s vs libdivsufsort, same machine, same run\n%s" % (op, subtitle(rows, extra)),
+                 fontsize=9)
+    fig.tight_layout()
+    path = os.path.join(out, "speedup.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_primitives(rows, out, extra):
+    rs = [r for r in ok(rows) if r["op"] in ("radix", "segsort", "batched")]
+    if not rs:
+        return None
+    fig, ax = plt.subplots(figsize=(8, 3.5))
+    ys = range(len(rs))
+    ax.barh([y + 0.2 for y in ys], [num(r, "gb_s") or 0 for r in rs], height=0.4,
+            label="primitive (payload bytes / time)")
+    ax.barh([y - 0.2 for y in ys], [num(r, "copy_gb_s") or 0 for r in rs], height=0.4,
+            color="#bbbbbb", label="clEnqueueCopyBuffer, same bytes")
+    for y, r in zip(ys, rs):
+        ax.text((num(r, "gb_s") or 0), y + 0.2, " %.3g elem/s" % (num(r, "elems_per_s") or 0),
+                va="center", fontsize=7)
+    ax.set_yticks(list(ys))
+    ax.set_yticklabels(["%s\n%s" % (r["op"], r["input"][:40]) for r in rs], fontsize=7)
+    ax.set_xlabel("GB/s (device-resident buffers)")
+    ax.legend(fontsize=7)
+    ax.set_title("Sorting primitives\n" + subtitle(rows, extra), fontsize=9)
+    fig.tight_layout()
+    path = os.path.join(out, "primitives.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("csv")
+    ap.add_argument("-o", "--out", help="output folder (default: next to the CSV)")
+    ap.add_argument("--title", default="", help="extra text for every title")
+    a = ap.parse_args()
+    rows = load(a.csv)
+    if not rows:
+        sys.exit("no rows in %s" % a.csv)
+    out = a.out or os.path.dirname(os.path.abspath(a.csv))
+    os.makedirs(out, exist_ok=True)
+    for f in (plot_throughput, plot_phases, plot_scaling, plot_speedup, plot_primitives):
+        p = f(rows, out, a.title)
+        print(p if p else "%s: nothing to plot" % f.__name__)
+
+
+if __name__ == "__main__":
+    main()
