@@ -1,0 +1,164 @@
+/* Burrows-Wheeler transform (divbwt convention): device gather from the
+ * suffix array, libdivsufsort on the host, public entry points. */
+#include "bwt.h"
+#include "index_run.h"
+#include "sa/sa.h"
+
+#include <divsufsort.h>
+#include <divsufsort64.h>
+#include <stdlib.h>
+
+static clsa_status launch_primary(clsa_context *ctx, cl_mem sa, cl_ulong n, int index64,
+                                  cl_mem primary)
+{
+    static const char *name = "bwt_primary";
+    cl_kernel k;
+    clsa_status st = clsa__kernel(ctx, "bwt", index64, NULL, name, &k);
+    if (st || (st = CLSA_ARG(ctx, k, name, 0, sa)) || (st = CLSA_ARG(ctx, k, name, 1, n)) ||
+        (st = CLSA_ARG(ctx, k, name, 2, primary)))
+        return st;
+    return clsa__launch(ctx, k, name, (size_t)n, ctx->tune.wg);
+}
+
+static clsa_status launch_gather(clsa_context *ctx, cl_mem text, cl_mem sa, cl_ulong n,
+                                 int index64, cl_mem primary, cl_mem bwt)
+{
+    static const char *name = "bwt_gather";
+    cl_kernel k;
+    clsa_status st = clsa__kernel(ctx, "bwt", index64, NULL, name, &k);
+    if (st || (st = CLSA_ARG(ctx, k, name, 0, text)) || (st = CLSA_ARG(ctx, k, name, 1, sa)) ||
+        (st = CLSA_ARG(ctx, k, name, 2, n)) || (st = CLSA_ARG(ctx, k, name, 3, primary)) ||
+        (st = CLSA_ARG(ctx, k, name, 4, bwt)))
+        return st;
+    return clsa__launch(ctx, k, name, (size_t)n, ctx->tune.wg);
+}
+
+clsa_status clsa__bwt_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64,
+                             cl_mem bwt, int64_t *primary)
+{
+    *primary = 0;
+    if (n == 0) return CLSA_OK;
+    int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
+    cl_mem dprim = NULL;
+    cl_ulong p = 0;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, sizeof p, &dprim));
+    CLSA_TRY(clsa__fill_zero(ctx, dprim, 0, sizeof p));
+    CLSA_TRY(launch_primary(ctx, sa, (cl_ulong)n, index64, dprim));
+    CLSA_TRY(launch_gather(ctx, text, sa, (cl_ulong)n, index64, dprim, bwt));
+    CLSA_TRY(clsa__read(ctx, dprim, 0, &p, sizeof p));
+    if (p == 0 || p > (cl_ulong)n) {
+        st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: the suffix array has no entry 0");
+        goto done;
+    }
+    *primary = (int64_t)p;
+done:
+    clsa__free(ctx, &dprim);
+    clsa__set_phase(ctx, phase);
+    return st;
+}
+
+/* bwt[0] = text[n-1], then text[sa[i]-1] skipping the row of suffix 0. */
+static clsa_status bwt_from_sa_host(const uint8_t *text, const void *sa, uint8_t *bwt, int64_t n,
+                                    int index64, int64_t *primary)
+{
+    int64_t k = 1;
+    bwt[0] = text[n - 1];
+    *primary = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t s = index64 ? ((const int64_t *)sa)[i] : ((const int32_t *)sa)[i];
+        if (s == 0) *primary = i + 1;
+        else if (k < n) bwt[k++] = s > 0 && s <= n ? text[s - 1] : 0;
+    }
+    return *primary ? CLSA_OK : CLSA_ERR_INVALID_ARG;
+}
+
+clsa_status clsa__bwt_host(clsa_context *ctx, const uint8_t *text, uint8_t *bwt, int64_t n,
+                           int64_t *primary)
+{
+    *primary = 0;
+    if (n == 0) return CLSA_OK;
+    int64_t p = n <= INT32_MAX ? divbwt(text, bwt, NULL, (saidx_t)n)
+                               : divbwt64(text, bwt, NULL, (saidx64_t)n);
+    if (p < 0)
+        return clsa__fail(ctx, p == -2 ? CLSA_ERR_HOST_MEMORY : CLSA_ERR_INVALID_ARG,
+                          "libdivsufsort divbwt failed (%lld)", (long long)p);
+    *primary = p;
+    return CLSA_OK;
+}
+
+/* sa: host array of the caller, or NULL to build it on the device. */
+static clsa_status bwt_on_device(clsa_context *ctx, const uint8_t *text, const void *sa,
+                                 uint8_t *bwt, int64_t n, int index64, int64_t *primary)
+{
+    size_t w = index64 ? 8 : 4;
+    cl_mem dtext = NULL, dsa = NULL, dbwt = NULL;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dtext));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &dsa));
+    CLSA_TRY(clsa__write(ctx, dtext, 0, text, (size_t)n));
+    if (sa) CLSA_TRY(clsa__write(ctx, dsa, 0, sa, (size_t)n * w));
+    else CLSA_TRY(clsa__sa_device(ctx, dtext, dsa, n, index64));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dbwt));
+    CLSA_TRY(clsa__bwt_device(ctx, dtext, dsa, n, index64, dbwt, primary));
+    CLSA_TRY(clsa__read(ctx, dbwt, 0, bwt, (size_t)n));
+done:
+    clsa__free(ctx, &dtext);
+    clsa__free(ctx, &dsa);
+    clsa__free(ctx, &dbwt);
+    return st;
+}
+
+static clsa_status bwt_any(clsa_context *ctx, const uint8_t *text, const void *sa, uint8_t *bwt,
+                           int64_t n, int index64, int64_t *primary)
+{
+    if (!primary) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: primary is NULL");
+    *primary = 0;
+    clsa_status st = clsa__index_args(ctx, "BWT", n, index64, text && bwt);
+    int device;
+    if (st || n == 0 || (st = clsa__index_begin(ctx, n, &device))) return st;
+    if (device) st = bwt_on_device(ctx, text, sa, bwt, n, index64, primary);
+    else if (!sa) st = clsa__bwt_host(ctx, text, bwt, n, primary);
+    else if (bwt_from_sa_host(text, sa, bwt, n, index64, primary))
+        st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: the suffix array has no entry 0");
+    return clsa__index_end(ctx, st);
+}
+
+clsa_status clsa_bwt(clsa_context *ctx, const uint8_t *text, uint8_t *bwt, int64_t n,
+                     int64_t *primary)
+{
+    return bwt_any(ctx, text, NULL, bwt, n, n > INT32_MAX, primary);
+}
+
+clsa_status clsa_bwt_from_sa32(clsa_context *ctx, const uint8_t *text, const int32_t *sa,
+                               uint8_t *bwt, int64_t n, int64_t *primary)
+{
+    if (n > 0 && !sa) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: sa is NULL");
+    return bwt_any(ctx, text, sa, bwt, n, 0, primary);
+}
+
+clsa_status clsa_bwt_from_sa64(clsa_context *ctx, const uint8_t *text, const int64_t *sa,
+                               uint8_t *bwt, int64_t n, int64_t *primary)
+{
+    if (n > 0 && !sa) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: sa is NULL");
+    return bwt_any(ctx, text, sa, bwt, n, 1, primary);
+}
+
+clsa_status clsa_bwt_mem(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n, int64_t *primary)
+{
+    clsa_status st = clsa__index_begin_mem(ctx);
+    if (st) return st;
+    int index64 = n > INT32_MAX;
+    cl_mem sa = NULL;
+    if (primary) *primary = 0;
+    st = clsa__index_args(ctx, "BWT", n, 1, text && bwt && primary);
+    if (st == CLSA_OK && n > 0 && text == bwt)
+        st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: text and bwt must be different buffers");
+    if (st || n == 0) goto done;
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n * (index64 ? 8 : 4), &sa));
+    CLSA_TRY(clsa__sa_device(ctx, text, sa, n, index64));
+    CLSA_TRY(clsa__bwt_device(ctx, text, sa, n, index64, bwt, primary));
+done:
+    clsa__free(ctx, &sa);
+    return clsa__index_end(ctx, st);
+}

@@ -1,0 +1,129 @@
+/* Inverse suffix array: device scatter, host loop, public entry points. */
+#include "isa.h"
+#include "cpu/reference.h"
+#include "index_run.h"
+#include "sa/sa.h"
+
+#include <stdlib.h>
+
+clsa_status clsa__isa_device(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n, int index64)
+{
+    static const char *name = "isa_scatter";
+    if (n == 0) return CLSA_OK;
+    int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
+    cl_kernel k;
+    cl_ulong nn = (cl_ulong)n;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__kernel(ctx, "isa", index64, NULL, name, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, sa));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, isa));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, nn));
+    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)n, ctx->tune.wg));
+done:
+    clsa__set_phase(ctx, phase);
+    return st;
+}
+
+static void isa_host(const void *sa, void *isa, int64_t n, int index64)
+{
+    for (int64_t i = 0; i < n; i++) {
+        int64_t s = index64 ? ((const int64_t *)sa)[i] : ((const int32_t *)sa)[i];
+        if (s < 0 || s >= n) continue;
+        if (index64) ((int64_t *)isa)[s] = i;
+        else ((int32_t *)isa)[s] = (int32_t)i;
+    }
+}
+
+/* sa given (host) or built from text (sa == NULL): isa on the device. */
+static clsa_status isa_on_device(clsa_context *ctx, const uint8_t *text, const void *sa,
+                                 void *isa, int64_t n, int index64)
+{
+    size_t bytes = (size_t)n * (index64 ? 8 : 4);
+    cl_mem dtext = NULL, dsa = NULL, disa = NULL;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, bytes, &dsa));
+    if (sa) {
+        CLSA_TRY(clsa__write(ctx, dsa, 0, sa, bytes));
+    } else {
+        CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dtext));
+        CLSA_TRY(clsa__write(ctx, dtext, 0, text, (size_t)n));
+        CLSA_TRY(clsa__sa_device(ctx, dtext, dsa, n, index64));
+        clsa__free(ctx, &dtext);
+    }
+    CLSA_TRY(clsa__alloc(ctx, bytes, &disa));
+    CLSA_TRY(clsa__isa_device(ctx, dsa, disa, n, index64));
+    CLSA_TRY(clsa__read(ctx, disa, 0, isa, bytes));
+done:
+    clsa__free(ctx, &dtext);
+    clsa__free(ctx, &dsa);
+    clsa__free(ctx, &disa);
+    return st;
+}
+
+static clsa_status isa_on_host(clsa_context *ctx, const uint8_t *text, const void *sa, void *isa,
+                               int64_t n, int index64)
+{
+    if (sa) {
+        isa_host(sa, isa, n, index64);
+        return CLSA_OK;
+    }
+    void *tmp = malloc((size_t)n * (index64 ? 8 : 4));
+    if (!tmp) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "inverse suffix array: out of host memory");
+    clsa_status st = clsa__sa_host(ctx, text, tmp, n, index64);
+    if (st == CLSA_OK) isa_host(tmp, isa, n, index64);
+    free(tmp);
+    return st;
+}
+
+static clsa_status isa_any(clsa_context *ctx, const uint8_t *text, const void *sa, void *isa,
+                           int64_t n, int index64)
+{
+    clsa_status st = clsa__index_args(ctx, "inverse suffix array", n, index64,
+                                      (text || sa) && isa);
+    int device;
+    if (st || n == 0 || (st = clsa__index_begin(ctx, n, &device))) return st;
+    st = device ? isa_on_device(ctx, text, sa, isa, n, index64)
+                : isa_on_host(ctx, text, sa, isa, n, index64);
+    return clsa__index_end(ctx, st);
+}
+
+clsa_status clsa_isa32(clsa_context *ctx, const uint8_t *text, int32_t *isa, int64_t n)
+{
+    return isa_any(ctx, text, NULL, isa, n, 0);
+}
+
+clsa_status clsa_isa64(clsa_context *ctx, const uint8_t *text, int64_t *isa, int64_t n)
+{
+    return isa_any(ctx, text, NULL, isa, n, 1);
+}
+
+clsa_status clsa_isa_from_sa32(clsa_context *ctx, const int32_t *sa, int32_t *isa, int64_t n)
+{
+    return isa_any(ctx, NULL, sa, isa, n, 0);
+}
+
+clsa_status clsa_isa_from_sa64(clsa_context *ctx, const int64_t *sa, int64_t *isa, int64_t n)
+{
+    return isa_any(ctx, NULL, sa, isa, n, 1);
+}
+
+static clsa_status isa_mem(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n, int index64)
+{
+    clsa_status st = clsa__index_begin_mem(ctx);
+    if (st) return st;
+    st = clsa__index_args(ctx, "inverse suffix array", n, index64, sa && isa);
+    if (st == CLSA_OK && n > 0 && sa == isa)
+        st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "inverse suffix array: sa and isa must differ");
+    if (st == CLSA_OK) st = clsa__isa_device(ctx, sa, isa, n, index64);
+    return clsa__index_end(ctx, st);
+}
+
+clsa_status clsa_isa32_mem(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n)
+{
+    return isa_mem(ctx, sa, isa, n, 0);
+}
+
+clsa_status clsa_isa64_mem(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n)
+{
+    return isa_mem(ctx, sa, isa, n, 1);
+}

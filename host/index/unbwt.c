@@ -1,0 +1,298 @@
+/* Inverse BWT on the device: stable byte sort of the last column (eight
+ * one-bit splits over the shared scan) gives psi; the single cycle of psi
+ * is ranked through rulers (see cl_kernels/unbwt.cl).  Host: libdivsufsort. */
+#include "bwt.h"
+#include "index_run.h"
+#include "prim/scan.h"
+
+#include <divsufsort.h>
+#include <divsufsort64.h>
+#include <string.h>
+
+/* Expected rows between rulers (power of two): long enough that the ruler
+ * list is small, short enough that every walk is quick. */
+#define RULER_GAP 32u
+
+typedef struct unbwt_job {
+    cl_ulong n;
+    cl_uint primary, gap_mask;
+} unbwt_job;
+
+static clsa_status get_kernel(clsa_context *ctx, const char *name, cl_kernel *k)
+{
+    return clsa__kernel(ctx, "unbwt", 0, NULL, name, k);
+}
+
+/* One stable split by `bit`: (keys, vals) -> (keys2, vals2); *swapped = 1
+ * when it ran (the output is then in keys2/vals2). */
+static clsa_status split_pass(clsa_context *ctx, const unbwt_job *j, cl_uint bit, cl_mem keys,
+                              cl_mem vals, cl_mem flags, cl_mem keys2, cl_mem vals2, int *swapped)
+{
+    cl_kernel k;
+    const char *name = "unbwt_bit_flags";
+    uint32_t ones = 0;
+    clsa_status st = CLSA_OK;
+    *swapped = 0;
+    CLSA_TRY(get_kernel(ctx, name, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, keys));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, j->n));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, bit));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, flags));
+    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)j->n, ctx->tune.wg));
+    CLSA_TRY(clsa__scan(ctx, flags, flags, (size_t)j->n, 0, 0, &ones));
+    if (ones == 0 || ones == j->n) goto done; /* the bit is the same everywhere */
+    cl_uint zeros = (cl_uint)(j->n - ones);
+    name = "unbwt_split";
+    CLSA_TRY(get_kernel(ctx, name, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, keys));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, vals));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, flags));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, j->n));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 4, bit));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 5, zeros));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 6, keys2));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 7, vals2));
+    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)j->n, ctx->tune.wg));
+    *swapped = 1;
+done:
+    return st;
+}
+
+/* psi (n + 1 entries) from bwt; uses vals/vals2 (n + 1 entries each) and
+ * flags (n entries) as scratch; *psi_buf is one of vals/vals2. */
+static clsa_status build_psi(clsa_context *ctx, const unbwt_job *j, cl_mem bwt, cl_mem vals,
+                             cl_mem vals2, cl_mem flags, cl_mem *psi_buf)
+{
+    cl_mem keys[2] = {NULL, NULL}, v[2] = {vals, vals2};
+    int cur = 0, swapped;
+    cl_kernel k;
+    const char *name = "unbwt_iota";
+    clsa_status st = CLSA_OK;
+    /* the splits ping-pong between two key buffers: the caller's bwt
+     * stays untouched */
+    CLSA_TRY(clsa__alloc(ctx, (size_t)j->n, &keys[0]));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)j->n, &keys[1]));
+    CLSA_TRY(clsa__copy(ctx, bwt, 0, keys[0], 0, (size_t)j->n));
+    CLSA_TRY(get_kernel(ctx, name, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, vals));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, j->n));
+    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)j->n, ctx->tune.wg));
+    for (cl_uint bit = 0; bit < 8; bit++) {
+        CLSA_TRY(split_pass(ctx, j, bit, keys[cur], v[cur], flags, keys[1 - cur], v[1 - cur],
+                            &swapped));
+        cur ^= swapped;
+    }
+    name = "unbwt_psi";
+    CLSA_TRY(get_kernel(ctx, name, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, v[cur]));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, j->n));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, j->primary));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, v[1 - cur]));
+    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)j->n + 1, ctx->tune.wg));
+    *psi_buf = v[1 - cur];
+done:
+    clsa__free(ctx, &keys[0]);
+    clsa__free(ctx, &keys[1]);
+    return st;
+}
+
+/* ids (n + 1 entries: ruler numbers) and rows (ruler rows); *m rulers. */
+static clsa_status pick_rulers(clsa_context *ctx, const unbwt_job *j, cl_mem ids, cl_mem *rows,
+                               cl_uint *m)
+{
+    cl_kernel k;
+    const char *name = "unbwt_ruler_flags";
+    uint32_t total = 0;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(get_kernel(ctx, name, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, j->n));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, j->primary));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, j->gap_mask));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, ids));
+    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)j->n + 1, ctx->tune.wg));
+    CLSA_TRY(clsa__scan(ctx, ids, ids, (size_t)j->n + 1, 0, 0, &total));
+    *m = total;
+    CLSA_TRY(clsa__alloc(ctx, (size_t)total * 4, rows));
+    name = "unbwt_ruler_rows";
+    CLSA_TRY(get_kernel(ctx, name, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, ids));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, j->n));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, j->primary));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, j->gap_mask));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 4, *rows));
+    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)j->n + 1, ctx->tune.wg));
+done:
+    return st;
+}
+
+/* dist[t] (in *dist) = rows from ruler t forward to the primary. */
+static clsa_status rank_rulers(clsa_context *ctx, const unbwt_job *j, cl_mem psi, cl_mem ids,
+                               cl_mem rows, cl_uint m, cl_mem *dist)
+{
+    cl_mem nx[2] = {NULL, NULL}, d[2] = {NULL, NULL};
+    cl_kernel k;
+    const char *name = "unbwt_walk";
+    int cur = 0;
+    clsa_status st = CLSA_OK;
+    for (int b = 0; b < 2; b++) {
+        CLSA_TRY(clsa__alloc(ctx, (size_t)m * 4, &nx[b]));
+        CLSA_TRY(clsa__alloc(ctx, (size_t)m * 4, &d[b]));
+    }
+    CLSA_TRY(get_kernel(ctx, name, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, psi));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, ids));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, rows));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, m));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 4, j->primary));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 5, j->gap_mask));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 6, nx[0]));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 7, d[0]));
+    CLSA_TRY(clsa__launch(ctx, k, name, m, ctx->tune.wg));
+    name = "unbwt_jump";
+    CLSA_TRY(get_kernel(ctx, name, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, m));
+    /* ceil(log2 m) rounds reach the end of a list of m. */
+    for (cl_uint reach = 1; reach < m; reach *= 2, cur ^= 1) {
+        CLSA_TRY(CLSA_ARG(ctx, k, name, 0, nx[cur]));
+        CLSA_TRY(CLSA_ARG(ctx, k, name, 1, d[cur]));
+        CLSA_TRY(CLSA_ARG(ctx, k, name, 3, nx[1 - cur]));
+        CLSA_TRY(CLSA_ARG(ctx, k, name, 4, d[1 - cur]));
+        CLSA_TRY(clsa__launch(ctx, k, name, m, ctx->tune.wg));
+        if (reach > UINT32_MAX / 2) break;
+    }
+    *dist = d[cur];
+    d[cur] = NULL;
+done:
+    for (int b = 0; b < 2; b++) {
+        clsa__free(ctx, &nx[b]);
+        clsa__free(ctx, &d[b]);
+    }
+    return st;
+}
+
+static clsa_status emit_text(clsa_context *ctx, const unbwt_job *j, cl_mem psi, cl_mem rows,
+                             cl_mem dist, cl_uint m, cl_mem bwt, cl_mem text)
+{
+    cl_kernel k;
+    const char *name = "unbwt_emit";
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(get_kernel(ctx, name, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, psi));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, rows));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, dist));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, m));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 4, j->n));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 5, j->primary));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 6, j->gap_mask));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 7, bwt));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 8, text));
+    CLSA_TRY(clsa__launch(ctx, k, name, m, ctx->tune.wg));
+done:
+    return st;
+}
+
+clsa_status clsa__unbwt_device(clsa_context *ctx, cl_mem bwt, int64_t n, int64_t primary,
+                               cl_mem text)
+{
+    if (n == 0) return CLSA_OK;
+    if ((uint64_t)n > UINT32_MAX - 2)
+        return clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
+                          "inverse BWT on the device: at most 2^32-2 bytes (got %lld); "
+                          "use the host backend", (long long)n);
+    int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
+    unbwt_job j = {(cl_ulong)n, (cl_uint)primary, RULER_GAP - 1};
+    size_t rows_bytes = ((size_t)n + 1) * 4;
+    cl_mem vals = NULL, vals2 = NULL, ids = NULL, psi = NULL, rows = NULL, dist = NULL;
+    cl_uint m = 0;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, rows_bytes, &vals));
+    CLSA_TRY(clsa__alloc(ctx, rows_bytes, &vals2));
+    CLSA_TRY(clsa__alloc(ctx, rows_bytes, &ids));
+    CLSA_TRY(build_psi(ctx, &j, bwt, vals, vals2, ids, &psi));
+    /* keep psi, drop the other sort buffer */
+    if (psi == vals) clsa__free(ctx, &vals2);
+    else clsa__free(ctx, &vals);
+    CLSA_TRY(pick_rulers(ctx, &j, ids, &rows, &m));
+    CLSA_TRY(rank_rulers(ctx, &j, psi, ids, rows, m, &dist));
+    clsa__free(ctx, &ids);
+    CLSA_TRY(emit_text(ctx, &j, psi, rows, dist, m, bwt, text));
+done:
+    clsa__free(ctx, &vals);
+    clsa__free(ctx, &vals2);
+    clsa__free(ctx, &ids);
+    clsa__free(ctx, &rows);
+    clsa__free(ctx, &dist);
+    clsa__set_phase(ctx, phase);
+    return st;
+}
+
+clsa_status clsa__unbwt_host(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
+                             int64_t primary)
+{
+    if (n == 0) return CLSA_OK;
+    if (n == 1) { /* libdivsufsort returns early without copying */
+        text[0] = bwt[0];
+        return CLSA_OK;
+    }
+    int rc = n <= INT32_MAX
+                 ? inverse_bw_transform(bwt, text, NULL, (saidx_t)n, (saidx_t)primary)
+                 : inverse_bw_transform64(bwt, text, NULL, (saidx64_t)n, (saidx64_t)primary);
+    if (rc != 0)
+        return clsa__fail(ctx, rc == -2 ? CLSA_ERR_HOST_MEMORY : CLSA_ERR_INVALID_ARG,
+                          "libdivsufsort inverse_bw_transform failed (%d)", rc);
+    return CLSA_OK;
+}
+
+static clsa_status unbwt_args(clsa_context *ctx, int64_t n, int64_t primary, int ptrs_ok)
+{
+    clsa_status st = clsa__index_args(ctx, "inverse BWT", n, 1, ptrs_ok);
+    if (st) return st;
+    if (n == 0 && primary != 0)
+        return clsa__fail(ctx, CLSA_ERR_INVALID_ARG,
+                          "inverse BWT: primary index %lld out of range (must be 0 for an "
+                          "empty input)", (long long)primary);
+    if (n > 0 && (primary < 1 || primary > n))
+        return clsa__fail(ctx, CLSA_ERR_INVALID_ARG,
+                          "inverse BWT: primary index %lld out of range (valid: 1..%lld)",
+                          (long long)primary, (long long)n);
+    return CLSA_OK;
+}
+
+static clsa_status unbwt_on_device(clsa_context *ctx, const uint8_t *bwt, uint8_t *text,
+                                   int64_t n, int64_t primary)
+{
+    cl_mem db = NULL, dt = NULL;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n, &db));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dt));
+    CLSA_TRY(clsa__write(ctx, db, 0, bwt, (size_t)n));
+    CLSA_TRY(clsa__unbwt_device(ctx, db, n, primary, dt));
+    CLSA_TRY(clsa__read(ctx, dt, 0, text, (size_t)n));
+done:
+    clsa__free(ctx, &db);
+    clsa__free(ctx, &dt);
+    return st;
+}
+
+clsa_status clsa_unbwt(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
+                       int64_t primary)
+{
+    clsa_status st = unbwt_args(ctx, n, primary, bwt && text);
+    int device;
+    if (st || n == 0 || (st = clsa__index_begin(ctx, n, &device))) return st;
+    /* Beyond 32-bit rows the device path is not available: the host does it. */
+    if (device && (uint64_t)n <= UINT32_MAX - 2) st = unbwt_on_device(ctx, bwt, text, n, primary);
+    else st = clsa__unbwt_host(ctx, bwt, text, n, primary);
+    return clsa__index_end(ctx, st);
+}
+
+clsa_status clsa_unbwt_mem(clsa_context *ctx, cl_mem bwt, cl_mem text, int64_t n, int64_t primary)
+{
+    clsa_status st = clsa__index_begin_mem(ctx);
+    if (st) return st;
+    st = unbwt_args(ctx, n, primary, bwt && text);
+    if (st == CLSA_OK && n > 0 && bwt == text)
+        st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "inverse BWT: bwt and text must differ");
+    if (st == CLSA_OK) st = clsa__unbwt_device(ctx, bwt, n, primary, text);
+    return clsa__index_end(ctx, st);
+}

@@ -1,0 +1,173 @@
+/* BWT and inverse BWT on the device under test against libdivsufsort's
+ * divbwt / inverse_bw_transform, plus round trips. */
+#include "index_cases.h"
+#include "runtime.h"
+
+#include <divsufsort.h>
+
+static clsa_context *ctx;
+
+static void check_case(const idx_case *c, uint64_t seed)
+{
+    size_t n = idx_case_n(c);
+    char name[96];
+    idx_case_name(c, n, name, sizeof name);
+    tu_refresh(&ctx);
+    uint8_t *text = idx_case_text(c, n, seed);
+    uint8_t *want = tu_malloc(n), *got = tu_malloc(n), *back = tu_malloc(n);
+    int64_t wantp = divbwt(text, want, NULL, (saidx_t)n), gotp = -7;
+    assert_true(wantp >= 0);
+    TU_OK(ctx, clsa_bwt(ctx, text, got, (int64_t)n, &gotp));
+    if (gotp != wantp) fail_msg("%s: primary %lld, divbwt %lld", name, (long long)gotp, (long long)wantp);
+    if (memcmp(got, want, n)) fail_msg("%s: bwt differs from divbwt", name);
+    /* from a given suffix array, both widths */
+    int32_t *sa = tu_malloc(n * 4);
+    int64_t *sa64 = tu_malloc(n * 8);
+    TU_OK(NULL, clsa_sa32(NULL, text, sa, (int64_t)n));
+    for (size_t i = 0; i < n; i++) sa64[i] = sa[i];
+    memset(got, 0x5A, n);
+    TU_OK(ctx, clsa_bwt_from_sa32(ctx, text, sa, got, (int64_t)n, &gotp));
+    if (gotp != wantp || memcmp(got, want, n)) fail_msg("%s: bwt_from_sa32 differs", name);
+    memset(got, 0x5A, n);
+    TU_OK(ctx, clsa_bwt_from_sa64(ctx, text, sa64, got, (int64_t)n, &gotp));
+    if (gotp != wantp || memcmp(got, want, n)) fail_msg("%s: bwt_from_sa64 differs", name);
+    /* inverse on the device */
+    memset(back, 0x5A, n);
+    TU_OK(ctx, clsa_unbwt(ctx, want, back, (int64_t)n, wantp));
+    if (memcmp(back, text, n)) fail_msg("%s: unbwt does not give the text back", name);
+    free(text);
+    free(want);
+    free(got);
+    free(back);
+    free(sa);
+    free(sa64);
+}
+
+static void bwt_cases(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < IDX_NCASES; i++) check_case(&idx_cases[i], 300 + i);
+}
+
+/* Inverse of byte strings that are no BWT of anything (psi has several
+ * cycles): any bytes, no crash, no out-of-bounds (Oclgrind checks). */
+static void unbwt_garbage(void **state)
+{
+    (void)state;
+    tu_rng r = {77};
+    for (int k = 0; k < 6; k++) {
+        tu_refresh(&ctx);
+        size_t n = 1 + tu_below(&r, tu_small() ? 200 : 5000);
+        uint8_t *b = tu_malloc(n), *t = tu_malloc(n);
+        for (size_t i = 0; i < n; i++) b[i] = (uint8_t)tu_below(&r, k < 3 ? 2 : 256);
+        int64_t p = 1 + tu_below(&r, (uint32_t)n);
+        TU_OK(ctx, clsa_unbwt(ctx, b, t, (int64_t)n, p));
+        free(b);
+        free(t);
+    }
+}
+
+static void edges(void **state)
+{
+    (void)state;
+    tu_refresh(&ctx);
+    uint8_t out[4] = {0}, back[4] = {0};
+    int64_t p = -1;
+    TU_OK(ctx, clsa_bwt(ctx, (const uint8_t *)"", out, 0, &p));
+    assert_int_equal(p, 0);
+    TU_OK(ctx, clsa_unbwt(ctx, out, back, 0, 0));
+    TU_OK(ctx, clsa_bwt(ctx, (const uint8_t *)"\xff", out, 1, &p));
+    assert_int_equal(p, 1);
+    assert_int_equal(out[0], 0xff);
+    TU_OK(ctx, clsa_unbwt(ctx, out, back, 1, 1));
+    assert_int_equal(back[0], 0xff);
+    TU_OK(ctx, clsa_bwt(ctx, (const uint8_t *)"banana", (uint8_t[6]){0}, 6, &p));
+    assert_int_equal(p, 4);
+    /* primary out of range */
+    assert_int_equal(clsa_unbwt(ctx, (const uint8_t *)"annbaa", back, 6, 0), CLSA_ERR_INVALID_ARG);
+    assert_non_null(strstr(clsa_last_error(ctx), "out of range"));
+    assert_int_equal(clsa_unbwt(ctx, (const uint8_t *)"annbaa", back, 6, 7), CLSA_ERR_INVALID_ARG);
+    assert_int_equal(clsa_unbwt(ctx, (const uint8_t *)"annbaa", back, 6, -3), CLSA_ERR_INVALID_ARG);
+    assert_int_equal(clsa_unbwt(ctx, out, back, 0, 1), CLSA_ERR_INVALID_ARG);
+    assert_int_equal(clsa_bwt(ctx, (const uint8_t *)"ab", out, 2, NULL), CLSA_ERR_INVALID_ARG);
+    assert_int_equal(clsa_bwt(ctx, NULL, out, 2, &p), CLSA_ERR_INVALID_ARG);
+}
+
+/* Device-resident forms on buffers of ctx's OpenCL context. */
+static void mem_forms(void **state)
+{
+    (void)state;
+    tu_refresh(&ctx);
+    size_t n = tu_size(50000, 200);
+    uint8_t *text = tu_malloc(n), *want = tu_malloc(n), *got = tu_malloc(n);
+    gen_fill(text, n, GEN_RANDOM, 4, 5);
+    int64_t wantp = divbwt(text, want, NULL, (saidx_t)n), p = 0;
+    cl_int err;
+    cl_mem dt = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n, text, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem db = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, n, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem dback = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, n, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    TU_OK(ctx, clsa_bwt_mem(ctx, dt, db, (int64_t)n, &p));
+    assert_int_equal(p, wantp);
+    assert_int_equal(clEnqueueReadBuffer(ctx->queue, db, CL_TRUE, 0, n, got, 0, NULL, NULL), CL_SUCCESS);
+    assert_memory_equal(got, want, n);
+    TU_OK(ctx, clsa_unbwt_mem(ctx, db, dback, (int64_t)n, p));
+    assert_int_equal(clEnqueueReadBuffer(ctx->queue, dback, CL_TRUE, 0, n, got, 0, NULL, NULL), CL_SUCCESS);
+    assert_memory_equal(got, text, n);
+    assert_int_equal(clsa_unbwt_mem(ctx, db, dback, (int64_t)n, (int64_t)n + 1), CLSA_ERR_INVALID_ARG);
+    assert_int_equal(clsa_bwt_mem(ctx, dt, dt, (int64_t)n, &p), CLSA_ERR_INVALID_ARG);
+    clReleaseMemObject(dt);
+    clReleaseMemObject(db);
+    clReleaseMemObject(dback);
+    free(text);
+    free(want);
+    free(got);
+}
+
+/* Host backend (context forced to host, and no context) gives the same. */
+static void host_backend(void **state)
+{
+    (void)state;
+    clsa_options o;
+    clsa_options_init(&o);
+    o.backend = CLSA_BACKEND_HOST;
+    clsa_context *h = NULL;
+    TU_OK(NULL, clsa_create(&o, &h));
+    size_t lens[] = {0, 1, 2, 1000};
+    for (size_t k = 0; k < 4; k++) {
+        size_t n = lens[k];
+        uint8_t *t = tu_malloc(n), *want = tu_malloc(n), *got = tu_malloc(n), *back = tu_malloc(n);
+        gen_fill(t, n, GEN_RANDOM, 3, k);
+        int64_t wantp = divbwt(t, want, NULL, (saidx_t)n), p = -1;
+        for (int use_null = 0; use_null < 2; use_null++) {
+            clsa_context *c = use_null ? NULL : h;
+            TU_OK(c, clsa_bwt(c, t, got, (int64_t)n, &p));
+            assert_int_equal(p, wantp);
+            assert_memory_equal(got, want, n);
+            memset(back, 0, n);
+            TU_OK(c, clsa_unbwt(c, got, back, (int64_t)n, p));
+            assert_memory_equal(back, t, n);
+        }
+        free(t);
+        free(want);
+        free(got);
+        free(back);
+    }
+    assert_int_equal(clsa_unbwt(h, (const uint8_t *)"ab", (uint8_t[2]){0}, 2, 3), CLSA_ERR_INVALID_ARG);
+    assert_non_null(strstr(clsa_last_error(h), "1..2"));
+    clsa_destroy(h);
+}
+
+int main(void)
+{
+    ctx = tu_context();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bwt_cases), cmocka_unit_test(unbwt_garbage), cmocka_unit_test(edges),
+        cmocka_unit_test(mem_forms), cmocka_unit_test(host_backend),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    clsa_destroy(ctx);
+    return rc;
+}
