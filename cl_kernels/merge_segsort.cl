@@ -54,14 +54,17 @@ static ulong seg_len(const __global idx_t *offs, const __global idx_t *lens, uin
 #endif
 }
 
-/* Number of elements of a[0..na) among the first d of merge(a, b). */
+/* Number of elements of a[0..na) among the first d of merge(a, b).  The
+ * search starts at 0 rather than at d - nb (positions past b's end count
+ * as taken from a): Oclgrind cannot run the saturating subtraction that
+ * clang makes of the usual lower bound. */
 static ulong path_global(const __global key_t *a, ulong na, const __global key_t *b, ulong nb,
                          ulong d)
 {
-    ulong lo = d > nb ? d - nb : 0, hi = min(d, na);
+    ulong lo = 0, hi = min(d, na);
     while (lo < hi) {
-        ulong mid = (lo + hi) >> 1;
-        if (key_in(a[mid]) <= key_in(b[d - 1 - mid])) lo = mid + 1;
+        ulong mid = (lo + hi) >> 1, j = d - 1 - mid;
+        if (j >= nb || key_in(a[mid]) <= key_in(b[j])) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -69,10 +72,10 @@ static ulong path_global(const __global key_t *a, ulong na, const __global key_t
 
 static uint path_local(const __local key_t *a, uint na, const __local key_t *b, uint nb, uint d)
 {
-    uint lo = d > nb ? d - nb : 0, hi = min(d, na);
+    uint lo = 0, hi = min(d, na);
     while (lo < hi) {
-        uint mid = (lo + hi) >> 1;
-        if (a[mid] <= b[d - 1 - mid]) lo = mid + 1;
+        uint mid = (lo + hi) >> 1, j = d - 1 - mid;
+        if (j >= nb || a[mid] <= b[j]) lo = mid + 1;
         else hi = mid;
     }
     return lo;
