@@ -58,6 +58,7 @@ typedef struct bench_cfg {
     double row_budget_s;   /* stop repeating a row after this much time */
     double deadline;       /* wall-clock (CLOCK_REALTIME s) after which rows are skipped */
     int check;             /* verify results */
+    double check_max;      /* ... only up to this n (0: always) */
     int profile;           /* run one profiled repetition for the phase breakdown */
     int backend;           /* clsa_backend for the contexts */
     const char *device;
@@ -125,6 +126,8 @@ void ref_forget(void);
 void row_init(bench_row *row, const char *op, const bench_input *in);
 void row_fail(bench_row *row, clsa_context *ctx, clsa_status st, const char *what);
 void row_stats(bench_row *row, clsa_context *ctx);
+/* cfg->check and n within cfg->check_max */
+int bench_should_check(const bench_cfg *cfg, int64_t n);
 void op_sa(bench_env *env, const bench_cfg *cfg, const bench_input *in, int index64,
            bench_row *row);
 void op_radix(bench_env *env, const bench_cfg *cfg, bench_row *row);

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # device_run.sh - every performance figure of clsa in one run on the GPU machine.
 #
-#   bash tools/bench/device_run.sh [--quick]
+#   bash tools/bench/device_run.sh [--quick | --tiny]
 #
 # Run from the repository root on the device machine (see docs/BENCHMARKS.md
 # for the device call and its carry list: ".device" from
 # ../shared/device/prepare.sh, ".corpus" from tools/bench/corpus.sh pack).
 # Installs the OpenCL loader and libdivsufsort (.device/setup.sh), builds
 # clsa-bench (Release, -j16, no tests), unpacks the corpus slices, then runs
-# stages under one time limit (default 540 s; --quick 120 s; override with
+# stages under one time limit (default 540 s; --quick 140 s; --tiny, a smoke
+# test with 256 KB inputs for a CPU device such as pocl, 300 s; override with
 # CLSA_BENCH_LIMIT=seconds):
 #   A  headline inputs, every text operation (sa32 sa64 bwt lcp fm-count)
 #   B  sorting primitives (radix 2^28 pairs, segmented sort, batched 2e6 x 1000)
@@ -19,17 +20,19 @@
 # a stage still running 60 s later is stopped (rows already written stay).
 # Results go to $OUT (default ./out): results.csv (all rows), results.json
 # (all rows + per-stage metadata), bench.log (everything printed), env.txt.
-# Device: CLSA_DEVICE (default gpu).  Commit: CLSA_BENCH_COMMIT, else git,
+# Device: CLSA_DEVICE (default gpu).  Build folder CLSA_BENCH_BUILD (default
+# build), parallel jobs CLSA_BENCH_JOBS (default 16).  Commit: CLSA_BENCH_COMMIT, else git,
 # else .corpus/COMMIT (the commit when the corpus was packed, marked so).
 set -uo pipefail
 
 QUICK=0
 [ "${1:-}" = "--quick" ] && QUICK=1
+[ "${1:-}" = "--tiny" ] && QUICK=2   # smoke test of this script on a CPU OpenCL (pocl)
 ROOT=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 cd "$ROOT"
 OUT=${OUT:-$ROOT/out}
 mkdir -p "$OUT" "$OUT/stages"
-LIMIT=${CLSA_BENCH_LIMIT:-$([ $QUICK = 1 ] && echo 120 || echo 540)}
+LIMIT=${CLSA_BENCH_LIMIT:-$(case $QUICK in 1) echo 140 ;; 2) echo 300 ;; *) echo 540 ;; esac)}
 START=$(date +%s)
 END=$((START + LIMIT))
 exec > >(tee -a "$OUT/bench.log") 2>&1
@@ -66,16 +69,18 @@ export CLSA_BENCH_COMMIT
 } >"$OUT/env.txt" 2>&1
 cat "$OUT/env.txt"
 
-say "build (Release, -j16)"
-if ! { cmake -B build -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF &&
-    cmake --build build -j16 --target clsa_bench clsa_cli; } >"$OUT/build.txt" 2>&1; then
+BUILD=${CLSA_BENCH_BUILD:-build}
+JOBS=${CLSA_BENCH_JOBS:-16}
+say "build (Release, -j$JOBS, in $BUILD)"
+if ! { cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF &&
+    cmake --build "$BUILD" -j"$JOBS" --target clsa_bench clsa_cli; } >"$OUT/build.txt" 2>&1; then
     tail -40 "$OUT/build.txt"
     say "FAILED: build (see above)"
     exit 3
 fi
 grep -E 'warning|Built target' "$OUT/build.txt" || true
 rm -f "$OUT/build.txt"
-BENCH=$ROOT/build/tools/bench/clsa-bench
+BENCH=$ROOT/$BUILD/tools/bench/clsa-bench
 
 CORPUS=$ROOT/.corpus/data
 if [ -f .corpus/corpus-slices.tar.xz ]; then
@@ -97,7 +102,17 @@ HAVE_CORPUS=0
 #   "random bytes"       random:256@100M;  "one repeated byte": equal@100M
 #   "16 MB Fibonacci"    fibonacci@16M;    "50 MB mutated repeat": mutated:65536@50M
 real() { [ $HAVE_CORPUS = 1 ] && printf '%s\n' "$@"; }
-if [ $QUICK = 1 ]; then
+if [ $QUICK = 2 ]; then
+    HEAD_INPUTS="$(real text256k=cat:english.txt+howto.txt+sources.txt@256K) random:4@256K"
+    SA_INPUTS="equal@256K fibonacci@64K mutated:65536@256K $(real xml.txt@256K)"
+    SCALE_INPUTS="random:4@16K..512K words@16K..512K"
+    PRIM_ARGS="--radix-n 2^16 --segsort-n 2^16 --batch 1000:100"
+    FM_ARGS="--fm-patterns 10000"
+    REPS=2
+    REF_MAX=0
+    SCALE_REF_MAX=0
+    PLAN_A=80 PLAN_B=30 PLAN_C=60 PLAN_D=60
+elif [ $QUICK = 1 ]; then
     HEAD_INPUTS="$(real text16=cat:english.txt+howto.txt+sources.txt@16M) random:4@16M"
     SA_INPUTS="equal@16M fibonacci@4M mutated:65536@16M random:256@16M words@16M $(real dna.fa-stripped@16Mi xml.txt@8Mi repetitive.txt)"
     SCALE_INPUTS="random:4@1M..64M words@1M..64M"
@@ -106,7 +121,7 @@ if [ $QUICK = 1 ]; then
     REPS=3
     REF_MAX=16Mi
     SCALE_REF_MAX=16M
-    PLAN_A=25 PLAN_B=20 PLAN_C=25 PLAN_D=20
+    PLAN_A=25 PLAN_B=15 PLAN_C=20 PLAN_D=15
 else
     HEAD_INPUTS="$(real text=cat:english.txt+howto.txt+sources.txt@100M) random:4@100M $(real dna.fa-stripped)"
     SA_INPUTS="random:256@100M equal@100M fibonacci@16M mutated:65536@50M words@100M
@@ -118,22 +133,23 @@ else
     REPS=5
     REF_MAX=0
     SCALE_REF_MAX=64M
-    PLAN_A=130 PLAN_B=70 PLAN_C=120 PLAN_D=110
+    PLAN_A=150 PLAN_B=70 PLAN_C=120 PLAN_D=100
 fi
 
 # ---- stages ----------------------------------------------------------------------
 # stage NAME PLANNED_S LATER_PLANNED_S ARGS...: runs clsa-bench with a deadline of
-# its plan plus the slack left, never into the time planned for later stages.
+# its plan plus the slack left, never into the time planned for later stages
+# (when behind, all remaining stages shrink in proportion to their plans).
 stage() {
     local name=$1 plan=$2 later=$3
     shift 3
-    local now left slack budget
-    now=$(date +%s)
-    left=$((END - now - 10))
-    slack=$((left - plan - later))
-    [ $slack -lt 0 ] && slack=0
-    budget=$((plan + slack))
-    [ $budget -gt $((left - later)) ] && budget=$((left - later))
+    local left budget
+    left=$((END - $(date +%s) - 10))
+    if [ $left -ge $((plan + later)) ]; then
+        budget=$((left - later))                       # the plan plus all slack so far
+    else
+        budget=$((left * plan / (plan + later)))       # behind: every stage shrinks alike
+    fi
     if [ $budget -lt 5 ]; then
         say "stage $name: SKIPPED (no time left)"
         return
@@ -154,7 +170,8 @@ stage B $PLAN_B $((PLAN_C + PLAN_D)) -r $REPS --row-budget 12 $PRIM_ARGS radix,s
 # shellcheck disable=SC2086
 stage C $PLAN_C $PLAN_D -r $REPS --row-budget 8 --ref-max $REF_MAX sa32 $SA_INPUTS
 # shellcheck disable=SC2086
-stage D $PLAN_D 0 -r 3 --row-budget 8 --ref-max $SCALE_REF_MAX --stop-after 15 sa32 $SCALE_INPUTS
+stage D $PLAN_D 0 -r 3 --row-budget 8 --ref-max $SCALE_REF_MAX --check-max 256M --stop-after 15 \
+    sa32 $SCALE_INPUTS
 
 # ---- collect -------------------------------------------------------------------------
 if command -v python3 >/dev/null; then

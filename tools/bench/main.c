@@ -37,6 +37,7 @@ static void usage(FILE *f)
 "  --deadline-in S      skip what would start more than S seconds from now\n"
 "  --stop-after S       ranges: stop growing once a row takes more than S s (default 30)\n"
 "  --no-check           do not verify results (default: verify every result once)\n"
+"  --check-max SIZE     verify only inputs up to SIZE\n"
 "  --no-profile         no profiled run (no phase breakdown)\n"
 "  --backend B          auto|device|host (default device: the kernels are measured)\n"
 "  --radix-n N          radix pairs (default 2^28)\n"
@@ -125,6 +126,7 @@ static int parse_args(int argc, char **argv, opts *o)
         else if (ARG("--row-budget")) c->row_budget_s = atof(v);
         else if (ARG("--ref-reps")) c->ref_reps = atoi(v);
         else if (ARG("--ref-max")) c->ref_max_bytes = (double)parse_count(v);
+        else if (ARG("--check-max")) c->check_max = (double)parse_count(v);
         else if (ARG("--deadline-in")) c->deadline = bench_wall() + atof(v);
         else if (ARG("--stop-after")) o->stop_after = atof(v);
         else if (ARG("--radix-n")) c->radix_n = parse_count(v);

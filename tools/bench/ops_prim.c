@@ -124,7 +124,7 @@ static void prim_measure(prim_job *j, bench_row *row, double elements, double pa
         row_fail(row, env->ctx, st, "first run");
         return;
     }
-    if (cfg->check && j->verify) {
+    if (bench_should_check(cfg, (int64_t)j->n) && j->verify) {
         char why[200] = "";
         row->valid = j->verify(j, why, sizeof why);
         if (!row->valid) snprintf(row->error, sizeof row->error, "WRONG RESULT: %s", why);

@@ -1,7 +1,7 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Plots of a clsa-bench CSV (see docs/BENCHMARKS.md).
 
-    python3 tools/bench/plot.py RESULTS.csv [-o OUTDIR] [--title TEXT]
+    tools/bench/plot.py RESULTS.csv   (Debian python3 with python3-matplotlib) [-o OUTDIR] [--title TEXT]
 
 Writes into OUTDIR (default: the CSV's folder):
   throughput.png  MB/s vs input size, one line per input kind, one panel per
@@ -12,6 +12,7 @@ Writes into OUTDIR (default: the CSV's folder):
   scaling.png     sa32 time and peak device memory vs n for the scaling series
   speedup.png     sa32 speed ratio over libdivsufsort per input
   primitives.png  sorting primitives: GB/s next to the device's copy bandwidth
+With --markdown, prints the rows as markdown tables instead (for docs/BENCHMARKS.md).
 Only rows with status ok are drawn.  Needs matplotlib only.
 """
 import argparse
@@ -71,8 +72,12 @@ def plot_throughput(rows, out, extra):
     ops = [op for op in ("sa32", "sa64", "bwt", "lcp") if ok(rows, op)]
     if not ops:
         return None
-    fig, axes = plt.subplots(1, len(ops), figsize=(6.5 * len(ops), 5), squeeze=False)
-    for ax, op in zip(axes[0], ops):
+    cols = 1 if len(ops) == 1 else 2
+    nr = (len(ops) + cols - 1) // cols
+    fig, axes = plt.subplots(nr, cols, figsize=(7 * cols, 4.8 * nr), squeeze=False)
+    for ax in axes.flat[len(ops):]:
+        ax.axis("off")
+    for ax, op in zip(axes.flat, ops):
         kinds = {}
         for r in ok(rows, op):
             kinds.setdefault(r["kind"], []).append(r)
@@ -93,7 +98,8 @@ def plot_throughput(rows, out, extra):
         ax.set_yscale("log")
         ax.set_xlabel("input size n [bytes]")
         ax.set_ylabel("MB/s (10^6 input bytes per second)")
-        ax.set_title("%s: solid = transfers included, dashed/x = on device" % op, fontsize=10)
+        dev = "LCP from an SA on the device" if op == "lcp" else "buffers on the device"
+        ax.set_title("%s: solid/o = transfers included, dashed/x = %s" % (op, dev), fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, ncol=2)
     fig.suptitle("Throughput vs input size per input kind\n" + subtitle(rows, extra), fontsize=10)
@@ -244,15 +250,58 @@ def plot_primitives(rows, out, extra):
     return path
 
 
+def fmt(v, digits=3):
+    if v is None:
+        return "-"
+    if v == 0 or abs(v) >= 100:
+        return "%.0f" % v
+    return "%.*g" % (digits, v)
+
+
+def markdown(rows):
+    """Markdown tables of a CSV, for docs/BENCHMARKS.md."""
+    out = []
+    text = [r for r in rows if r["op"] not in ("radix", "segsort", "batched", "input")]
+    if text:
+        out.append("| op | input | n | t_min s (transfers incl.) | MB/s | MB/s on device | "
+                   "peak B/n | ref | ref s | x ref | passes | check | status |")
+        out.append("|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|")
+        for r in text:
+            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                r["op"], r["input"], r["n"], fmt(num(r, "t_min_s"), 4), fmt(num(r, "mb_s")),
+                fmt(num(r, "mb_s_dev")), fmt(num(r, "peak_B_per_n")), r["ref"],
+                fmt(num(r, "ref_s")), fmt(num(r, "x_ref")), r["passes"],
+                {"1": "ok", "0": "WRONG"}.get(r["valid"], "-"),
+                r["status"] + (": " + r["error"] if r["error"] else "")))
+    prim = [r for r in rows if r["op"] in ("radix", "segsort", "batched")]
+    if prim:
+        out.append("")
+        out.append("| op | input | n | t on device s | elements/s | GB/s | copy GB/s | "
+                   "t with transfers s | check | status |")
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---|---|")
+        for r in prim:
+            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                r["op"], r["input"] + (" (%s)" % r["note"] if r["note"] else ""), r["n"],
+                fmt(num(r, "t_dev_min_s"), 4), fmt(num(r, "elems_per_s")), fmt(num(r, "gb_s")),
+                fmt(num(r, "copy_gb_s")), fmt(num(r, "t_min_s"), 4),
+                {"1": "ok", "0": "WRONG"}.get(r["valid"], "-"),
+                r["status"] + (": " + r["error"] if r["error"] else "")))
+    return "\n".join(out) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("csv")
     ap.add_argument("-o", "--out", help="output folder (default: next to the CSV)")
     ap.add_argument("--title", default="", help="extra text for every title")
+    ap.add_argument("--markdown", action="store_true", help="print markdown tables, no plots")
     a = ap.parse_args()
     rows = load(a.csv)
     if not rows:
         sys.exit("no rows in %s" % a.csv)
+    if a.markdown:
+        sys.stdout.write(markdown(rows))
+        return
     out = a.out or os.path.dirname(os.path.abspath(a.csv))
     os.makedirs(out, exist_ok=True)
     for f in (plot_throughput, plot_phases, plot_scaling, plot_speedup, plot_primitives):

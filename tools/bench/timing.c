@@ -24,6 +24,11 @@ int bench_past_deadline(const bench_cfg *cfg)
     return cfg->deadline > 0 && bench_wall() >= cfg->deadline;
 }
 
+int bench_should_check(const bench_cfg *cfg, int64_t n)
+{
+    return cfg->check && !(cfg->check_max > 0 && (double)n > cfg->check_max);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
