@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static uint64_t limit_of(const clsa_context *ctx)
 {
@@ -88,28 +87,9 @@ static clsa_status timed(clsa_context *ctx, cl_int err, cl_event ev, const char 
     return st;
 }
 
-static double wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-/* Staged copies overlap DMA with host memcpy: their time is wall time. */
-static clsa_status staged(clsa_context *ctx, int to_device, cl_mem buf, size_t off, void *host,
-                          size_t bytes)
-{
-    double t0 = wall_ms();
-    clsa_status st = to_device ? clsa__staged_write(ctx, buf, off, host, bytes)
-                               : clsa__staged_read(ctx, buf, off, host, bytes);
-    if (ctx->profiling) ctx->stats.phase_ms[CLSA_PHASE_TRANSFER] += wall_ms() - t0;
-    return st;
-}
-
 clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *src, size_t bytes)
 {
     if (bytes == 0) return CLSA_OK;
-    if (clsa__staged_worthwhile(ctx, bytes)) return staged(ctx, 1, dst, off, (void *)src, bytes);
     cl_event ev = NULL;
     cl_int err = clEnqueueWriteBuffer(ctx->queue, dst, CL_TRUE, off, bytes, src, 0, NULL,
                                       ctx->profiling ? &ev : NULL);
@@ -119,7 +99,6 @@ clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *s
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes)
 {
     if (bytes == 0) return CLSA_OK;
-    if (clsa__staged_worthwhile(ctx, bytes)) return staged(ctx, 0, src, off, dst, bytes);
     cl_event ev = NULL;
     cl_int err = clEnqueueReadBuffer(ctx->queue, src, CL_TRUE, off, bytes, dst, 0, NULL,
                                      ctx->profiling ? &ev : NULL);

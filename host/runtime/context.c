@@ -391,7 +391,6 @@ void clsa_destroy(clsa_context *ctx)
 {
     if (!ctx) return;
     if (ctx->queue) clFinish(ctx->queue);
-    clsa__staging_release(ctx);
     release_kernels(ctx);
     for (int i = 0; i < ctx->nprograms; i++)
     {

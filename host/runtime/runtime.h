@@ -26,10 +26,6 @@ typedef struct clsa_tuning {
     size_t r1;                /* S/M boundary: largest group sorted in local memory */
     size_t r2;                /* M/L boundary */
     uint64_t host_threshold;  /* AUTO: inputs shorter than this go to the host */
-    uint64_t staged_min;      /* copies of at least this many bytes go through pinned
-                                 staging (transfer.c); 0 = never */
-    unsigned sa_path;         /* SA doubling sorts: 0 auto, 1 one radix sort of all
-                                 unsorted suffixes, 2 by group length class (docs/SA.md) */
 } clsa_tuning;
 
 #define CLSA_MAX_PROGRAMS 64
@@ -78,8 +74,6 @@ struct clsa_context {
         size_t bytes;
     } *live;
     size_t nlive, live_cap;
-    cl_mem stage_mem[2];  /* page-locked staging for large copies (transfer.c) */
-    void *stage_ptr[2];
 };
 
 /* ---- errors (status.c) --------------------------------------------------
@@ -137,13 +131,6 @@ clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, siz
 clsa_status clsa__fill_zero(clsa_context *ctx, cl_mem dst, size_t off, size_t bytes);
 clsa_status clsa__copy(clsa_context *ctx, cl_mem src, size_t src_off, cl_mem dst, size_t dst_off,
                        size_t bytes);
-
-/* ---- large copies through page-locked staging (transfer.c) ------------------ */
-int clsa__staged_worthwhile(const clsa_context *ctx, size_t bytes);
-clsa_status clsa__staged_read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes);
-clsa_status clsa__staged_write(clsa_context *ctx, cl_mem dst, size_t off, const void *src,
-                               size_t bytes);
-void clsa__staging_release(clsa_context *ctx);
 
 /* ---- launches (launch.c) ----------------------------------------------------
  * 1-D launch; global is rounded up to a multiple of local.  Time is charged

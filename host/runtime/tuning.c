@@ -23,8 +23,6 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "r1")) t->r1 = v;
     else if (!strcmp(key, "r2")) t->r2 = v;
     else if (!strcmp(key, "host_threshold")) t->host_threshold = v;
-    else if (!strcmp(key, "staged_min")) t->staged_min = v;
-    else if (!strcmp(key, "sa_path")) t->sa_path = (unsigned)v;
 }
 
 static void apply_env(clsa_tuning *t)
@@ -72,8 +70,5 @@ void clsa__tuning_init(clsa_tuning *t)
     /* Measured crossover (docs/BENCHMARKS.md); a CPU device never beats the
      * host reference on small inputs. */
     t->host_threshold = t->is_gpu ? (1u << 16) : (1u << 20);
-    /* Pageable copies run at a fraction of page-locked speed on discrete
-     * GPUs; below two staging chunks the pipeline has nothing to overlap. */
-    t->staged_min = (!t->host_unified && t->is_gpu) ? ((uint64_t)64 << 20) : 0;
     apply_env(t);
 }
