@@ -26,6 +26,8 @@ typedef struct clsa_tuning {
     size_t r1;                /* S/M boundary: largest group sorted in local memory */
     size_t r2;                /* M/L boundary */
     uint64_t host_threshold;  /* AUTO: inputs shorter than this go to the host */
+    unsigned sa_path;         /* SA doubling sorts: 0 auto, 1 one radix sort of all
+                                 unsorted suffixes, 2 by group length class (docs/SA.md) */
 } clsa_tuning;
 
 #define CLSA_MAX_PROGRAMS 64

@@ -23,6 +23,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "r1")) t->r1 = v;
     else if (!strcmp(key, "r2")) t->r2 = v;
     else if (!strcmp(key, "host_threshold")) t->host_threshold = v;
+    else if (!strcmp(key, "sa_path")) t->sa_path = (unsigned)v;
 }
 
 static void apply_env(clsa_tuning *t)
