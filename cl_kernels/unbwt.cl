@@ -2,7 +2,7 @@
  * matrix whose row `primary` ends in the implicit $.
  *
  * psi[r] = row of the suffix one position later than row r's suffix: a
- * stable sort of the last column by byte ($ first).  The text is the walk
+ * stable sort of the last column by byte ($ first; the shared radix sort).  The text is the walk
  * primary, psi(primary), ... (row of suffix 0, 1, ...); it is one cycle of
  * n + 1 rows, cut into pieces at "ruler" rows (a hash of the row picks about
  * one in RULER_GAP, plus the primary).  Each ruler walks to the next one
@@ -23,30 +23,14 @@ static uchar last_of(__global const uchar *bwt, uint r, uint primary)
     return bwt[r < primary ? r : r - 1];
 }
 
-__kernel void unbwt_iota(__global uint *vals, ulong n)
-{
-    ulong i = get_global_id(0);
-    if (i < n) vals[i] = (uint)i;
-}
-
-__kernel void unbwt_bit_flags(__global const uchar *keys, ulong n, uint bit, __global uint *flags)
-{
-    ulong i = get_global_id(0);
-    if (i < n) flags[i] = (keys[i] >> bit) & 1u;
-}
-
-/* Stable split by one bit: zeros keep their order first, ones after. */
-__kernel void unbwt_split(__global const uchar *keys, __global const uint *vals,
-                          __global const uint *ones_before, ulong n, uint bit, uint zeros,
-                          __global uchar *keys_out, __global uint *vals_out)
+/* Sort input for the shared radix sort: 32-bit keys, positions as values. */
+__kernel void unbwt_keys(__global const uchar *bwt, ulong n, __global uint *keys,
+                         __global uint *vals)
 {
     ulong i = get_global_id(0);
     if (i >= n) return;
-    uchar k = keys[i];
-    uint ob = ones_before[i];
-    uint dest = ((k >> bit) & 1u) ? zeros + ob : (uint)i - ob;
-    keys_out[dest] = k;
-    vals_out[dest] = vals[i];
+    keys[i] = bwt[i];
+    vals[i] = (uint)i;
 }
 
 /* sorted: bwt positions in stable byte order -> psi over rows 0..n. */
@@ -112,14 +96,17 @@ __kernel void unbwt_jump(__global const uint *next, __global const uint *dist, u
 }
 
 /* Row r holds suffix (n + 1) - dist_to_primary(r); text[s - 1] is the last
- * column byte of the row of suffix s.  Bounds are checked so that a bwt
- * that is no transform (several cycles) gives garbage, not a crash. */
+ * column byte of the row of suffix s.  A bwt that is no transform has psi
+ * cycles without the primary: their rulers never reach the end of the list
+ * (next != NIL after ranking) and write nothing, so no two work-items write
+ * one byte; bounds are checked too.  The caller zeroes text first. */
 __kernel void unbwt_emit(__global const uint *psi, __global const uint *rows,
-                         __global const uint *dist, uint m, ulong n, uint primary,
-                         uint gap_mask, __global const uchar *bwt, __global uchar *text)
+                         __global const uint *next, __global const uint *dist, uint m, ulong n,
+                         uint primary, uint gap_mask, __global const uchar *bwt,
+                         __global uchar *text)
 {
     uint t = get_global_id(0);
-    if (t >= m) return;
+    if (t >= m || next[t] != NIL) return;
     uint r = rows[t];
     ulong s = (n + 1 - dist[t]) & 0xffffffffUL;
     for (;;) {

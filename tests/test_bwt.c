@@ -17,9 +17,12 @@ static void check_case(const idx_case *c, uint64_t seed)
     uint8_t *want = tu_malloc(n), *got = tu_malloc(n), *back = tu_malloc(n);
     int64_t wantp = divbwt(text, want, NULL, (saidx_t)n), gotp = -7;
     assert_true(wantp >= 0);
-    TU_OK(ctx, clsa_bwt(ctx, text, got, (int64_t)n, &gotp));
-    if (gotp != wantp) fail_msg("%s: primary %lld, divbwt %lld", name, (long long)gotp, (long long)wantp);
-    if (memcmp(got, want, n)) fail_msg("%s: bwt differs from divbwt", name);
+    if (idx_device_sa(n)) {
+        TU_OK(ctx, clsa_bwt(ctx, text, got, (int64_t)n, &gotp));
+        if (gotp != wantp)
+            fail_msg("%s: primary %lld, divbwt %lld", name, (long long)gotp, (long long)wantp);
+        if (memcmp(got, want, n)) fail_msg("%s: bwt differs from divbwt", name);
+    }
     /* from a given suffix array, both widths */
     int32_t *sa = tu_malloc(n * 4);
     int64_t *sa64 = tu_malloc(n * 8);
@@ -98,7 +101,7 @@ static void mem_forms(void **state)
 {
     (void)state;
     tu_refresh(&ctx);
-    size_t n = tu_size(50000, 200);
+    size_t n = tu_size(4000, 200);
     uint8_t *text = tu_malloc(n), *want = tu_malloc(n), *got = tu_malloc(n);
     gen_fill(text, n, GEN_RANDOM, 4, 5);
     int64_t wantp = divbwt(text, want, NULL, (saidx_t)n), p = 0;

@@ -95,7 +95,7 @@ static void check_round_trip(const uint8_t *t, size_t n, const char *backend)
 static void bwt_round_trip(void **state)
 {
     (void)state;
-    size_t n = tu_size(100000, 300);
+    size_t n = tu_size(20000, 300);
     uint8_t *t = tu_malloc(n);
     gen_fill(t, n, GEN_RANDOM, 256, 9);
     check_round_trip(t, n, "device");
@@ -144,7 +144,7 @@ static void unbwt_errors(void **state)
 static void lcp_files(void **state)
 {
     (void)state;
-    size_t n = tu_size(50000, 300);
+    size_t n = tu_size(20000, 300);
     uint8_t *t = tu_malloc(n);
     gen_fill(t, n, GEN_FIBONACCI, 0, 1);
     write_file(path("fib.bin"), t, n);

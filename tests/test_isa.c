@@ -17,8 +17,12 @@ static void check_case(const idx_case *c, uint64_t seed, int index64)
         if (index64) ((int64_t *)want)[((int64_t *)sa)[i]] = (int64_t)i;
         else ((int32_t *)want)[((int32_t *)sa)[i]] = (int32_t)i;
     }
-    TU_OK(ctx, index64 ? clsa_isa64(ctx, text, got, (int64_t)n) : clsa_isa32(ctx, text, got, (int64_t)n));
-    if (memcmp(got, want, n * w)) fail_msg("%s idx%d: isa from text differs", name, index64 ? 64 : 32);
+    if (idx_device_sa(n)) {
+        TU_OK(ctx, index64 ? clsa_isa64(ctx, text, got, (int64_t)n)
+                           : clsa_isa32(ctx, text, got, (int64_t)n));
+        if (memcmp(got, want, n * w))
+            fail_msg("%s idx%d: isa from text differs", name, index64 ? 64 : 32);
+    }
     memset(got, 0xAB, n * w);
     TU_OK(ctx, index64 ? clsa_isa_from_sa64(ctx, sa, got, (int64_t)n)
                        : clsa_isa_from_sa32(ctx, sa, got, (int64_t)n));

@@ -1,8 +1,9 @@
-/* Inverse BWT on the device: stable byte sort of the last column (eight
- * one-bit splits over the shared scan) gives psi; the single cycle of psi
+/* Inverse BWT on the device: stable byte sort of the last column (the
+ * shared radix sort) gives psi; the single cycle of psi
  * is ranked through rulers (see cl_kernels/unbwt.cl).  Host: libdivsufsort. */
 #include "bwt.h"
 #include "index_run.h"
+#include "prim/radix_sort.h"
 #include "prim/scan.h"
 
 #include <divsufsort.h>
@@ -23,76 +24,36 @@ static clsa_status get_kernel(clsa_context *ctx, const char *name, cl_kernel *k)
     return clsa__kernel(ctx, "unbwt", 0, NULL, name, k);
 }
 
-/* One stable split by `bit`: (keys, vals) -> (keys2, vals2); *swapped = 1
- * when it ran (the output is then in keys2/vals2). */
-static clsa_status split_pass(clsa_context *ctx, const unbwt_job *j, cl_uint bit, cl_mem keys,
-                              cl_mem vals, cl_mem flags, cl_mem keys2, cl_mem vals2, int *swapped)
+/* psi (n + 1 entries, in *psi_buf, allocated here) from bwt: a stable
+ * radix sort of (byte, position) on the 8 key bits. */
+static clsa_status build_psi(clsa_context *ctx, const unbwt_job *j, cl_mem bwt, cl_mem *psi_buf)
 {
+    cl_mem keys = NULL, vals = NULL;
     cl_kernel k;
-    const char *name = "unbwt_bit_flags";
-    uint32_t ones = 0;
+    const char *name = "unbwt_keys";
     clsa_status st = CLSA_OK;
-    *swapped = 0;
+    /* keys gets n + 1 entries: it becomes psi */
+    CLSA_TRY(clsa__alloc(ctx, ((size_t)j->n + 1) * 4, &keys));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)j->n * 4, &vals));
     CLSA_TRY(get_kernel(ctx, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, keys));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, bwt));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 1, j->n));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, bit));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, flags));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, keys));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, vals));
     CLSA_TRY(clsa__launch(ctx, k, name, (size_t)j->n, ctx->tune.wg));
-    CLSA_TRY(clsa__scan(ctx, flags, flags, (size_t)j->n, 0, 0, &ones));
-    if (ones == 0 || ones == j->n) goto done; /* the bit is the same everywhere */
-    cl_uint zeros = (cl_uint)(j->n - ones);
-    name = "unbwt_split";
-    CLSA_TRY(get_kernel(ctx, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, keys));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, vals));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, flags));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, j->n));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 4, bit));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 5, zeros));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 6, keys2));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 7, vals2));
-    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)j->n, ctx->tune.wg));
-    *swapped = 1;
-done:
-    return st;
-}
-
-/* psi (n + 1 entries) from bwt; uses vals/vals2 (n + 1 entries each) and
- * flags (n entries) as scratch; *psi_buf is one of vals/vals2. */
-static clsa_status build_psi(clsa_context *ctx, const unbwt_job *j, cl_mem bwt, cl_mem vals,
-                             cl_mem vals2, cl_mem flags, cl_mem *psi_buf)
-{
-    cl_mem keys[2] = {NULL, NULL}, v[2] = {vals, vals2};
-    int cur = 0, swapped;
-    cl_kernel k;
-    const char *name = "unbwt_iota";
-    clsa_status st = CLSA_OK;
-    /* the splits ping-pong between two key buffers: the caller's bwt
-     * stays untouched */
-    CLSA_TRY(clsa__alloc(ctx, (size_t)j->n, &keys[0]));
-    CLSA_TRY(clsa__alloc(ctx, (size_t)j->n, &keys[1]));
-    CLSA_TRY(clsa__copy(ctx, bwt, 0, keys[0], 0, (size_t)j->n));
+    CLSA_TRY(clsa__radix_sort(ctx, keys, vals, (size_t)j->n, 4, 4, 0, 8, NULL, NULL));
+    name = "unbwt_psi";
     CLSA_TRY(get_kernel(ctx, name, &k));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 0, vals));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 1, j->n));
-    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)j->n, ctx->tune.wg));
-    for (cl_uint bit = 0; bit < 8; bit++) {
-        CLSA_TRY(split_pass(ctx, j, bit, keys[cur], v[cur], flags, keys[1 - cur], v[1 - cur],
-                            &swapped));
-        cur ^= swapped;
-    }
-    name = "unbwt_psi";
-    CLSA_TRY(get_kernel(ctx, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, v[cur]));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, j->n));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 2, j->primary));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, v[1 - cur]));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, keys));
     CLSA_TRY(clsa__launch(ctx, k, name, (size_t)j->n + 1, ctx->tune.wg));
-    *psi_buf = v[1 - cur];
+    *psi_buf = keys;
+    keys = NULL;
 done:
-    clsa__free(ctx, &keys[0]);
-    clsa__free(ctx, &keys[1]);
+    clsa__free(ctx, &keys);
+    clsa__free(ctx, &vals);
     return st;
 }
 
@@ -125,9 +86,10 @@ done:
     return st;
 }
 
-/* dist[t] (in *dist) = rows from ruler t forward to the primary. */
+/* dist[t] (in *dist) = rows from ruler t forward to the primary; *next
+ * is NIL for every ruler on the primary's cycle. */
 static clsa_status rank_rulers(clsa_context *ctx, const unbwt_job *j, cl_mem psi, cl_mem ids,
-                               cl_mem rows, cl_uint m, cl_mem *dist)
+                               cl_mem rows, cl_uint m, cl_mem *next, cl_mem *dist)
 {
     cl_mem nx[2] = {NULL, NULL}, d[2] = {NULL, NULL};
     cl_kernel k;
@@ -162,6 +124,8 @@ static clsa_status rank_rulers(clsa_context *ctx, const unbwt_job *j, cl_mem psi
     }
     *dist = d[cur];
     d[cur] = NULL;
+    *next = nx[cur];
+    nx[cur] = NULL;
 done:
     for (int b = 0; b < 2; b++) {
         clsa__free(ctx, &nx[b]);
@@ -171,21 +135,24 @@ done:
 }
 
 static clsa_status emit_text(clsa_context *ctx, const unbwt_job *j, cl_mem psi, cl_mem rows,
-                             cl_mem dist, cl_uint m, cl_mem bwt, cl_mem text)
+                             cl_mem next, cl_mem dist, cl_uint m, cl_mem bwt, cl_mem text)
 {
     cl_kernel k;
     const char *name = "unbwt_emit";
     clsa_status st = CLSA_OK;
+    /* only a bwt that is no transform leaves bytes unwritten */
+    CLSA_TRY(clsa__fill_zero(ctx, text, 0, (size_t)j->n));
     CLSA_TRY(get_kernel(ctx, name, &k));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 0, psi));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 1, rows));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, dist));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, m));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 4, j->n));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 5, j->primary));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 6, j->gap_mask));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 7, bwt));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 8, text));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, next));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, dist));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 4, m));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 5, j->n));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 6, j->primary));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 7, j->gap_mask));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 8, bwt));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 9, text));
     CLSA_TRY(clsa__launch(ctx, k, name, m, ctx->tune.wg));
 done:
     return st;
@@ -202,25 +169,20 @@ clsa_status clsa__unbwt_device(clsa_context *ctx, cl_mem bwt, int64_t n, int64_t
     int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
     unbwt_job j = {(cl_ulong)n, (cl_uint)primary, RULER_GAP - 1};
     size_t rows_bytes = ((size_t)n + 1) * 4;
-    cl_mem vals = NULL, vals2 = NULL, ids = NULL, psi = NULL, rows = NULL, dist = NULL;
+    cl_mem ids = NULL, psi = NULL, rows = NULL, next = NULL, dist = NULL;
     cl_uint m = 0;
     clsa_status st = CLSA_OK;
-    CLSA_TRY(clsa__alloc(ctx, rows_bytes, &vals));
-    CLSA_TRY(clsa__alloc(ctx, rows_bytes, &vals2));
+    CLSA_TRY(build_psi(ctx, &j, bwt, &psi));
     CLSA_TRY(clsa__alloc(ctx, rows_bytes, &ids));
-    CLSA_TRY(build_psi(ctx, &j, bwt, vals, vals2, ids, &psi));
-    /* keep psi, drop the other sort buffer */
-    if (psi == vals) clsa__free(ctx, &vals2);
-    else clsa__free(ctx, &vals);
     CLSA_TRY(pick_rulers(ctx, &j, ids, &rows, &m));
-    CLSA_TRY(rank_rulers(ctx, &j, psi, ids, rows, m, &dist));
+    CLSA_TRY(rank_rulers(ctx, &j, psi, ids, rows, m, &next, &dist));
     clsa__free(ctx, &ids);
-    CLSA_TRY(emit_text(ctx, &j, psi, rows, dist, m, bwt, text));
+    CLSA_TRY(emit_text(ctx, &j, psi, rows, next, dist, m, bwt, text));
 done:
-    clsa__free(ctx, &vals);
-    clsa__free(ctx, &vals2);
+    clsa__free(ctx, &psi);
     clsa__free(ctx, &ids);
     clsa__free(ctx, &rows);
+    clsa__free(ctx, &next);
     clsa__free(ctx, &dist);
     clsa__set_phase(ctx, phase);
     return st;
