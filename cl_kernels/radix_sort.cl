@@ -74,22 +74,37 @@ __kernel void radix_hist(const __global key_t *keys, ulong n, uint shift, uint d
 
 /* ---- scatter ---------------------------------------------------------------- */
 
-/* Exclusive scan of one value per work-item (x, y: lsize uints each). */
+/* Exclusive scan of one value per work-item; x: lsize uints, y: at least
+ * lsize / SCAN_CHUNK + 1 uints.  Chunks of SCAN_CHUNK values are scanned
+ * serially by one work-item each, then the chunk totals by one work-item:
+ * three barriers whatever lsize is (barriers dominate on CPU devices), and
+ * a serial depth of SCAN_CHUNK + lsize / SCAN_CHUNK local accesses. */
+#define SCAN_CHUNK 16
 static uint group_exclusive_scan(uint v, __local uint *x, __local uint *y, uint lid, uint lsize)
 {
-    __local uint *src = x, *dst = y;
-    src[lid] = v;
+    uint nchunks = (lsize + SCAN_CHUNK - 1) / SCAN_CHUNK;
+    x[lid] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint d = 1; d < lsize; d <<= 1) {
-        uint s = src[lid];
-        if (lid >= d) s += src[lid - d];
-        dst[lid] = s;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        __local uint *t = src;
-        src = dst;
-        dst = t;
+    if (lid < nchunks) {
+        uint s = 0, end = min(lsize, (lid + 1) * SCAN_CHUNK);
+        for (uint i = lid * SCAN_CHUNK; i < end; i++) {
+            uint t = x[i];
+            x[i] = s;
+            s += t;
+        }
+        y[lid] = s;
     }
-    return src[lid] - v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+        uint s = 0;
+        for (uint c = 0; c < nchunks; c++) {
+            uint t = y[c];
+            y[c] = s;
+            s += t;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return x[lid] + y[lid / SCAN_CHUNK];
 }
 
 /* One stable split of the tile by the sub-digit (k >> shift) & smask.
