@@ -27,13 +27,15 @@ CLSA_API clsa_status clsa_radix_sort_mem(clsa_context *ctx, cl_mem keys, cl_mem 
  * lengths[s]) together with values (may be NULL) at the same positions.
  * Segments must not overlap; they need not be contiguous or in order, and
  * positions outside every segment are left alone.  Lengths 0 and 1 are
- * allowed.  Not stable: equal keys may come out in any order (the suffix
- * array never has equal keys within a group after its last pass; callers
- * that need stability can fold the position into the key).  Segments are
- * dispatched by length: bitonic in local memory (<= R1), merge-path
- * merge sort (<= R2), radix sort (larger); R1/R2 come from the device's
- * tuning record.  u32: keys, values, offsets and lengths all 32-bit; u64:
- * all 64-bit. */
+ * allowed.  Stable: equal keys keep their order within the segment (the
+ * bitonic sorts break ties by position, merges take the left run first,
+ * the radix sort is LSD).  Segments are dispatched by length: bitonic in
+ * local memory (<= R1), merge-path merge sort (<= R2), radix sort
+ * (larger); R1/R2 come from the device's tuning record (CLSA_TUNE r1=,
+ * r2= override them).  Device memory beyond the arrays: about 4 bytes
+ * per segment, plus scratch the size of the medium segments and of the
+ * longest large one.  u32: keys, values, offsets and lengths all 32-bit;
+ * u64: all 64-bit. */
 CLSA_API clsa_status clsa_segmented_sort_u32(clsa_context *ctx, uint32_t *keys, uint32_t *values,
                                              size_t n, const uint32_t *offsets,
                                              const uint32_t *lengths, size_t nsegments);
@@ -50,7 +52,11 @@ CLSA_API clsa_status clsa_segmented_sort_mem(clsa_context *ctx, cl_mem keys, cl_
  * entries, non-decreasing, starts[narrays] = total length).  Each array is
  * sorted ascending, with its values (may be NULL) alongside.  Stable.
  * Floats sort by IEEE total order of their bits (-0.0 before +0.0; NaNs by
- * sign: negative NaNs first, positive NaNs last). */
+ * sign: negative NaNs first, positive NaNs last).  Arrays of up to R1 keys
+ * (2048 on most GPUs) are sorted in local memory, several per work-group;
+ * longer ones take the segmented sort's merge and radix paths.  Device
+ * memory beyond keys, values and starts: about 4 bytes per array (plus
+ * scratch for arrays longer than R1). */
 CLSA_API clsa_status clsa_batched_sort_u32(clsa_context *ctx, uint32_t *keys, uint32_t *values,
                                            const uint64_t *starts, size_t narrays);
 CLSA_API clsa_status clsa_batched_sort_f32(clsa_context *ctx, float *keys, uint32_t *values,
