@@ -96,3 +96,134 @@ __kernel void grp_compact(const __global idx_t *u, const __global uint *pos, ulo
     uint p = pos[i], next = i + 1 < m ? pos[i + 1] : total;
     if (next != p) out[p] = u[i];
 }
+
+/* ---- length classes of the unsorted groups ----------------------------------
+ * Group j occupies slots [starts[j], end) with end = starts[j + 1] (or m).
+ * Tiny (<= GRP_TINY slots): one work-item sorts it in private memory.
+ * Class c < nclass: (GRP_TINY << c, GRP_TINY << (c + 1)] slots, one
+ * work-group sorts it in local memory (bitonic, padded to a power of two).
+ * Class nclass: longer than R1 = GRP_TINY << nclass (sorted by the host's
+ * choice of radix or segmented sort).  Class lists are filled through one
+ * global atomic per work-group and class; their order does not matter. */
+
+static ulong grp_len(const __global idx_t *starts, ulong g, ulong m, ulong j)
+{
+    ulong e = j + 1 < g ? (ulong)starts[j + 1] : m;
+    return e - (ulong)starts[j];
+}
+
+/* Where class c's list starts in lists[]: each class has room for every
+ * group that could be in it. */
+static ulong grp_region(ulong m, uint c, uint nclass)
+{
+    ulong off = 0;
+    for (uint i = 0; i < c && i < nclass; i++) off += m / ((ulong)GRP_TINY << i) + 1;
+    return off;
+}
+
+/* counts[c] = groups of class c (c <= nclass); counts[nclass + 1] = slots
+ * in class nclass.  lc, lb: nclass + 1 uints of local memory. */
+__kernel void grp_classify(const __global idx_t *starts, ulong g, ulong m, uint nclass,
+                           __global uint *counts, __global uint *lists, __local uint *lc,
+                           __local uint *lb)
+{
+    ulong j = get_global_id(0);
+    uint lid = get_local_id(0);
+    for (uint c = lid; c <= nclass; c += get_local_size(0)) lc[c] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int c = -1;
+    uint li = 0;
+    if (j < g) {
+        ulong len = grp_len(starts, g, m, j);
+        if (len > GRP_TINY) {
+            c = 0;
+            while (c < (int)nclass && len > ((ulong)GRP_TINY << (c + 1))) c++;
+            li = atomic_inc(&lc[c]);
+            if (c == (int)nclass) atomic_add(&counts[nclass + 1], (uint)len);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = lid; k <= nclass; k += get_local_size(0))
+        lb[k] = lc[k] ? atomic_add(&counts[k], lc[k]) : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (c >= 0) lists[grp_region(m, (uint)c, nclass) + lb[c] + li] = (uint)j;
+}
+
+/* Tiny groups: gather the keys, insertion sort in private memory. */
+__kernel void grp_sort_tiny(const __global idx_t *starts, ulong g, ulong m, ulong n, ulong h,
+                            const __global idx_t *isa, __global idx_t *u)
+{
+    ulong j = get_global_id(0);
+    if (j >= g) return;
+    ulong s = starts[j], len = grp_len(starts, g, m, j);
+    if (len > GRP_TINY) return;
+    idx_t k[GRP_TINY], v[GRP_TINY];
+    for (uint i = 0; i < (uint)len; i++) {
+        idx_t p = u[s + i];
+        idx_t key = grp_key2(isa, n, h, p);
+        uint q = i;
+        while (q > 0 && k[q - 1] > key) {
+            k[q] = k[q - 1];
+            v[q] = v[q - 1];
+            q--;
+        }
+        k[q] = key;
+        v[q] = p;
+    }
+    for (uint i = 0; i < (uint)len; i++) u[s + i] = v[i];
+}
+
+/* One group of class `cls` per work-group: keys gathered straight into
+ * local memory (no key array in global memory), bitonic sort of P = the
+ * class's power of two, padding keys sort last. */
+__kernel void grp_sort_local(const __global uint *lists, uint cls, uint nclass,
+                             const __global idx_t *starts, ulong g, ulong m, ulong n, ulong h,
+                             const __global idx_t *isa, __global idx_t *u, __local idx_t *lk,
+                             __local idx_t *lv)
+{
+    uint lid = get_local_id(0), ls = get_local_size(0);
+    uint P = GRP_TINY << (cls + 1);
+    ulong j = lists[grp_region(m, cls, nclass) + get_group_id(0)];
+    ulong s = starts[j];
+    uint len = (uint)grp_len(starts, g, m, j);
+    for (uint i = lid; i < P; i += ls) {
+        if (i < len) {
+            idx_t p = u[s + i];
+            lv[i] = p;
+            lk[i] = grp_key2(isa, n, h, p);
+        } else {
+            lv[i] = 0;
+            lk[i] = (idx_t)-1;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 2; k <= P; k <<= 1) {
+        for (uint d = k >> 1; d > 0; d >>= 1) {
+            for (uint t = lid; t < P / 2; t += ls) {
+                uint a = ((t & ~(d - 1)) << 1) | (t & (d - 1)), b = a + d;
+                idx_t ka = lk[a], kb = lk[b];
+                if ((ka > kb) == ((a & k) == 0)) {
+                    idx_t va = lv[a];
+                    lk[a] = kb;
+                    lk[b] = ka;
+                    lv[a] = lv[b];
+                    lv[b] = va;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+    for (uint i = lid; i < len; i += ls) u[s + i] = lv[i];
+}
+
+/* Offsets and lengths of the groups of class nclass (for the segmented sort). */
+__kernel void grp_large_bounds(const __global uint *lists, uint nclass, ulong count,
+                               const __global idx_t *starts, ulong g, ulong m,
+                               __global idx_t *offs, __global idx_t *lens)
+{
+    ulong i = get_global_id(0);
+    if (i >= count) return;
+    ulong j = lists[grp_region(m, nclass, nclass) + i];
+    offs[i] = starts[j];
+    lens[i] = (idx_t)grp_len(starts, g, m, j);
+}

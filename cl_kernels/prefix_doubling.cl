@@ -102,3 +102,37 @@ __kernel void pd_reverse(ulong n, __global idx_t *sa)
     if (i >= n) return;
     sa[i] = (idx_t)(n - 1 - i);
 }
+
+/* Short texts (n <= P, one work-group): the whole initial sort as one
+ * bitonic sort of (packed key, position) in local memory, instead of the
+ * launches of two radix sorts.  Padding entries sort last. */
+__kernel void pd_sort_small(const __global uchar *text, ulong n, const __global ushort *codes,
+                            uint b, uint h0, uint P, __global idx_t *pos, __local ulong *lk,
+                            __local idx_t *lv)
+{
+    uint lid = get_local_id(0), ls = get_local_size(0);
+    for (uint i = lid; i < P; i += ls) {
+        lk[i] = i < n ? pd_key(text, n, i, codes, b, h0) : ~0ul;
+        lv[i] = (idx_t)i;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 2; k <= P; k <<= 1) {
+        for (uint d = k >> 1; d > 0; d >>= 1) {
+            for (uint t = lid; t < P / 2; t += ls) {
+                uint a = ((t & ~(d - 1)) << 1) | (t & (d - 1)), c = a + d;
+                ulong ka = lk[a], kc = lk[c];
+                /* ties (equal keys) by position keep the result deterministic */
+                int gt = ka > kc || (ka == kc && lv[a] > lv[c]);
+                if (gt == ((a & k) == 0)) {
+                    idx_t va = lv[a];
+                    lk[a] = kc;
+                    lk[c] = ka;
+                    lv[a] = lv[c];
+                    lv[c] = va;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+    for (uint i = lid; i < n; i += ls) pos[i] = lv[i];
+}

@@ -4,20 +4,27 @@
 #include "groups.h"
 #include "prim/scan.h"
 
+#include <string.h>
+
+#include <stdio.h>
+
 clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const char *name,
-                         size_t global, size_t nargs, const clsa__karg *args)
+                         size_t global, size_t local, size_t nargs, const clsa__karg *args)
 {
     cl_kernel k;
-    clsa_status st = clsa__kernel(ctx, file, index64, NULL, name, &k);
+    char opts[64];
+    snprintf(opts, sizeof opts, "-DGRP_TINY=%d", CLSA_GRP_TINY);
+    clsa_status st = clsa__kernel(ctx, file, index64, opts, name, &k);
     for (size_t i = 0; st == CLSA_OK && i < nargs; i++)
         st = args[i].ptr ? clsa__arg(ctx, k, name, (cl_uint)i, args[i].size, args[i].ptr)
                          : clsa__arg_local(ctx, k, name, (cl_uint)i, args[i].size);
     if (st) return st;
-    return clsa__launch(ctx, k, name, global, ctx->tune.wg);
+    return clsa__launch(ctx, k, name, global, local ? local : ctx->tune.wg);
 }
 
-#define RUN(w, name, global, ...)                                                       \
-    clsa__sa_run(ctx, "groups", (w)->index64, name, global,                             \
+#define RUN(w, name, global, ...) RUN_WG(w, name, global, 0, __VA_ARGS__)
+#define RUN_WG(w, name, global, local, ...)                                              \
+    clsa__sa_run(ctx, "groups", (w)->index64, name, global, local,                      \
                  sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),               \
                  (clsa__karg[]){__VA_ARGS__})
 
@@ -32,15 +39,23 @@ static clsa_status head_scatter(clsa_context *ctx, clsa__sa_work *w, cl_mem scan
                CLSA_KARG(has), CLSA_KARG(heads));
 }
 
-clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
+clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w)
+{
+    cl_ulong m = w->m;
+    clsa_status st;
+    if ((st = RUN(w, "grp_old_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(m),
+                  CLSA_KARG(w->sk))) ||
+        (st = clsa__scan(ctx, w->sk, w->sk, w->m, 1, 0, NULL)))
+        return st;
+    return head_scatter(ctx, w, w->sk, NULL, w->sv);
+}
+
+clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int starts_valid)
 {
     cl_ulong m = w->m, n = w->n, hh = h;
     clsa_status st;
     /* Old groups: their first slots give each slot's delta. */
-    if ((st = RUN(w, "grp_old_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(m),
-                  CLSA_KARG(w->sk))) ||
-        (st = clsa__scan(ctx, w->sk, w->sk, w->m, 1, 0, NULL)) ||
-        (st = head_scatter(ctx, w, w->sk, NULL, w->sv)) ||
+    if ((!starts_valid && (st = clsa__groups_starts(ctx, w))) ||
         (st = RUN(w, "grp_delta", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(w->sk),
                   CLSA_KARG(w->sv), CLSA_KARG(m), CLSA_KARG(w->k))))
         return st;
@@ -82,4 +97,75 @@ clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_del
     w->m = kept;
     w->g = groups;
     return CLSA_OK;
+}
+
+static size_t pow2_floor(size_t x)
+{
+    size_t p = 1;
+    while (p * 2 <= x) p *= 2;
+    return p;
+}
+
+/* A class-c group is sorted by min(P / 2, wg) work-items over P slots. */
+static size_t class_slots(unsigned c) { return (size_t)CLSA_GRP_TINY << (c + 1); }
+
+unsigned clsa__groups_nclass(const clsa_context *ctx, int index64)
+{
+    size_t iw = index64 ? 8 : 4;
+    size_t lm = (size_t)(ctx->tune.local_mem ? ctx->tune.local_mem : 16384);
+    size_t r1 = pow2_floor(ctx->tune.r1 ? ctx->tune.r1 : 1024);
+    size_t fit = pow2_floor((lm > 1024 ? lm - 1024 : lm / 2) / (2 * iw));
+    if (r1 > fit) r1 = fit;
+    unsigned c = 0;
+    while (class_slots(c) <= r1 && c < 24) c++;
+    return c; /* classes 0..c-1 hold up to CLSA_GRP_TINY << c <= r1 */
+}
+
+clsa_status clsa__groups_classify(clsa_context *ctx, clsa__sa_work *w, clsa__grp_classes *c)
+{
+    cl_ulong m = w->m, g = w->g;
+    cl_uint nc = c->nclass;
+    uint32_t counts[36];
+    size_t bytes = (c->nclass + 2) * 4;
+    clsa_status st;
+    memset(counts, 0, sizeof counts);
+    if ((st = clsa__fill_zero(ctx, w->counts, 0, bytes)) ||
+        (st = RUN(w, "grp_classify", w->g, CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m),
+                  CLSA_KARG(nc), CLSA_KARG(w->counts), CLSA_KARG(w->k),
+                  CLSA_KLOCAL((c->nclass + 1) * 4), CLSA_KLOCAL((c->nclass + 1) * 4))) ||
+        (st = clsa__read(ctx, w->counts, 0, counts, bytes)))
+        return st;
+    memcpy(c->count, counts, (c->nclass + 1) * 4);
+    c->large_slots = counts[c->nclass + 1];
+    return CLSA_OK;
+}
+
+clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
+                                    const clsa__grp_classes *c, uint64_t h)
+{
+    size_t iw = w->index64 ? 8 : 4;
+    cl_ulong m = w->m, g = w->g, n = w->n, hh = h;
+    cl_uint nc = c->nclass;
+    clsa_status st = RUN(w, "grp_sort_tiny", w->g, CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m),
+                         CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->u));
+    for (unsigned k = 0; st == CLSA_OK && k < c->nclass; k++) {
+        if (!c->count[k]) continue;
+        size_t P = class_slots(k), wg = P / 2 < ctx->tune.wg ? P / 2 : ctx->tune.wg;
+        cl_uint cls = k;
+        st = RUN_WG(w, "grp_sort_local", c->count[k] * wg, wg, CLSA_KARG(w->k), CLSA_KARG(cls),
+                    CLSA_KARG(nc), CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(n),
+                    CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->u), CLSA_KLOCAL(P * iw),
+                    CLSA_KLOCAL(P * iw));
+    }
+    return st;
+}
+
+clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
+                                      const clsa__grp_classes *c, cl_mem offs, cl_mem lens)
+{
+    cl_ulong m = w->m, g = w->g, count = c->count[c->nclass];
+    cl_uint nc = c->nclass;
+    return RUN(w, "grp_large_bounds", (size_t)count, CLSA_KARG(w->k), CLSA_KARG(nc),
+               CLSA_KARG(count), CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(offs),
+               CLSA_KARG(lens));
 }

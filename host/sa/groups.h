@@ -15,9 +15,12 @@ typedef struct clsa__karg {
 #define CLSA_KLOCAL(bytes) {(bytes), NULL}
 
 /* Sets the arguments of kernel `name` in cl_kernels/<file>.cl and launches
- * it over `global` work-items in groups of ctx->tune.wg. */
+ * it over `global` work-items in work-groups of `local` (0: ctx->tune.wg). */
 clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const char *name,
-                         size_t global, size_t nargs, const clsa__karg *args);
+                         size_t global, size_t local, size_t nargs, const clsa__karg *args);
+
+/* Groups of at most this many suffixes are sorted by one work-item. */
+#define CLSA_GRP_TINY 8
 
 /* Working set of the loop.  u: the m unsorted suffixes grouped by rank (a
  * group in consecutive slots); isa: rank of every suffix (= SA index of the
@@ -29,12 +32,43 @@ typedef struct clsa__sa_work {
     size_t m, g;
     cl_mem u, isa, k, sk, sv;
     cl_mem counter; /* one uint */
+    cl_mem counts;  /* 36 uints: class counts */
 } clsa__sa_work;
 
-/* After u was sorted stably by (old rank, key2 at distance h): the new
- * group heads into sk, and in k each slot's delta (rank - slot) of its old
- * group.  Reads isa, which still holds the old ranks. */
-clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h);
+/* Layout of the current groups: sk = inclusive scan of the head flags
+ * (1 + group number of each slot), sv[0..g) = first slot of each group. */
+clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w);
+
+/* Length classes (see groups.cl) for groups sorted in local memory. */
+typedef struct clsa__grp_classes {
+    unsigned nclass;          /* local-memory classes; R1 = CLSA_GRP_TINY << nclass */
+    uint32_t count[34];       /* groups per class, [nclass] = longer than R1 */
+    uint64_t large_slots;     /* suffixes in groups longer than R1 */
+} clsa__grp_classes;
+
+/* Number of local-memory classes for this device (R1 from ctx->tune.r1,
+ * bounded by local memory). */
+unsigned clsa__groups_nclass(const clsa_context *ctx, int index64);
+
+/* With clsa__groups_starts done: classifies the groups; the class lists
+ * are kept in k (which must hold w->m idx_t + 64 uints). */
+clsa_status clsa__groups_classify(clsa_context *ctx, clsa__sa_work *w, clsa__grp_classes *c);
+
+/* Sorts every group up to R1 long by key2 at distance h in place in u
+ * (keys gathered inside the kernels). */
+clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
+                                    const clsa__grp_classes *c, uint64_t h);
+
+/* Offsets and lengths (idx_t, c->count[nclass] each) of the groups longer
+ * than R1, for the segmented sort. */
+clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
+                                      const clsa__grp_classes *c, cl_mem offs, cl_mem lens);
+
+/* After u was sorted by (old rank, key2 at distance h): the new group
+ * heads into sk, and in k each slot's delta (rank - slot) of its old
+ * group.  Reads isa, which still holds the old ranks.  starts_valid: sk and
+ * sv still hold clsa__groups_starts' results (the sort did not use them). */
+clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int starts_valid);
 
 /* With head flags in sk (and deltas in k when has_delta, else 0): new ranks
  * into isa, singletons dropped from u (compacted; u and sk swap buffers),

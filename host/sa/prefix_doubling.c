@@ -14,11 +14,12 @@
 #include "sa.h"
 #include "groups.h"
 #include "prim/radix_sort.h"
+#include "prim/segmented_sort.h"
 
 #include <string.h>
 
 #define RUN(ctx, index64, name, global, ...)                                            \
-    clsa__sa_run(ctx, "prefix_doubling", index64, name, global,                       \
+    clsa__sa_run(ctx, "prefix_doubling", index64, name, global, 0,                    \
                  sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),             \
                  (clsa__karg[]){__VA_ARGS__})
 
@@ -66,6 +67,16 @@ done:
     return st;
 }
 
+/* Largest power of two of (8-byte key, position) pairs that one
+ * work-group sorts in local memory. */
+static size_t small_sort_cap(const clsa_context *ctx, int index64)
+{
+    size_t lm = (size_t)(ctx->tune.local_mem ? ctx->tune.local_mem : 16384);
+    size_t per = 8 + (index64 ? 8 : 4), p = 1;
+    while (p * 2 * per + 1024 <= lm && p < 4096) p *= 2;
+    return p;
+}
+
 /* The SA buffer ends up with all n suffixes sorted by their first h0
  * symbols; k, sk, sv (n idx_t each) are scratch. */
 static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
@@ -76,6 +87,16 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
     cl_uint b = a->b, h0 = a->h0;
     unsigned total = a->b * a->h0;
     clsa_status st;
+    if (w->n <= small_sort_cap(ctx, w->index64)) {
+        cl_uint P = 2;
+        while (P < w->n) P *= 2;
+        size_t wg = P / 2 < ctx->tune.wg ? P / 2 : ctx->tune.wg;
+        return clsa__sa_run(ctx, "prefix_doubling", w->index64, "pd_sort_small", wg, wg,
+                            9, (clsa__karg[]){CLSA_KARG(text), CLSA_KARG(n), CLSA_KARG(codes),
+                                               CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(P),
+                                               CLSA_KARG(w->u), CLSA_KLOCAL(P * 8),
+                                               CLSA_KLOCAL(P * (size_t)vb)});
+    }
     if ((st = RUN(ctx, w->index64, "pd_key_lo", w->n, CLSA_KARG(text), CLSA_KARG(n),
                   CLSA_KARG(codes), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(w->k),
                   CLSA_KARG(w->u))) ||
@@ -90,8 +111,9 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
     return clsa__radix_sort(ctx, w->k, w->u, w->n, 4, vb, 0, total - 32, w->sk, w->sv);
 }
 
-/* One doubling step at distance h over the m unsorted suffixes. */
-static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
+/* Sorts all m unsorted suffixes at once: stable radix sort by key2, then
+ * (several groups) stable radix sort by rank to restore the groups. */
+static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
 {
     int kb = w->index64 ? 8 : 4;
     cl_ulong m = w->m, n = w->n, hh = h;
@@ -101,37 +123,88 @@ static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h
                   CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->k))) ||
         (st = clsa__radix_sort(ctx, w->k, w->u, w->m, kb, kb, 0, bits_of(w->n), w->sk, w->sv)))
         return st;
-    /* The sort mixed the groups; a stable sort by rank restores them. */
     if (w->g > 1 &&
         ((st = RUN(ctx, w->index64, "pd_rank_key", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
                    CLSA_KARG(m), CLSA_KARG(w->k))) ||
          (st = clsa__radix_sort(ctx, w->k, w->u, w->m, kb, kb, 0, bits_of(w->n - 1), w->sk,
                                 w->sv))))
         return st;
+    return CLSA_OK;
+}
+
+/* Groups longer than R1 through the segmented sort (merge path up to R2,
+ * radix beyond), keys in k. */
+static clsa_status sort_large(clsa_context *ctx, clsa__sa_work *w, const clsa__grp_classes *c,
+                              uint64_t h)
+{
+    size_t iw = w->index64 ? 8 : 4, count = c->count[c->nclass];
+    cl_ulong m = w->m, n = w->n, hh = h;
+    cl_mem offs = NULL, lens = NULL;
+    clsa_status st = CLSA_OK;
+    clsa__set_phase(ctx, CLSA_PHASE_SORT_M);
+    CLSA_TRY(clsa__alloc(ctx, count * iw, &offs));
+    CLSA_TRY(clsa__alloc(ctx, count * iw, &lens));
+    CLSA_TRY(clsa__groups_large_bounds(ctx, w, c, offs, lens)); /* before k is overwritten */
+    CLSA_TRY(RUN(ctx, w->index64, "pd_key2", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
+                 CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->k)));
+    CLSA_TRY(clsa__segmented_sort(ctx, w->k, w->u, w->m, offs, lens, count, w->index64));
+done:
+    clsa__free(ctx, &offs);
+    clsa__free(ctx, &lens);
+    return st;
+}
+
+/* One doubling step at distance h over the m unsorted suffixes.  Groups
+ * up to R1 are sorted in local memory with the keys gathered in the
+ * kernel; longer ones by the segmented sort, unless they hold most
+ * suffixes (or its scratch would break the memory budget): then one
+ * radix sort of everything is cheaper. */
+static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
+{
+    size_t iw = w->index64 ? 8 : 4;
+    clsa__grp_classes c;
+    memset(&c, 0, sizeof c);
+    c.nclass = clsa__groups_nclass(ctx, w->index64);
+    clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    if ((st = clsa__groups_split(ctx, w, h))) return st;
+    if ((st = clsa__groups_starts(ctx, w)) || (st = clsa__groups_classify(ctx, w, &c))) return st;
+    /* segmented sort scratch: at most keys and values twice over */
+    uint64_t extra = 4 * iw * c.large_slots + 2 * iw * c.count[c.nclass];
+    uint64_t budget = 5 * iw * w->n;
+    int global = ctx->tune.sa_path == 1 ||
+                 (ctx->tune.sa_path != 2 && (c.large_slots * 2 > w->m ||
+                                              ctx->stats.current_device_bytes + extra > budget));
+    if (global) {
+        if ((st = sort_global(ctx, w, h))) return st;
+    } else {
+        clsa__set_phase(ctx, CLSA_PHASE_SORT_S);
+        if ((st = clsa__groups_sort_small(ctx, w, &c, h))) return st;
+        if (c.count[c.nclass] && (st = sort_large(ctx, w, &c, h))) return st;
+    }
+    clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
+    if ((st = clsa__groups_split(ctx, w, h, !global))) return st;
     return clsa__groups_settle(ctx, w, 1);
 }
 
 /* Buffers the loop owns; sa (the caller's) is borrowed as work space. */
 typedef struct pd_buffers {
-    cl_mem own[6];
+    cl_mem own[8];
 } pd_buffers;
 
 static void release_all(clsa_context *ctx, pd_buffers *b)
 {
-    for (int i = 0; i < 6; i++) clsa__free(ctx, &b->own[i]);
+    for (int i = 0; i < 8; i++) clsa__free(ctx, &b->own[i]);
 }
 
 static void release(clsa_context *ctx, pd_buffers *b, cl_mem m)
 {
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 8; i++)
         if (b->own[i] == m) clsa__free(ctx, &b->own[i]);
 }
 
 static clsa_status alloc(clsa_context *ctx, pd_buffers *b, size_t bytes, cl_mem *out)
 {
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 8; i++)
         if (!b->own[i]) {
             clsa_status st = clsa__alloc(ctx, bytes, &b->own[i]);
             *out = b->own[i];
@@ -153,7 +226,8 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
     w->u = sa;
     w->k = w->sk = w->sv = NULL;
     if (w->m == 0) return CLSA_OK;
-    if ((st = alloc(ctx, b, w->m * iw, &w->k)) || (st = alloc(ctx, b, w->m * iw, &w->sk)) ||
+    /* k also holds the class lists (groups.cl): a few uints more than m/4 */
+    if ((st = alloc(ctx, b, w->m * iw + 256, &w->k)) || (st = alloc(ctx, b, w->m * iw, &w->sk)) ||
         (st = alloc(ctx, b, w->m * iw, &w->sv)))
         return st;
     return CLSA_OK;
@@ -192,6 +266,7 @@ clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n
     CLSA_TRY(alloc(ctx, &b, sizeof a.codes, &codes));
     CLSA_TRY(clsa__write(ctx, codes, 0, a.codes, sizeof a.codes));
     CLSA_TRY(alloc(ctx, &b, 4, &w.counter));
+    CLSA_TRY(alloc(ctx, &b, 36 * 4, &w.counts));
     CLSA_TRY(alloc(ctx, &b, (size_t)n * iw, &w.k));
     CLSA_TRY(alloc(ctx, &b, (size_t)n * iw, &w.sk));
     CLSA_TRY(alloc(ctx, &b, (size_t)n * iw, &w.sv));
