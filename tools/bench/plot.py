@@ -7,8 +7,8 @@ Writes into OUTDIR (default: the CSV's folder):
   throughput.png  MB/s vs input size, one line per input kind, one panel per
                   text operation (solid: host memory in/out, transfers
                   included; dashed: buffers already on the device)
-  phases.png      stacked phase-time breakdown of each sa32 input (share of the
-                  profiled time; total in ms at the right of each bar)
+  phases.png      stacked phase-time breakdown of each sa32 input kind at its
+                  largest size (share of the profiled time; total ms at the right)
   scaling.png     sa32 time and peak device memory vs n for the scaling series
   speedup.png     sa32 speed ratio over libdivsufsort per input
   primitives.png  sorting primitives: GB/s next to the device's copy bandwidth
@@ -77,6 +77,8 @@ def plot_throughput(rows, out, extra):
     fig, axes = plt.subplots(nr, cols, figsize=(7 * cols, 4.8 * nr), squeeze=False)
     for ax in axes.flat[len(ops):]:
         ax.axis("off")
+    ns = [float(r["n"]) for op in ops for r in ok(rows, op)]
+    xlim = (min(ns) / 1.6, max(ns) * 1.6)
     for ax, op in zip(axes.flat, ops):
         kinds = {}
         for r in ok(rows, op):
@@ -96,6 +98,7 @@ def plot_throughput(rows, out, extra):
                         "--" if len(rs) > 1 else "x", color=color, markersize=5)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.set_xlim(*xlim)
         ax.set_xlabel("input size n [bytes]")
         ax.set_ylabel("MB/s (10^6 input bytes per second)")
         dev = "LCP from an SA on the device" if op == "lcp" else "buffers on the device"
@@ -115,11 +118,15 @@ def phase_names(rows):
 
 
 def plot_phases(rows, out, extra, op="sa32"):
-    rs = [r for r in ok(rows, op) if (num(r, "profiled_ms") or 0) > 0]
+    # one bar per input kind: its largest size (a scaling series gives one bar)
+    largest = {}
+    for r in ok(rows, op):
+        if (num(r, "profiled_ms") or 0) > 0 and (
+                r["kind"] not in largest or float(r["n"]) > float(largest[r["kind"]]["n"])):
+            largest[r["kind"]] = r
+    rs = sorted(largest.values(), key=lambda r: r["kind"])
     if not rs:
         return None
-    # one bar per input: the largest size of each kind, then the others
-    rs.sort(key=lambda r: (r["kind"], float(r["n"])))
     names = phase_names(rs)
     labels = ["%s (%s)" % (r["input"], human(float(r["n"]))) if r["input"].find("@") < 0
               else r["input"] for r in rs]
@@ -229,7 +236,7 @@ def plot_primitives(rows, out, extra):
     rs = [r for r in ok(rows) if r["op"] in ("radix", "segsort", "batched")]
     if not rs:
         return None
-    fig, ax = plt.subplots(figsize=(8, 3.5))
+    fig, ax = plt.subplots(figsize=(10, 1.1 * len(rs) + 1.6))
     ys = range(len(rs))
     ax.barh([y + 0.2 for y in ys], [num(r, "gb_s") or 0 for r in rs], height=0.4,
             label="primitive (payload bytes / time)")
@@ -240,7 +247,8 @@ def plot_primitives(rows, out, extra):
                 va="center", fontsize=7)
     ax.set_yticks(list(ys))
     ax.set_yticklabels(["%s\n%s" % (r["op"], r["input"][:40]) for r in rs], fontsize=7)
-    ax.set_xlabel("GB/s (device-resident buffers)")
+    ax.set_xscale("log")
+    ax.set_xlabel("GB/s (device-resident buffers; log scale)")
     ax.legend(fontsize=7)
     ax.set_title("Sorting primitives\n" + subtitle(rows, extra), fontsize=9)
     fig.tight_layout()

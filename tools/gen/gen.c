@@ -123,7 +123,7 @@ static size_t make_word(uint8_t *w, unsigned k, uint64_t *s)
 {
     unsigned lg = 0;
     while ((1u << lg) <= k + 1) lg++;
-    size_t len = 1 + lg / 2 + next(s) % (2 + lg / 2);
+    size_t len = 1 + lg / 3 + next(s) % (1 + lg / 3);
     if (len > 15) len = 15;
     for (size_t i = 0; i < len; i++) w[i] = english_letter(next(s));
     return len;
