@@ -79,13 +79,16 @@ static void edges(void **state)
     TU_OK(ctx, clsa_bwt(ctx, (const uint8_t *)"", out, 0, &p));
     assert_int_equal(p, 0);
     TU_OK(ctx, clsa_unbwt(ctx, out, back, 0, 0));
-    TU_OK(ctx, clsa_bwt(ctx, (const uint8_t *)"\xff", out, 1, &p));
-    assert_int_equal(p, 1);
-    assert_int_equal(out[0], 0xff);
+    out[0] = 0xff;
+    if (idx_device_sa(1)) {
+        TU_OK(ctx, clsa_bwt(ctx, (const uint8_t *)"\xff", out, 1, &p));
+        assert_int_equal(p, 1);
+        assert_int_equal(out[0], 0xff);
+        TU_OK(ctx, clsa_bwt(ctx, (const uint8_t *)"banana", (uint8_t[6]){0}, 6, &p));
+        assert_int_equal(p, 4);
+    }
     TU_OK(ctx, clsa_unbwt(ctx, out, back, 1, 1));
     assert_int_equal(back[0], 0xff);
-    TU_OK(ctx, clsa_bwt(ctx, (const uint8_t *)"banana", (uint8_t[6]){0}, 6, &p));
-    assert_int_equal(p, 4);
     /* primary out of range */
     assert_int_equal(clsa_unbwt(ctx, (const uint8_t *)"annbaa", back, 6, 0), CLSA_ERR_INVALID_ARG);
     assert_non_null(strstr(clsa_last_error(ctx), "out of range"));
@@ -96,7 +99,8 @@ static void edges(void **state)
     assert_int_equal(clsa_bwt(ctx, NULL, out, 2, &p), CLSA_ERR_INVALID_ARG);
 }
 
-/* Device-resident forms on buffers of ctx's OpenCL context. */
+/* Device-resident forms on buffers of ctx's OpenCL context (clsa_bwt_mem
+ * builds the suffix array on the device: not under Oclgrind). */
 static void mem_forms(void **state)
 {
     (void)state;
@@ -104,21 +108,28 @@ static void mem_forms(void **state)
     size_t n = tu_size(4000, 200);
     uint8_t *text = tu_malloc(n), *want = tu_malloc(n), *got = tu_malloc(n);
     gen_fill(text, n, GEN_RANDOM, 4, 5);
-    int64_t wantp = divbwt(text, want, NULL, (saidx_t)n), p = 0;
+    int64_t wantp = divbwt(text, want, NULL, (saidx_t)n), p = wantp;
     cl_int err;
     cl_mem dt = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n, text, &err);
     assert_int_equal(err, CL_SUCCESS);
-    cl_mem db = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, n, NULL, &err);
+    cl_mem db = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n, want, &err);
     assert_int_equal(err, CL_SUCCESS);
     cl_mem dback = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, n, NULL, &err);
     assert_int_equal(err, CL_SUCCESS);
-    TU_OK(ctx, clsa_bwt_mem(ctx, dt, db, (int64_t)n, &p));
-    assert_int_equal(p, wantp);
-    assert_int_equal(clEnqueueReadBuffer(ctx->queue, db, CL_TRUE, 0, n, got, 0, NULL, NULL), CL_SUCCESS);
-    assert_memory_equal(got, want, n);
+    if (idx_device_sa(n)) {
+        p = -1;
+        TU_OK(ctx, clsa_bwt_mem(ctx, dt, db, (int64_t)n, &p));
+        assert_int_equal(p, wantp);
+        assert_int_equal(clEnqueueReadBuffer(ctx->queue, db, CL_TRUE, 0, n, got, 0, NULL, NULL),
+                         CL_SUCCESS);
+        assert_memory_equal(got, want, n);
+    }
     TU_OK(ctx, clsa_unbwt_mem(ctx, db, dback, (int64_t)n, p));
     assert_int_equal(clEnqueueReadBuffer(ctx->queue, dback, CL_TRUE, 0, n, got, 0, NULL, NULL), CL_SUCCESS);
     assert_memory_equal(got, text, n);
+    /* the input buffer is left as it was */
+    assert_int_equal(clEnqueueReadBuffer(ctx->queue, db, CL_TRUE, 0, n, got, 0, NULL, NULL), CL_SUCCESS);
+    assert_memory_equal(got, want, n);
     assert_int_equal(clsa_unbwt_mem(ctx, db, dback, (int64_t)n, (int64_t)n + 1), CLSA_ERR_INVALID_ARG);
     assert_int_equal(clsa_bwt_mem(ctx, dt, dt, (int64_t)n, &p), CLSA_ERR_INVALID_ARG);
     clReleaseMemObject(dt);

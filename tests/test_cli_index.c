@@ -71,10 +71,15 @@ static long long printed_primary(void)
     return p;
 }
 
+/* bwt and lcp build the suffix array on the device, which takes minutes
+ * under Oclgrind: there they run on the host (unbwt stays on the device). */
+static const char *sa_backend(void) { return tu_small() ? "host" : "device"; }
+
 static void check_round_trip(const uint8_t *t, size_t n, const char *backend)
 {
     write_file(path("in.bin"), t, n);
-    assert_int_equal(run("bwt --backend %s %s %s", backend, path("in.bin"), path("out.bwt")), 0);
+    assert_int_equal(run("bwt --backend %s %s %s", strcmp(backend, "device") ? backend : sa_backend(),
+                         path("in.bin"), path("out.bwt")), 0);
     long long p = printed_primary();
     uint8_t *want = tu_malloc(n);
     assert_int_equal(p, divbwt(t, want, NULL, (saidx_t)n));
@@ -162,8 +167,8 @@ static void lcp_files(void **state)
         if (h) h--;
     }
     for (int width = 32; width <= 64; width += 32) {
-        assert_int_equal(run("lcp --backend device --index %d %s %s", width, path("fib.bin"),
-                             path("fib.lcp")), 0);
+        assert_int_equal(run("lcp --backend %s --index %d %s %s", sa_backend(), width,
+                             path("fib.bin"), path("fib.lcp")), 0);
         size_t bytes;
         uint8_t *got = read_file(path("fib.lcp"), &bytes);
         assert_int_equal(bytes, n * (size_t)width / 8);

@@ -30,7 +30,7 @@ int cli_bwt(int argc, char **argv)
     clsa_status st = clsa_bwt(ctx, text, out, (int64_t)n, &primary);
     double t1 = cli_now();
     if (st) {
-        rc = cli_fail(ctx, st, "BWT");
+        rc = cli_fail(ctx, st, "bwt");
         goto done;
     }
     if ((rc = cli_write_file(a.pos[1], out, n))) goto done;
@@ -67,7 +67,7 @@ int cli_unbwt(int argc, char **argv)
     clsa_status st = clsa_unbwt(ctx, bwt, out, (int64_t)n, a.primary);
     double t1 = cli_now();
     if (st) {
-        rc = cli_fail(ctx, st, "inverse BWT");
+        rc = cli_fail(ctx, st, "unbwt");
         goto done;
     }
     if ((rc = cli_write_file(a.pos[1], out, n))) goto done;
@@ -122,7 +122,7 @@ int cli_lcp(int argc, char **argv)
                                 : clsa_lcp64(ctx, text, lcp, (int64_t)n);
     double t1 = cli_now();
     if (st) {
-        rc = cli_fail(ctx, st, "LCP");
+        rc = cli_fail(ctx, st, "lcp");
         goto done;
     }
     to_le(lcp, n, width);
