@@ -136,3 +136,17 @@ __kernel void pd_sort_small(const __global uchar *text, ulong n, const __global 
     }
     for (uint i = lid; i < n; i += ls) pos[i] = lv[i];
 }
+
+/* Key of one sort by (group, key2) when both fit in idx_t: the slots are
+ * still in group order, so the group number is scan[i] - 1 (inclusive scan
+ * of the head flags). */
+__kernel void pd_key_group(const __global idx_t *u, const __global idx_t *isa,
+                           const __global uint *scan, ulong m, ulong n, ulong h, uint shift,
+                           __global idx_t *keys)
+{
+    ulong i = get_global_id(0);
+    if (i >= m) return;
+    ulong q = (ulong)u[i] + h;
+    idx_t k2 = q < n ? isa[q] + 1 : 0;
+    keys[i] = ((idx_t)(scan[i] - 1) << shift) | k2;
+}

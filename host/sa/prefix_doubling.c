@@ -111,25 +111,33 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
     return clsa__radix_sort(ctx, w->k, w->u, w->n, 4, vb, 0, total - 32, w->sk, w->sv);
 }
 
-/* Sorts all m unsorted suffixes at once: stable radix sort by key2, then
- * (several groups) stable radix sort by rank to restore the groups. */
+/* Sorts all m unsorted suffixes at once.  When the group number and key2
+ * fit in one idx_t together (few groups: the periodic inputs that take
+ * this path), one radix sort by (group, key2); else a stable radix sort by
+ * key2, then one by rank to restore the groups.  sk holds the inclusive
+ * scan of the head flags (clsa__groups_starts). */
 static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
 {
     int kb = w->index64 ? 8 : 4;
     cl_ulong m = w->m, n = w->n, hh = h;
+    cl_uint shift = bits_of(w->n);
+    unsigned gbits = bits_of(w->g - 1);
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_SORT_L);
+    if (shift + gbits <= (unsigned)(8 * kb))
+        return (st = RUN(ctx, w->index64, "pd_key_group", w->m, CLSA_KARG(w->u),
+                         CLSA_KARG(w->isa), CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(n),
+                         CLSA_KARG(hh), CLSA_KARG(shift), CLSA_KARG(w->k)))
+                   ? st
+                   : clsa__radix_sort(ctx, w->k, w->u, w->m, kb, kb, 0, shift + gbits, w->sk,
+                                      w->sv);
     if ((st = RUN(ctx, w->index64, "pd_key2", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
                   CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->k))) ||
-        (st = clsa__radix_sort(ctx, w->k, w->u, w->m, kb, kb, 0, bits_of(w->n), w->sk, w->sv)))
+        (st = clsa__radix_sort(ctx, w->k, w->u, w->m, kb, kb, 0, shift, w->sk, w->sv)) ||
+        (st = RUN(ctx, w->index64, "pd_rank_key", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
+                  CLSA_KARG(m), CLSA_KARG(w->k))))
         return st;
-    if (w->g > 1 &&
-        ((st = RUN(ctx, w->index64, "pd_rank_key", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
-                   CLSA_KARG(m), CLSA_KARG(w->k))) ||
-         (st = clsa__radix_sort(ctx, w->k, w->u, w->m, kb, kb, 0, bits_of(w->n - 1), w->sk,
-                                w->sv))))
-        return st;
-    return CLSA_OK;
+    return clsa__radix_sort(ctx, w->k, w->u, w->m, kb, kb, 0, bits_of(w->n - 1), w->sk, w->sv);
 }
 
 /* Groups longer than R1 through the segmented sort (merge path up to R2,
