@@ -79,7 +79,9 @@ __kernel void lcp_long_compare(__global const uchar *text, ulong n, __global con
 {
     ulong gid = get_global_id(0);
     if (gid >= (ulong)m * groups) return;
-    ulong t = gid / groups, g = gid % groups;
+    /* no gid % groups: LLVM pairs it with the division through a `freeze`
+     * that Oclgrind's uninitialised-value checker cannot run */
+    ulong t = gid / groups, g = gid - t * groups;
     ulong j = list[t];
     idx_t x = plcp[j];
     if (!is_pending(x)) return;
@@ -104,7 +106,7 @@ __kernel void lcp_long_reduce(__global const idx_t *list, uint m, __global idx_t
 {
     uint lid = get_local_id(0);
     ulong t = (get_global_id(0)) / lanes;
-    uint lane = lid % lanes;
+    uint lane = lid & (lanes - 1);
     int active = t < m && is_pending(plcp[list[t]]);
     uint b = groups;
     if (active)
@@ -114,7 +116,8 @@ __kernel void lcp_long_reduce(__global const idx_t *list, uint m, __global idx_t
                 break;
             }
     best[lid] = b;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    /* global fence too: every lane read plcp above, lane 0 writes it below */
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     for (uint s = lanes / 2; s > 0; s >>= 1) {
         if (lane < s) best[lid] = min(best[lid], best[lid + s]);
         barrier(CLK_LOCAL_MEM_FENCE);

@@ -62,10 +62,11 @@ static clsa_status finish_list(const lcp_job *j, cl_mem list, cl_mem off, cl_uin
     if (lanes > j->wg) lanes = (cl_uint)j->wg;
     cl_mem mm = NULL;
     uint32_t left = 0;
+    const uint32_t zero = 0; /* written, not filled: Oclgrind tracks writes */
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)m * groups * 4, &mm));
     do {
-        CLSA_TRY(clsa__fill_zero(ctx, remaining, 0, 4));
+        CLSA_TRY(clsa__write(ctx, remaining, 0, &zero, 4));
         CLSA_TRY(RUN(ctx, j->index64, "lcp_long_compare", (size_t)m * groups, j->wg, KA(j->text),
                      KA(j->n), KA(list), KA(m), KA(off), KA(j->plcp), KA(g), KA(seg), KA(mm)));
         CLSA_TRY(RUN(ctx, j->index64, "lcp_long_reduce", (size_t)m * lanes, j->wg, KA(list),
@@ -89,13 +90,14 @@ static clsa_status finish_long(const lcp_job *j)
     cl_uint cap = SHORT_CAP;
     cl_mem list = NULL, off = NULL, count = NULL, remaining = NULL;
     uint32_t found = 0;
+    const uint32_t zero = 0; /* written, not filled: Oclgrind tracks writes */
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)list_cap * j->w, &list));
     CLSA_TRY(clsa__alloc(ctx, (size_t)list_cap * j->w, &off));
     CLSA_TRY(clsa__alloc(ctx, 4, &count));
     CLSA_TRY(clsa__alloc(ctx, 4, &remaining));
     do {
-        CLSA_TRY(clsa__fill_zero(ctx, count, 0, 4));
+        CLSA_TRY(clsa__write(ctx, count, 0, &zero, 4));
         CLSA_TRY(RUN(ctx, j->index64, "lcp_collect", (size_t)j->n, j->wg, KA(j->plcp), KA(j->n),
                      KA(count), KA(list_cap), KA(cap), KA(list), KA(off)));
         CLSA_TRY(clsa__read(ctx, count, 0, &found, 4));
