@@ -158,8 +158,11 @@ stage() {
         say "stage $name: SKIPPED (no time left)"
         return
     fi
-    say "stage $name: budget ${budget}s: clsa-bench $*"
-    timeout -k 5 $((budget + 60)) "$BENCH" --deadline-in "$budget" --dir "$CORPUS" \
+    # a row cannot be interrupted: allow 60 s past the deadline, never 30 s past the limit
+    local kill_after=$((budget + 60))
+    [ $kill_after -gt $((left + 40)) ] && kill_after=$((left + 40))
+    say "stage $name: budget ${budget}s (stopped after ${kill_after}s): clsa-bench $*"
+    timeout -k 5 $kill_after "$BENCH" --deadline-in "$budget" --dir "$CORPUS" \
         --csv "$OUT/results.csv" --append --json "$OUT/stages/$name.json" "$@"
     local rc=$?
     say "stage $name: exit $rc$([ $rc = 124 ] && echo ' (stopped: over time; rows written so far are kept)')"
