@@ -150,7 +150,8 @@ static void sort_tile(__global key_t *skeys, __global val_t *svals, __global key
 /* S classes, all in one launch.  list[list_first ..]: segment ids grouped
  * by class; info[3c .. 3c+2] for class c (slots of 2^(c+1)): first
  * work-group, first list entry, number of segments. */
-__kernel void bitonic_small(__global key_t *keys, __global val_t *vals,
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+bitonic_small(__global key_t *keys, __global val_t *vals,
                             const __global idx_t *offs, const __global idx_t *lens,
                             const __global uint *list, const __global ulong *info, uint nclasses,
                             __local key_t *lk, __local uint *li)
@@ -180,7 +181,8 @@ __kernel void bitonic_small(__global key_t *keys, __global val_t *vals,
  * takes ceil(log2 T) merge passes that ping-pong between the segment and
  * its scratch area (tile_base[m] * TILE in skeys/svals); the block sort
  * writes where the passes must start so that the last one lands in place. */
-__kernel void bitonic_block(__global key_t *keys, __global val_t *vals, __global key_t *skeys,
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+bitonic_block(__global key_t *keys, __global val_t *vals, __global key_t *skeys,
                             __global val_t *svals, const __global idx_t *offs,
                             const __global idx_t *lens, const __global uint *list,
                             const __global uint *tile_base, const __global uint *tile_seg,

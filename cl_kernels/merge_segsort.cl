@@ -99,7 +99,8 @@ __kernel void merge_expand_tiles(const __global uint *ntiles, const __global uin
     for (uint t = 0; t < ntiles[m]; t++) tile_seg[b + t] = (uint)m;
 }
 
-__kernel void merge_pass(__global key_t *keys, __global val_t *vals, __global key_t *skeys,
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+merge_pass(__global key_t *keys, __global val_t *vals, __global key_t *skeys,
                          __global val_t *svals, const __global idx_t *offs,
                          const __global idx_t *lens, const __global uint *list,
                          const __global uint *tile_base, const __global uint *tile_seg, uint pass,
