@@ -62,21 +62,23 @@ static int grp_is_head(const __global uint *scan, ulong i, ulong m)
     return i == 0 || i >= m || scan[i - 1] != scan[i];
 }
 
-/* New ranks into ISA; counts the groups that stay unsorted (size >= 2)
- * into *groups (one atomic per work-group). */
+/* New ranks into ISA; counts[0] += groups that stay unsorted (size >= 2),
+ * counts[1] += singletons (one atomic each per work-group). */
 __kernel void grp_rank_update(const __global idx_t *u, const __global uint *scan,
                               const __global idx_t *heads, ulong m, __global idx_t *isa,
-                              __global uint *groups, __local uint *count)
+                              __global uint *counts, __local uint *count)
 {
     ulong i = get_global_id(0);
-    if (get_local_id(0) == 0) *count = 0;
+    uint lid = get_local_id(0), ls = get_local_size(0);
+    for (uint c = lid; c < 2; c += ls) count[c] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (i < m) {
         isa[u[i]] = heads[scan[i] - 1];
-        if (grp_is_head(scan, i, m) && !grp_is_head(scan, i + 1, m)) atomic_inc(count);
+        if (grp_is_head(scan, i, m)) atomic_inc(&count[grp_is_head(scan, i + 1, m) ? 1 : 0]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (get_local_id(0) == 0 && *count) atomic_add(groups, *count);
+    for (uint c = lid; c < 2; c += ls)
+        if (count[c]) atomic_add(&counts[c], count[c]);
 }
 
 /* keep = the slot's group has at least two suffixes (singletons are final). */

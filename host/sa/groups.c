@@ -66,36 +66,38 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
 clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_delta)
 {
     cl_ulong m = w->m;
-    uint32_t groups = 0, kept = 0;
+    uint32_t counts[2] = {0, 0}, kept = 0;
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     if ((st = clsa__scan(ctx, w->sk, w->sk, w->m, 1, 0, NULL)) ||
         (st = head_scatter(ctx, w, w->sk, has_delta ? w->k : NULL, w->sv)))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
-    if ((st = clsa__fill_zero(ctx, w->counter, 0, 4)) ||
+    if ((st = clsa__fill_zero(ctx, w->counter, 0, sizeof counts)) ||
         (st = RUN(w, "grp_rank_update", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk),
                   CLSA_KARG(w->sv), CLSA_KARG(m), CLSA_KARG(w->isa), CLSA_KARG(w->counter),
-                  CLSA_KLOCAL(4))) ||
-        (st = clsa__read(ctx, w->counter, 0, &groups, 4)))
+                  CLSA_KLOCAL(2 * 4))) ||
+        (st = clsa__read(ctx, w->counter, 0, counts, sizeof counts)))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    if (groups == 0) { /* every suffix is final */
-        w->m = w->g = 0;
+    w->g = counts[0];
+    if (counts[0] == 0) { /* every suffix is final */
+        w->m = 0;
         return CLSA_OK;
     }
+    if (counts[1] == 0) return CLSA_OK; /* no singleton: u stays as it is */
     /* keep flags into sv, scanned in place; the compaction reads keep back
      * from consecutive positions, so sk (the head scan) is free for u. */
     if ((st = RUN(w, "grp_keep", w->m, CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(w->sv))) ||
-        (st = clsa__scan(ctx, w->sv, w->sv, w->m, 0, 0, &kept)) ||
-        (st = RUN(w, "grp_compact", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sv), CLSA_KARG(m),
+        (st = clsa__scan(ctx, w->sv, w->sv, w->m, 0, 0, &kept)))
+        return st;
+    if ((st = RUN(w, "grp_compact", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sv), CLSA_KARG(m),
                   CLSA_KARG(kept), CLSA_KARG(w->sk))))
         return st;
     cl_mem t = w->u;
     w->u = w->sk;
     w->sk = t;
     w->m = kept;
-    w->g = groups;
     return CLSA_OK;
 }
 

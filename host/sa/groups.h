@@ -31,7 +31,7 @@ typedef struct clsa__sa_work {
     uint64_t n;
     size_t m, g;
     cl_mem u, isa, k, sk, sv;
-    cl_mem counter; /* one uint */
+    cl_mem counter; /* two uints */
     cl_mem counts;  /* 36 uints: class counts */
 } clsa__sa_work;
 

@@ -234,6 +234,8 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
     w->u = sa;
     w->k = w->sk = w->sv = NULL;
     if (w->m == 0) return CLSA_OK;
+    if ((st = clsa__reserve_check(ctx, 3 * w->m * iw + 256, "suffix array doubling working set")))
+        return st;
     /* k also holds the class lists (groups.cl): a few uints more than m/4 */
     if ((st = alloc(ctx, b, w->m * iw + 256, &w->k)) || (st = alloc(ctx, b, w->m * iw, &w->sk)) ||
         (st = alloc(ctx, b, w->m * iw, &w->sv)))
@@ -273,7 +275,7 @@ clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n
     }
     CLSA_TRY(alloc(ctx, &b, sizeof a.codes, &codes));
     CLSA_TRY(clsa__write(ctx, codes, 0, a.codes, sizeof a.codes));
-    CLSA_TRY(alloc(ctx, &b, 4, &w.counter));
+    CLSA_TRY(alloc(ctx, &b, 8, &w.counter));
     CLSA_TRY(alloc(ctx, &b, 36 * 4, &w.counts));
     CLSA_TRY(alloc(ctx, &b, (size_t)n * iw, &w.k));
     CLSA_TRY(alloc(ctx, &b, (size_t)n * iw, &w.sk));
