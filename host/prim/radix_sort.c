@@ -64,7 +64,7 @@ static clsa_status choose_shape(sort_run *r)
 {
     const clsa_tuning *t = &r->ctx->tune;
     size_t wg = pow2_floor(t->sort_wg ? t->sort_wg : 1);
-    size_t items = pow2_floor(t->sort_items ? t->sort_items : 1);
+    size_t items = pow2_floor(t->radix_items ? t->radix_items : 1);
     if (items > 32) items = 32;
     if (wg > t->max_wg) wg = pow2_floor(t->max_wg ? t->max_wg : 1);
     while (wg * items > MAX_TILE) items > 1 ? (items /= 2) : (wg /= 2);

@@ -23,11 +23,13 @@ typedef struct clsa_tuning {
     size_t sort_wg;           /* work-group size for radix sort */
     size_t sort_items;        /* keys per work-item in radix sort tiles */
     unsigned radix_bits;      /* LSD radix sort digit width, 4..8 bits */
+    size_t radix_items;       /* keys per work-item in LSD radix sort tiles */
     size_t r1;                /* S/M boundary: largest group sorted in local memory */
     size_t r2;                /* M/L boundary */
     uint64_t host_threshold;  /* AUTO: inputs shorter than this go to the host */
     unsigned sa_path;         /* SA doubling sorts: 0 auto, 1 one radix sort of all
-                                 unsorted suffixes, 2 by group length class (docs/SA.md) */
+                                 unsorted suffixes, 2 by group length class, 3 as 1
+                                 without the combined key (docs/SA.md) */
 } clsa_tuning;
 
 #define CLSA_MAX_PROGRAMS 64

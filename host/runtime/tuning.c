@@ -20,6 +20,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "sort_wg")) t->sort_wg = pow2_floor(v);
     else if (!strcmp(key, "sort_items")) t->sort_items = v;
     else if (!strcmp(key, "radix_bits")) t->radix_bits = v < 4 ? 4 : v > 8 ? 8 : (unsigned)v;
+    else if (!strcmp(key, "radix_items")) t->radix_items = v;
     else if (!strcmp(key, "r1")) t->r1 = v;
     else if (!strcmp(key, "r2")) t->r2 = v;
     else if (!strcmp(key, "host_threshold")) t->host_threshold = v;
@@ -56,6 +57,11 @@ void clsa__tuning_init(clsa_tuning *t)
     /* 8-bit digits: 4 passes over u32 keys; the tile's local ranking does
      * them as two 4-bit splits, so local memory does not grow with it. */
     t->radix_bits = 8;
+    /* Tiles of 16 keys per work-item: the per-pass digit table (2^bits
+     * counts per tile) stays at 1/16 of the keys, and the local memory of a
+     * 256-wide tile (about 35 KB for u32 pairs) still lets several
+     * work-groups share a GPU core; smaller local memories shrink it. */
+    t->radix_items = 16;
     /* S groups are sorted in local memory (bitonic_segsort.cl; the merge
      * passes of merge_segsort.cl use the same tile), which holds a key of
      * up to 8 bytes and a 4-byte index per element: values are gathered
