@@ -7,7 +7,7 @@
 #       ../shared/corpus/build-corpus.sh; needs apt lists (apt-get update).
 #   tools/bench/corpus.sh pack   [CORPUS_DIR] [PACK_DIR] (default .corpus)
 #       cuts the slices listed below and packs them into
-#       PACK_DIR/corpus-slices.tar.xz (about 45 MB; git-ignored), with a
+#       PACK_DIR/corpus-slices.tar.xz (41 MB; git-ignored), with a
 #       MANIFEST (name, bytes, sha256, what it is) and COMMIT (the commit
 #       checked out when packing).  Carry ".corpus" in the device call.
 #   tools/bench/corpus.sh unpack [PACK_DIR] [DEST]       (default .corpus, .corpus/data)

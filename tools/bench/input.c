@@ -192,7 +192,7 @@ static int load_files(const char *list, int repeat, int64_t size, bench_input *i
     in->n = have;
     if (size > 0 && have < size)
         snprintf(in->note, sizeof in->note, "only %lld bytes available", (long long)have);
-    if (repeat)
+    if (repeat && have > first)
         snprintf(in->note, sizeof in->note, "%lld-byte file repeated %.1fx", (long long)first,
                  (double)have / (double)first);
     return 0;
