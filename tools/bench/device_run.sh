@@ -22,7 +22,8 @@
 # (all rows + per-stage metadata), bench.log (everything printed), env.txt.
 # Device: CLSA_DEVICE (default gpu).  Build folder CLSA_BENCH_BUILD (default
 # build), parallel jobs CLSA_BENCH_JOBS (default 16); CLSA_BENCH_SKIP_SETUP=1
-# skips .device/setup.sh (for a local smoke test: --tiny with CLSA_DEVICE=pocl).  Commit: CLSA_BENCH_COMMIT, else git,
+# skips .device/setup.sh (for a local smoke test: --tiny with CLSA_DEVICE=pocl);
+# CLSA_BENCH_CORPUS_DIR: where the slices are unpacked (default /tmp/clsa-corpus-data).  Commit: CLSA_BENCH_COMMIT, else git,
 # else .corpus/COMMIT (the commit when the corpus was packed, marked so).
 set -uo pipefail
 
@@ -85,7 +86,8 @@ grep -E 'warning|Built target' "$OUT/build.txt" || true
 rm -f "$OUT/build.txt"
 BENCH=$ROOT/$BUILD/tools/bench/clsa-bench
 
-CORPUS=$ROOT/.corpus/data
+# Unpacked outside the tree, so a local run cannot swell .corpus past the carry limit.
+CORPUS=${CLSA_BENCH_CORPUS_DIR:-${TMPDIR:-/tmp}/clsa-corpus-data}
 if [ -f .corpus/corpus-slices.tar.xz ]; then
     say "unpacking corpus slices"
     bash tools/bench/corpus.sh unpack .corpus "$CORPUS" || say "WARNING: corpus unpack failed"
