@@ -71,15 +71,20 @@ static long long printed_primary(void)
     return p;
 }
 
-/* bwt and lcp build the suffix array on the device, which takes minutes
- * under Oclgrind: there they run on the host (unbwt stays on the device). */
-static const char *sa_backend(void) { return tu_small() ? "host" : "device"; }
+/* Under Oclgrind the commands run on the host: bwt and lcp would build the
+ * suffix array on the device (minutes there), and a device unbwt in a fresh
+ * process draws Oclgrind 21.10 uninitialised-value reports about buffers
+ * created after others were released (same launches, same data: clean in
+ * test_bwt; reordering the allocations or a host round trip of the data
+ * silences them).  The kernels themselves are checked under Oclgrind by
+ * test_bwt / test_lcp; here the subject is the command line. */
+static const char *dev_backend(void) { return tu_small() ? "host" : "device"; }
 
 static void check_round_trip(const uint8_t *t, size_t n, const char *backend)
 {
     write_file(path("in.bin"), t, n);
-    assert_int_equal(run("bwt --backend %s %s %s", strcmp(backend, "device") ? backend : sa_backend(),
-                         path("in.bin"), path("out.bwt")), 0);
+    if (!strcmp(backend, "device")) backend = dev_backend();
+    assert_int_equal(run("bwt --backend %s %s %s", backend, path("in.bin"), path("out.bwt")), 0);
     long long p = printed_primary();
     uint8_t *want = tu_malloc(n);
     assert_int_equal(p, divbwt(t, want, NULL, (saidx_t)n));
@@ -139,7 +144,8 @@ static void unbwt_errors(void **state)
     assert_int_equal(run("lcp --index 48 a b"), 2);
     assert_int_equal(run("bwt onlyone"), 2);
     assert_int_equal(run("bwt --help"), 0);
-    assert_int_equal(run("unbwt --primary 4 --backend device %s %s", path("b.bwt"), path("ok.txt")), 0);
+    assert_int_equal(run("unbwt --primary 4 --backend %s %s %s", dev_backend(), path("b.bwt"),
+                         path("ok.txt")), 0);
     size_t n;
     char *txt = (char *)read_file(path("ok.txt"), &n);
     assert_string_equal(txt, "banana");
@@ -167,7 +173,7 @@ static void lcp_files(void **state)
         if (h) h--;
     }
     for (int width = 32; width <= 64; width += 32) {
-        assert_int_equal(run("lcp --backend %s --index %d %s %s", sa_backend(), width,
+        assert_int_equal(run("lcp --backend %s --index %d %s %s", dev_backend(), width,
                              path("fib.bin"), path("fib.lcp")), 0);
         size_t bytes;
         uint8_t *got = read_file(path("fib.lcp"), &bytes);
