@@ -7,6 +7,8 @@
  * point that is not in it. */
 #include "fault_inject.h"
 
+#include <execinfo.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +29,9 @@ static const char *names[FI_MAX_NAMES];
 static unsigned long name_count[FI_MAX_NAMES];
 static unsigned nnames;
 
-/* Name of every call since fi_reset, for fi_name_at. */
+/* Name and call-stack signature of every call since fi_reset. */
 static const char **log_names;
+static void **log_frames; /* FI_MAX_DEPTH per call */
 static unsigned long log_cap;
 
 void fi_reset(void)
@@ -44,6 +47,29 @@ void fi_reset(void)
 const char *fi_name_at(unsigned long i)
 {
     return i >= 1 && i <= calls && i <= log_cap ? log_names[i - 1] : NULL;
+}
+
+/* Hash of the return addresses of the `depth` innermost frames from the
+ * wrapper on: the same call reached through the same path (a loop's later
+ * iterations) gets the same value, another caller a different one. */
+uint64_t fi_site_at(unsigned long i, int depth)
+{
+    if (i < 1 || i > calls || i > log_cap) return 0;
+    if (depth > FI_MAX_DEPTH) depth = FI_MAX_DEPTH;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int k = 0; k < depth; k++) {
+        h ^= (uint64_t)(uintptr_t)log_frames[(i - 1) * FI_MAX_DEPTH + k];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* Records the innermost frames above hit(): the wrapper, then the library. */
+static __attribute__((noinline)) void record_frames(void **out)
+{
+    void *frames[FI_MAX_DEPTH + 2];
+    int n = backtrace(frames, FI_MAX_DEPTH + 2);
+    for (int k = 0; k < FI_MAX_DEPTH; k++) out[k] = k + 2 < n ? frames[k + 2] : NULL;
 }
 
 void fi_arm(unsigned long n)
@@ -93,7 +119,7 @@ static void note(const char *name)
 }
 
 /* Counts a failable call; returns the error to inject, or CL_SUCCESS. */
-static cl_int hit(const char *name, cl_int code)
+static __attribute__((noinline)) cl_int hit(const char *name, cl_int code)
 {
     if (tracing < 0) {
         const char *e = getenv("FI_TRACE");
@@ -104,12 +130,18 @@ static cl_int hit(const char *name, cl_int code)
     if (calls > log_cap) {
         unsigned long cap = log_cap ? log_cap * 2 : 4096;
         const char **grown = realloc(log_names, cap * sizeof *grown);
-        if (grown) {
-            log_names = grown;
+        void **grown_frames =
+            grown ? realloc(log_frames, cap * FI_MAX_DEPTH * sizeof *grown_frames) : NULL;
+        if (grown) log_names = grown;
+        if (grown_frames) {
+            log_frames = grown_frames;
             log_cap = cap;
         }
     }
-    if (calls <= log_cap) log_names[calls - 1] = name;
+    if (calls <= log_cap) {
+        log_names[calls - 1] = name;
+        record_frames(log_frames + (calls - 1) * FI_MAX_DEPTH);
+    }
     int fail = armed && calls == armed;
     if (tracing) fprintf(stderr, "fi: #%lu %s%s\n", calls, name, fail ? "  <-- FAIL" : "");
     if (!fail) return CL_SUCCESS;

@@ -16,6 +16,8 @@
 #ifndef CLSA_FAULT_INJECT_H
 #define CLSA_FAULT_INJECT_H
 
+#include <stdint.h>
+
 #include "clsa.h"
 
 typedef enum fi_kind {
@@ -50,6 +52,13 @@ unsigned long fi_count_of(const char *name);
 const char *const *fi_called(unsigned *count);
 /* Name of the i-th call (1-based) since the last fi_reset, NULL if none. */
 const char *fi_name_at(unsigned long i);
+/* Call-stack signature of the i-th call: a hash of the `depth` innermost
+ * return addresses from the wrapper on (1 = the wrapper alone, i.e. the
+ * entry point; 2 = its caller in the library; ... up to FI_MAX_DEPTH).
+ * Failing one call per distinct signature covers the error paths and
+ * clean-ups without repeating a loop's iterations. */
+#define FI_MAX_DEPTH 8
+uint64_t fi_site_at(unsigned long i, int depth);
 /* Optional per-call trace to stderr (env FI_TRACE=1 also enables it). */
 void fi_trace(int on);
 

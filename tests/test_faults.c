@@ -18,10 +18,18 @@
 #include <time.h>
 #include <unistd.h>
 
+/* BWT and LCP join the run once the library has them (this binary links
+ * the whole static library, so a weak reference finds them when they exist). */
+#pragma weak clsa_bwt
+#pragma weak clsa_lcp32
+
 #define TEXT_N 700
 
 static uint8_t text[TEXT_N];
 static int32_t ref32[TEXT_N];
+static uint8_t ref_bwt[TEXT_N];
+static int64_t ref_primary;
+static int32_t ref_lcp[TEXT_N];
 
 /* Outcome tallies for the summary (docs/RELIABILITY.md quotes them). */
 typedef struct tally {
@@ -42,6 +50,22 @@ static void make_text(void)
     gen_fill(text + TEXT_N / 2, TEXT_N - TEXT_N / 2, GEN_PERIODIC, 7, 0);
     text[TEXT_N - 3] = 0xff;
     assert_int_equal(divsufsort(text, ref32, TEXT_N), 0);
+    static int32_t tmp[TEXT_N], rank[TEXT_N];
+    ref_primary = divbwt(text, ref_bwt, tmp, TEXT_N);
+    /* Kasai et al. */
+    for (int i = 0; i < TEXT_N; i++) rank[ref32[i]] = i;
+    int h = 0;
+    for (int i = 0; i < TEXT_N; i++) {
+        if (rank[i] == 0) {
+            ref_lcp[0] = 0;
+            h = 0;
+            continue;
+        }
+        int j = ref32[rank[i] - 1];
+        while (i + h < TEXT_N && j + h < TEXT_N && text[i + h] == text[j + h]) h++;
+        ref_lcp[rank[i]] = h;
+        if (h) h--;
+    }
 }
 
 static void no_buffers_left(clsa_context *ctx, const char *after)
@@ -107,6 +131,26 @@ static clsa_status work(clsa_context *ctx, const char **what)
             k++;
         }
     assert_int_equal(k, count);
+    if (clsa_bwt) {
+        static uint8_t bwt[TEXT_N];
+        int64_t primary = -1;
+        *what = "clsa_bwt";
+        st = clsa_bwt(ctx, text, bwt, TEXT_N, &primary);
+        no_buffers_left(ctx, *what);
+        if (st) return st;
+        if (primary != ref_primary || memcmp(bwt, ref_bwt, TEXT_N))
+            fail_msg("clsa_bwt wrong after fault at %s", fi_failed_call() ? fi_failed_call() : "none");
+    }
+    if (clsa_lcp32) {
+        static int32_t lcp[TEXT_N];
+        *what = "clsa_lcp32";
+        st = clsa_lcp32(ctx, text, lcp, TEXT_N);
+        no_buffers_left(ctx, *what);
+        if (st) return st;
+        for (int i = 0; i < TEXT_N; i++)
+            if (lcp[i] != ref_lcp[i]) fail_msg("clsa_lcp32 wrong at %d after fault at %s", i,
+                                               fi_failed_call() ? fi_failed_call() : "none");
+    }
     return CLSA_OK;
 }
 
@@ -231,38 +275,60 @@ static void walk(int cold, tally *t)
         setenv("CLSA_CACHE_DIR", cold_dir, 1);
     }
     one_run(0, NULL); /* warms the disk cache */
+    double tc = now();
     one_run(0, NULL); /* counting run */
+    tc = now() - tc;
     unsigned long total = fi_calls();
+    /* Call-stack depth that makes two calls "the same"; FI_DEPTH overrides. */
+    int depth = cold ? 2 : 3;
+    const char *depth_env = getenv("FI_DEPTH");
+    if (depth_env && *depth_env) depth = atoi(depth_env);
     const char **names = calloc(total + 1, sizeof *names);
-    assert_non_null(names);
-    for (unsigned long i = 1; i <= total; i++) names[i] = fi_name_at(i);
+    uint64_t *sites = calloc(total + 1, sizeof *sites);
+    assert_true(names && sites);
+    for (unsigned long i = 1; i <= total; i++) {
+        names[i] = fi_name_at(i);
+        sites[i] = fi_site_at(i, depth);
+    }
     unsigned nd;
     const char *const *called = fi_called(&nd);
     const char *label = cold ? "cold cache" : "warm cache";
-    fprintf(stderr, "%s: a run makes %lu failable OpenCL calls:", label, total);
+    fprintf(stderr, "%s: a run (%.2f s) makes %lu failable OpenCL calls:", label, tc, total);
     for (unsigned i = 0; i < nd; i++) fprintf(stderr, " %s=%lu", called[i], fi_count_of(called[i]));
     fprintf(stderr, "\n");
 
-    /* Under Oclgrind every run is slow: the first occurrence of each call
-     * name and a stride of the rest.  Elsewhere every call. */
-    unsigned long stride = 1;
-    const char *env = getenv("FI_STRIDE");
-    if (env && *env) stride = strtoul(env, NULL, 10);
-    else if (tu_small()) stride = total / 40 + 1;
-    if (stride == 0) stride = 1;
-    double t0 = now();
+    /* Which calls to fail: by default one per distinct call stack (every
+     * error path and clean-up, without repeating a loop's iterations);
+     * FI_FULL=1 every single call.  With a cold cache only the build and
+     * save calls are new.  Under Oclgrind every run is slow: at most ~40. */
+    const char *full_env = getenv("FI_FULL");
+    int full = full_env && *full_env == '1';
+    unsigned char *pick = calloc(total + 1, 1);
+    assert_non_null(pick);
+    unsigned long npick = 0, nsites = 0;
     for (unsigned long n = 1; n <= total; n++) {
-        int first = 1;
-        for (unsigned long j = 1; j < n && first; j++)
-            if (!strcmp(names[j], names[n])) first = 0;
-        /* With a cold cache, only the build and save path is new. */
         if (cold && strcmp(names[n], "clCreateProgramWithSource") &&
             strcmp(names[n], "clBuildProgram") && strcmp(names[n], "clGetProgramBuildInfo") &&
             strcmp(names[n], "clGetProgramInfo") && strcmp(names[n], "clCreateKernel"))
             continue;
-        if (!first && n % stride != 0) continue;
-        one_run(n, t);
+        int first = 1;
+        for (unsigned long j = 1; j < n && first; j++)
+            if (sites[j] == sites[n]) first = 0;
+        nsites += first;
+        if (first || full) {
+            pick[n] = 1;
+            npick++;
+        }
     }
+    unsigned long stride = tu_small() && !full ? npick / 40 + 1 : 1;
+    fprintf(stderr, "%s: %lu distinct call stacks of depth %d; failing %lu calls%s\n", label,
+            nsites, depth, (npick + stride - 1) / stride, full ? " (FI_FULL=1: every call)" : "");
+    double t0 = now();
+    unsigned long k = 0;
+    for (unsigned long n = 1; n <= total; n++)
+        if (pick[n] && k++ % stride == 0) one_run(n, t);
+    free(pick);
+    free(sites);
     fprintf(stderr, "%s: %lu runs in %.1f s\n", label, t->runs, now() - t0);
     free(names);
     if (cold) {
@@ -292,6 +358,8 @@ static void every_call_fails_cleanly(void **state)
 int main(void)
 {
     make_text();
+    fprintf(stderr, "run: context, SA 32/64, scan, compact%s%s\n", clsa_bwt ? ", BWT" : "",
+            clsa_lcp32 ? ", LCP" : "");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_call_fails_cleanly),
     };
