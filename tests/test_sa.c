@@ -128,23 +128,24 @@ static void hard_inputs(void **state)
 
 /* Each sort path of the doubling loop forced on inputs that have many
  * unsorted groups of all lengths: one radix sort of everything
- * (sa_path=1), length classes (sa_path=2), and classes with a tiny R1 so
- * the segmented sort takes the long groups. */
+ * (sa_path=1; 3: without the combined (group, key2) key), length classes
+ * (sa_path=2), and classes with a tiny R1 so the segmented sort takes the
+ * long groups. */
 static void forced_paths(void **state)
 {
     (void)state;
-    static const char *tunes[] = {"sa_path=1", "sa_path=2", "sa_path=2,r1=32"};
+    static const char *tunes[] = {"sa_path=1", "sa_path=2", "sa_path=2,r1=32", "sa_path=3"};
     static const hard_case kinds[] = {{GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 100},
                                       {GEN_RANDOM, 2}, {GEN_MUTATED, 3000}, {GEN_THUE_MORSE, 0}};
     size_t sizes[] = {100, 3000, 40000};
     clsa_context *saved = ctx;
-    for (size_t t = 0; t < 3; t++) {
+    for (size_t t = 0; t < sizeof tunes / sizeof *tunes; t++) {
         setenv("CLSA_TUNE", tunes[t], 1);
         ctx = tu_context();
         unsetenv("CLSA_TUNE");
         for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
             for (size_t i = 0; i < 3; i++) {
-                if (tu_small() && (i > 0 || k % 3 != t)) continue;
+                if (tu_small() && (i > 0 || k % 4 != t)) continue;
                 if (!tu_small() && i == 2 && k % 2) continue;
                 check_gen(kinds[k].kind, kinds[k].param, sizes[i], 77 + k, (int)(i + k + t) % 2);
             }

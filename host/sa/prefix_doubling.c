@@ -124,7 +124,7 @@ static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
     unsigned gbits = bits_of(w->g - 1);
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_SORT_L);
-    if (shift + gbits <= (unsigned)(8 * kb))
+    if (shift + gbits <= (unsigned)(8 * kb) && ctx->tune.sa_path != 3)
         return (st = RUN(ctx, w->index64, "pd_key_group", w->m, CLSA_KARG(w->u),
                          CLSA_KARG(w->isa), CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(n),
                          CLSA_KARG(hh), CLSA_KARG(shift), CLSA_KARG(w->k)))
@@ -179,7 +179,7 @@ static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h
     /* segmented sort scratch: at most keys and values twice over */
     uint64_t extra = 4 * iw * c.large_slots + 2 * iw * c.count[c.nclass];
     uint64_t budget = 5 * iw * w->n;
-    int global = ctx->tune.sa_path == 1 ||
+    int global = ctx->tune.sa_path == 1 || ctx->tune.sa_path == 3 ||
                  (ctx->tune.sa_path != 2 && (c.large_slots * 2 > w->m ||
                                               ctx->stats.current_device_bytes + extra > budget));
     if (global) {
