@@ -133,12 +133,15 @@ void gen_words(uint8_t *buf, size_t n, unsigned vocab, uint64_t seed)
 {
     uint64_t s = seed * 0x2545f4914f6cdd1dull + 7;
     unsigned v = vocab ? vocab : 30000;
+    enum { GUIDE = 1 << 16 };
     uint8_t (*words)[16] = malloc((size_t)v * sizeof *words);
     double *cdf = malloc((size_t)v * sizeof *cdf);
-    if (!words || !cdf) { /* degrade to plain random lower-case letters */
+    unsigned *guide = malloc((GUIDE + 1) * sizeof *guide);
+    if (!words || !cdf || !guide) { /* degrade to plain random lower-case letters */
         for (size_t i = 0; i < n; i++) buf[i] = (uint8_t)('a' + next(&s) % 26);
         free(words);
         free(cdf);
+        free(guide);
         return;
     }
     double total = 0;
@@ -147,16 +150,19 @@ void gen_words(uint8_t *buf, size_t n, unsigned vocab, uint64_t seed)
         total += 1.0 / (k + 1.0);
         cdf[k] = total;
     }
+    /* Guide table: guide[g] = first rank whose cdf reaches g/GUIDE of the total,
+     * so a draw starts its search there (a step or two instead of a bisection). */
+    for (unsigned g = 0, k = 0; g <= GUIDE; g++) {
+        double at = total * g / GUIDE;
+        while (k + 1 < v && cdf[k] < at) k++;
+        guide[g] = k;
+    }
     size_t i = 0, line = 0;
     int capital = 1;
     while (i < n) {
         double u = (double)(next(&s) >> 11) * (1.0 / 9007199254740992.0) * total;
-        unsigned lo = 0, hi = v - 1;
-        while (lo < hi) {
-            unsigned mid = lo + (hi - lo) / 2;
-            if (cdf[mid] < u) lo = mid + 1;
-            else hi = mid;
-        }
+        unsigned lo = guide[(unsigned)(u / total * GUIDE)];
+        while (lo + 1 < v && cdf[lo] < u) lo++;
         size_t len = words[lo][15];
         for (size_t j = 0; j < len && i < n; j++, line++)
             buf[i++] = (uint8_t)(j == 0 && capital ? words[lo][j] - 32 : words[lo][j]);
@@ -171,4 +177,5 @@ void gen_words(uint8_t *buf, size_t n, unsigned vocab, uint64_t seed)
     }
     free(words);
     free(cdf);
+    free(guide);
 }
