@@ -72,7 +72,10 @@ CLSA_API clsa_status clsa_bwt_mem(clsa_context *ctx, cl_mem text, cl_mem bwt, in
  * CLSA_ERR_INVALID_ARG with a message naming the valid range; a bwt that
  * is not the transform of any text (but has a valid primary) gives
  * unspecified bytes, never a crash.  bwt and text may be the same array
- * (host form) but must otherwise not overlap. */
+ * (host form) but must otherwise not overlap.  The device method uses
+ * 32-bit rows: inputs longer than 2^32 - 2 bytes are inverted on the host
+ * (libdivsufsort) by clsa_unbwt, and give CLSA_ERR_TOO_LARGE from
+ * clsa_unbwt_mem. */
 CLSA_API clsa_status clsa_unbwt(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
                                 int64_t primary);
 /* Device-resident: bwt (n bytes) -> text (n bytes, a different buffer). */
