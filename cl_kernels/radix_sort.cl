@@ -22,6 +22,14 @@ typedef uint val_t;
 
 #define SUB_RADIX (1u << SUB_BITS)
 
+/* Local-memory padding against bank conflicts: one spare element per 32
+ * tile entries, so the blocked reads (stride ITEMS) spread over the banks,
+ * and one per 16 counters, so the row reads of the counter matrix (stride
+ * SUB_RADIX) do too.  Host sizes: tile_elems(T) = T + T / 32,
+ * counter_elems = 17 * lsize. */
+#define TPAD(r) ((r) + ((r) >> 5))
+#define CPAD(e) ((e) + ((e) >> 4))
+
 static uint digit_of(key_t k, uint shift, uint dmask) { return (uint)(k >> shift) & dmask; }
 
 /* Keys past n are padded with all-ones: the largest digit of any pass, so
@@ -118,34 +126,35 @@ static void split_round(key_t *k, ushort *p, __local key_t *tile, __local ushort
                         __local ushort *cnt, __local uint *wx, __local uint *wy, uint shift,
                         uint smask, uint lid, uint lsize, int with_perm)
 {
-    for (uint d = 0; d < SUB_RADIX; d++) cnt[d * lsize + lid] = 0;
-    for (uint j = 0; j < ITEMS; j++) cnt[digit_of(k[j], shift, smask) * lsize + lid]++;
+    for (uint d = 0; d < SUB_RADIX; d++) cnt[CPAD(d * lsize + lid)] = 0;
+    for (uint j = 0; j < ITEMS; j++) cnt[CPAD(digit_of(k[j], shift, smask) * lsize + lid)]++;
     barrier(CLK_LOCAL_MEM_FENCE);
     /* Flattened scan of the SUB_RADIX * lsize matrix: a row of SUB_RADIX
      * consecutive entries per work-item, then across work-items. */
     uint sum = 0;
-    for (uint i = 0; i < SUB_RADIX; i++) sum += cnt[lid * SUB_RADIX + i];
+    for (uint i = 0; i < SUB_RADIX; i++) sum += cnt[CPAD(lid * SUB_RADIX + i)];
     uint run = group_exclusive_scan(sum, wx, wy, lid, lsize);
     for (uint i = 0; i < SUB_RADIX; i++) {
-        uint c = cnt[lid * SUB_RADIX + i];
-        cnt[lid * SUB_RADIX + i] = (ushort)run;
+        uint c = cnt[CPAD(lid * SUB_RADIX + i)];
+        cnt[CPAD(lid * SUB_RADIX + i)] = (ushort)run;
         run += c;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint j = 0; j < ITEMS; j++) {
-        uint at = digit_of(k[j], shift, smask) * lsize + lid;
+        uint at = CPAD(digit_of(k[j], shift, smask) * lsize + lid);
         uint r = cnt[at];
         cnt[at] = (ushort)(r + 1);
-        tile[r] = k[j];
-        if (with_perm) perm[r] = p[j];
+        tile[TPAD(r)] = k[j];
+        if (with_perm) perm[TPAD(r)] = p[j];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 /* offs: the exclusive scan of radix_hist's table = first output position of
- * digit d for this tile.  Local memory: buf tile * max(KEY_BYTES, VAL_BYTES)
- * bytes (keys, then values), perm tile ushorts (with values), cnt
- * SUB_RADIX * lsize ushorts, wx/wy lsize uints, dbase dmask + 1 uints. */
+ * digit d for this tile.  Local memory: buf tile_elems(tile) *
+ * max(KEY_BYTES, VAL_BYTES) bytes (keys, then values), perm tile_elems(tile)
+ * ushorts (with values), cnt counter_elems ushorts, wx/wy lsize uints,
+ * dbase dmask + 1 uints. */
 __kernel void radix_scatter(const __global key_t *kin, __global key_t *kout,
 #if VAL_BYTES
                             const __global val_t *vin, __global val_t *vout,
@@ -163,7 +172,7 @@ __kernel void radix_scatter(const __global key_t *kin, __global key_t *kout,
 
     for (uint j = 0; j < ITEMS; j++) {
         uint r = j * lsize + lid;
-        tile[r] = r < valid ? kin[base + r] : PAD_KEY;
+        tile[TPAD(r)] = r < valid ? kin[base + r] : PAD_KEY;
     }
     for (uint d = lid; d <= dmask; d += lsize) dbase[d] = offs[(ulong)d * nb + g];
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -173,8 +182,9 @@ __kernel void radix_scatter(const __global key_t *kin, __global key_t *kout,
     uint bits = popcount(dmask);
     for (uint sb = 0; sb < bits; sb += SUB_BITS) {
         for (uint j = 0; j < ITEMS; j++) {
-            k[j] = tile[lid * ITEMS + j];
-            p[j] = sb == 0 || !with_perm ? (ushort)(lid * ITEMS + j) : perm[lid * ITEMS + j];
+            uint r = lid * ITEMS + j;
+            k[j] = tile[TPAD(r)];
+            p[j] = sb == 0 || !with_perm ? (ushort)r : perm[TPAD(r)];
         }
         uint sbits = min((uint)SUB_BITS, bits - sb);
         split_round(k, p, tile, perm, cnt, wx, wy, shift + sb, (1u << sbits) - 1, lid, lsize,
@@ -187,8 +197,8 @@ __kernel void radix_scatter(const __global key_t *kin, __global key_t *kout,
     for (uint j = 0; j < ITEMS; j++) {
         uint r = j * lsize + lid;
         if (r < valid) {
-            uint d = digit_of(tile[r], shift, dmask);
-            if (r == 0 || digit_of(tile[r - 1], shift, dmask) != d) dbase[d] -= r;
+            uint d = digit_of(tile[TPAD(r)], shift, dmask);
+            if (r == 0 || digit_of(tile[TPAD(r - 1)], shift, dmask) != d) dbase[d] -= r;
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -197,7 +207,7 @@ __kernel void radix_scatter(const __global key_t *kin, __global key_t *kout,
         uint r = j * lsize + lid;
         pos[j] = 0;
         if (r < valid) {
-            key_t key = tile[r];
+            key_t key = tile[TPAD(r)];
             pos[j] = dbase[digit_of(key, shift, dmask)] + r;
             kout[pos[j]] = key;
         }
@@ -209,12 +219,12 @@ __kernel void radix_scatter(const __global key_t *kin, __global key_t *kout,
     __local val_t *vals = (__local val_t *)buf;
     for (uint j = 0; j < ITEMS; j++) {
         uint r = j * lsize + lid;
-        if (r < valid) vals[r] = vin[base + r];
+        if (r < valid) vals[TPAD(r)] = vin[base + r];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint j = 0; j < ITEMS; j++) {
         uint r = j * lsize + lid;
-        if (r < valid) vout[pos[j]] = vals[perm[r]];
+        if (r < valid) vout[pos[j]] = vals[TPAD((uint)perm[TPAD(r)])];
     }
 #endif
 }

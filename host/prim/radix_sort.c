@@ -24,11 +24,15 @@ typedef struct sort_run {
     cl_mem masks;      /* OR lo, OR hi, AND lo, AND hi of all keys */
 } sort_run;
 
+/* Padded local array lengths of radix_scatter (TPAD/CPAD in the kernel). */
+static size_t tile_elems(size_t tile) { return tile + tile / 32 + 1; }
+static size_t counter_elems(size_t wg) { return 17 * wg + 1; }
+
 static size_t scatter_local_bytes(size_t wg, size_t items, int kb, int vb, unsigned bits)
 {
-    size_t t = wg * items, w = (size_t)(kb > vb ? kb : vb);
-    return t * w + (vb ? t * 2 : 8) + ((size_t)1 << SUB_BITS) * wg * 2 + 2 * wg * 4 +
-           ((size_t)4 << bits) + 64;
+    size_t t = tile_elems(wg * items), w = (size_t)(kb > vb ? kb : vb);
+    return t * w + (vb ? t * 2 : 8) + counter_elems(wg) * 2 + 2 * wg * 4 + ((size_t)4 << bits) +
+           64;
 }
 
 static size_t pow2_floor(size_t x)
@@ -112,7 +116,7 @@ static clsa_status run_scatter(sort_run *r, cl_mem kin, cl_mem kout, cl_mem vin,
     cl_kernel k = r->scatter;
     cl_ulong n = r->n;
     cl_uint nb = (cl_uint)r->nb, a = 0;
-    size_t t = r->tile, w = (size_t)(r->kb > r->vb ? r->kb : r->vb);
+    size_t t = tile_elems(r->tile), w = (size_t)(r->kb > r->vb ? r->kb : r->vb);
     clsa_status st;
     if ((st = CLSA_ARG(ctx, k, name, a++, kin)) || (st = CLSA_ARG(ctx, k, name, a++, kout)))
         return st;
@@ -124,7 +128,7 @@ static clsa_status run_scatter(sort_run *r, cl_mem kin, cl_mem kout, cl_mem vin,
         (st = CLSA_ARG(ctx, k, name, a++, r->table)) ||
         (st = clsa__arg_local(ctx, k, name, a++, t * w)) ||
         (st = clsa__arg_local(ctx, k, name, a++, r->vb ? t * 2 : 8)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, ((size_t)1 << SUB_BITS) * r->wg * 2)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, counter_elems(r->wg) * 2)) ||
         (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
         (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
         (st = clsa__arg_local(ctx, k, name, a++, ((size_t)dmask + 1) * 4)))
