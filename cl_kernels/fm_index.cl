@@ -45,6 +45,16 @@ static uint fm_eq(uint x, uint c)
     return y & FM_REP;
 }
 
+/* Number of set bits.  Not the popcount built-in: Mesa llvmpipe (rusticl)
+ * miscounted with it inside the backward-search loop. */
+static uint fm_bits(uint x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (x * 0x01010101u) >> 24;
+}
+
 /* Occurrences of code c in rows [0, i), the $ row excluded. */
 static idx_t fm_occ(const __global uint *rec, uint rw, idx_t i, uint c, idx_t dollar)
 {
@@ -55,8 +65,16 @@ static idx_t fm_occ(const __global uint *rec, uint rw, idx_t i, uint c, idx_t do
     const __global uint *d = r + (rw - FM_DW);
     uint full = off / FM_S, rem = off % FM_S;
     uint s = 0;
-    for (uint k = 0; k < full; k++) s += popcount(fm_eq(d[k], c));
-    if (rem) s += popcount(fm_eq(d[full], c) & ((1u << (rem * FM_W)) - 1u));
+    /* Fixed trip count, loads past i's word predicated off: no divergence,
+     * and the compiler may unroll it.  (Mesa llvmpipe, rusticl, ends all
+     * loops of a work-item after 65535 iterations in total: the host bounds
+     * the search steps per launch with that in mind.) */
+#pragma unroll
+    for (uint k = 0; k < FM_DW; k++) {
+        uint x = k <= full ? d[k] : 0u;
+        uint m = k < full ? ~0u : k == full ? (1u << (rem * FM_W)) - 1u : 0u;
+        s += fm_bits(fm_eq(x, c) & m);
+    }
     cnt += s;
     if (c == 0 && dollar >= blk * FM_B && dollar < i) cnt -= 1;
     return cnt;
@@ -247,41 +265,47 @@ static void fm_load_tables(const __global uchar *map, const __global idx_t *C, u
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* Backward search, one work-item per pattern: lo[p] and cnt[p] get the row
- * range [lo, lo + cnt) of the suffixes starting with pattern p.  map[b] is
- * the code of byte b, or 255 (>= sigma) when b is absent from the text.  The empty
- * pattern gets rows [1, n + 1): every text position, not the $ row. */
+/* Backward search, one work-item per pattern, over at most `budget`
+ * pattern bytes per launch (the host relaunches for longer patterns, with
+ * skip = bytes already done: llvmpipe stops a work-item's loops after 65535
+ * iterations in total).  lo[p], hi[p] hold the row range [lo, hi) of the
+ * suffixes starting with the part of pattern p searched so far; cnt[p]
+ * gets hi - lo.  map[b] is the code of byte b, or 255 (>= sigma) when b is
+ * absent from the text.  The empty pattern gets rows [1, n + 1): every text
+ * position, not the $ row. */
 __kernel void fm_count(const __global uint *rec, uint rw, const __global idx_t *C,
                        const __global uchar *map, uint sigma, idx_t n, idx_t dollar,
                        const __global uchar *pat, const __global ulong *off, ulong np,
-                       __global idx_t *lo_out, __global ulong *cnt_out, __local uchar *lmap,
-                       __local idx_t *lC)
+                       ulong skip, ulong budget, __global idx_t *lo_io, __global idx_t *hi_io,
+                       __global ulong *cnt_out, __local uchar *lmap, __local idx_t *lC)
 {
     fm_load_tables(map, C, sigma, lmap, lC);
     ulong p = get_global_id(0);
     if (p >= np) return;
     ulong a = off[p], e = off[p + 1];
-    idx_t lo = e == a ? 1 : 0, hi = n + 1;
-    for (ulong k = e; k > a && lo < hi; k--) {
+    idx_t lo, hi;
+    if (skip == 0) {
+        lo = e == a ? 1 : 0;
+        hi = n + 1;
+    } else {
+        lo = lo_io[p];
+        hi = hi_io[p];
+    }
+    ulong k = e - a > skip ? e - skip : a;
+    ulong stop = k - a > budget ? k - budget : a;
+    for (; k > stop && lo < hi; k--) {
         uint c = lmap[pat[k - 1]];
         if (c >= sigma) { /* absent byte (sigma = 256 has none) */
             lo = hi = 0;
             break;
         }
         idx_t base = lC[c];
-        if (lo / FM_B == hi / FM_B) {
-            /* Same record: the second query hits the lines the first loaded. */
-            idx_t ol = fm_occ(rec, rw, lo, c, dollar);
-            idx_t oh = fm_occ(rec, rw, hi, c, dollar);
-            lo = base + ol;
-            hi = base + oh;
-        } else {
-            lo = base + fm_occ(rec, rw, lo, c, dollar);
-            hi = base + fm_occ(rec, rw, hi, c, dollar);
-        }
+        lo = base + fm_occ(rec, rw, lo, c, dollar);
+        hi = base + fm_occ(rec, rw, hi, c, dollar);
     }
     if (hi < lo) hi = lo;
-    lo_out[p] = lo;
+    lo_io[p] = lo;
+    hi_io[p] = hi;
     cnt_out[p] = (ulong)(hi - lo);
 }
 

@@ -27,6 +27,8 @@ typedef struct clsa_fm clsa_fm;
 
 /* Default SA sampling rate (one text position in this many is sampled). */
 #define CLSA_FM_DEFAULT_SAMPLE_RATE 32
+/* Largest sampling rate; larger requests (and rates above n + 1) are clamped. */
+#define CLSA_FM_MAX_SAMPLE_RATE 512
 
 /* Builds the FM-index of text[0..n) on ctx's device: suffix array, BWT,
  * C table, occurrence checkpoints, sampled suffix array.
@@ -35,7 +37,8 @@ typedef struct clsa_fm clsa_fm;
  *   n            text length, 0 <= n < 2^40
  *   sample_rate  suffix array sampling rate >= 1 (0: the default, 32);
  *                locate walks at most sample_rate - 1 LF steps per
- *                occurrence, memory for samples is about 8n/sample_rate
+ *                occurrence, memory for samples is about 8n/sample_rate;
+ *                clamped to min(n + 1, CLSA_FM_MAX_SAMPLE_RATE)
  *   out          receives the handle (NULL on failure) */
 CLSA_API clsa_status clsa_fm_create(clsa_context *ctx, const uint8_t *text, int64_t n,
                                     int64_t sample_rate, clsa_fm **out);

@@ -4,7 +4,7 @@
  *   8     u32 format version (1)
  *   12    u32 header size (2112)
  *   16    u64 n (text length)
- *   24    u64 SA sampling rate (1 <= rate <= max(1, n + 1))
+ *   24    u64 SA sampling rate (1 <= rate <= min(n + 1, 512))
  *   32    u64 primary (row of $, divbwt convention)
  *   40    u64 number of samples
  *   48    u64 number of 32-bit mark words (ceil((n + 1) / 32))
@@ -259,7 +259,8 @@ static clsa_status parse_header(clsa_context *ctx, const char *path, const uint8
     }
     if (h->n >= FM_MAX_N) return bad(ctx, path, "text length out of range");
     if (sum != h->n) return bad(ctx, path, "symbol counts do not add up to the text length");
-    if (h->rate < 1 || h->rate > h->n + 1) return bad(ctx, path, "sampling rate out of range");
+    if (h->rate < 1 || h->rate > h->n + 1 || h->rate > CLSA_FM_MAX_SAMPLE_RATE)
+        return bad(ctx, path, "sampling rate out of range");
     if (h->n ? (h->primary < 1 || h->primary > h->n) : h->primary != 0)
         return bad(ctx, path, "primary index out of range");
     if (h->nmarks != (h->n + 1 + 31) / 32) return bad(ctx, path, "wrong number of mark words");

@@ -334,13 +334,16 @@ clsa_status clsa_fm_create(clsa_context *ctx, const uint8_t *text, int64_t n, in
                           : n >= FM_MAX_N ? "text longer than 2^40 bytes"
                           : sample_rate < 1 ? "sample rate must be >= 1"
                                             : "text is NULL");
+    /* Position 0 is always sampled: a larger rate only lengthens walks.
+     * The cap keeps a walk (up to rate steps of about 33 loop iterations)
+     * below llvmpipe's 65535 loop iterations per work-item. */
+    if (sample_rate > n + 1) sample_rate = n + 1;
+    if (sample_rate > CLSA_FM_MAX_SAMPLE_RATE) sample_rate = CLSA_FM_MAX_SAMPLE_RATE;
     if ((n + 1) / sample_rate + 2 > (int64_t)UINT32_MAX)
         return clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
                           "FM-index: sample rate %lld gives more than 2^32 samples; use a "
                           "larger rate",
                           (long long)sample_rate);
-    /* Position 0 is always sampled: a larger rate only lengthens walks. */
-    if (sample_rate > n + 1) sample_rate = n + 1;
     clsa__lock(ctx);
     ctx->message[0] = 0;
     int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
@@ -389,6 +392,15 @@ static clsa_status check_patterns(clsa_fm *fm, const uint8_t *patterns, const ui
     return CLSA_OK;
 }
 
+/* Pattern bytes one fm_count launch searches: Mesa llvmpipe (rusticl)
+ * ends every loop of a work-item once 65535 iterations have run in total,
+ * and a search step costs about 2 * (data words per record) + 2 of them
+ * where the rank loop is not unrolled. */
+static uint64_t search_budget(const clsa_fm *fm)
+{
+    return 30000 / (2 * (fm->b * fm->w / 32) + 2);
+}
+
 /* Backward search of the whole batch: dlo (idx_t per pattern) and dcnt
  * (ulong per pattern) are allocated here and filled on the device. */
 static clsa_status search(clsa_fm *fm, const uint8_t *patterns, const uint64_t *offsets,
@@ -396,37 +408,48 @@ static clsa_status search(clsa_fm *fm, const uint8_t *patterns, const uint64_t *
 {
     clsa_context *ctx = fm->ctx;
     size_t iw = fm->index64 ? 8 : 4;
-    uint64_t base = offsets[0], bytes = offsets[np] - base;
-    cl_mem dpat = NULL, doff = NULL;
+    uint64_t base = offsets[0], bytes = offsets[np] - base, longest = 0;
+    cl_mem dpat = NULL, doff = NULL, dhi = NULL;
     uint64_t *rel = malloc((np + 1) * 8);
     clsa_status st = CLSA_OK;
     if (!rel) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory");
     for (size_t p = 0; p <= np; p++) rel[p] = offsets[p] - base;
+    for (size_t p = 0; p < np; p++)
+        if (rel[p + 1] - rel[p] > longest) longest = rel[p + 1] - rel[p];
     CLSA_TRY(clsa__alloc(ctx, (size_t)bytes, &dpat));
     CLSA_TRY(clsa__alloc(ctx, (np + 1) * 8, &doff));
     CLSA_TRY(clsa__alloc(ctx, np * iw, dlo));
+    CLSA_TRY(clsa__alloc(ctx, np * iw, &dhi));
     CLSA_TRY(clsa__alloc(ctx, np * 8, dcnt));
     CLSA_TRY(clsa__write(ctx, dpat, 0, patterns ? patterns + base : NULL, (size_t)bytes));
     CLSA_TRY(clsa__write(ctx, doff, 0, rel, (np + 1) * 8));
-    clsa_kargs a = fm_kernel(fm, "fm_count");
-    clsa__ka_mem(&a, fm->rec);
-    clsa__ka_u32(&a, fm->rw);
-    clsa__ka_mem(&a, fm->C);
-    clsa__ka_mem(&a, fm->dmap);
-    clsa__ka_u32(&a, fm->sigma);
-    clsa__ka_idx(&a, (uint64_t)fm->n);
-    clsa__ka_idx(&a, (uint64_t)fm->primary);
-    clsa__ka_mem(&a, dpat);
-    clsa__ka_mem(&a, doff);
-    clsa__ka_u64(&a, np);
-    clsa__ka_mem(&a, *dlo);
-    clsa__ka_mem(&a, *dcnt);
-    clsa__ka_local(&a, 256);
-    clsa__ka_local(&a, 257 * iw);
-    CLSA_TRY(clsa__ka_launch(&a, np));
+    uint64_t skip = 0;
+    do {
+        clsa_kargs a = fm_kernel(fm, "fm_count");
+        clsa__ka_mem(&a, fm->rec);
+        clsa__ka_u32(&a, fm->rw);
+        clsa__ka_mem(&a, fm->C);
+        clsa__ka_mem(&a, fm->dmap);
+        clsa__ka_u32(&a, fm->sigma);
+        clsa__ka_idx(&a, (uint64_t)fm->n);
+        clsa__ka_idx(&a, (uint64_t)fm->primary);
+        clsa__ka_mem(&a, dpat);
+        clsa__ka_mem(&a, doff);
+        clsa__ka_u64(&a, np);
+        clsa__ka_u64(&a, skip);
+        clsa__ka_u64(&a, search_budget(fm));
+        clsa__ka_mem(&a, *dlo);
+        clsa__ka_mem(&a, dhi);
+        clsa__ka_mem(&a, *dcnt);
+        clsa__ka_local(&a, 256);
+        clsa__ka_local(&a, 257 * iw);
+        CLSA_TRY(clsa__ka_launch(&a, np));
+        skip += search_budget(fm);
+    } while (skip < longest);
 done:
     clsa__free(ctx, &dpat);
     clsa__free(ctx, &doff);
+    clsa__free(ctx, &dhi);
     free(rel);
     return st;
 }
