@@ -52,16 +52,26 @@ __kernel void radix_hist(const __global key_t *keys, ulong n, uint shift, uint d
     if (lid == 0)
         for (uint w = 0; w < 4; w++) lmask[w] = w < 2 ? 0u : ~0u;
     barrier(CLK_LOCAL_MEM_FENCE);
+    /* Runs of one digit are added once: all-equal or skewed keys (common in
+     * the suffix-array passes) would otherwise serialise on one counter. */
     key_t or_k = 0, and_k = PAD_KEY;
+    uint run_d = 0, run_c = 0;
     for (uint j = 0; j < ITEMS; j++) {
         ulong i = base + (ulong)j * lsize + lid;
         if (i < n) {
             key_t k = keys[i];
             or_k |= k;
             and_k &= k;
-            atomic_inc(&cnt[digit_of(k, shift, dmask)]);
+            uint d = digit_of(k, shift, dmask);
+            if (run_c && d != run_d) {
+                atomic_add(&cnt[run_d], run_c);
+                run_c = 0;
+            }
+            run_d = d;
+            run_c++;
         }
     }
+    if (run_c) atomic_add(&cnt[run_d], run_c);
     if (want_masks) {
         atomic_or(&lmask[0], (uint)or_k);
         atomic_and(&lmask[2], (uint)and_k);

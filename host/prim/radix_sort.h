@@ -10,9 +10,13 @@
  * begin_bit < end_bit <= 8 * key_bytes (begin_bit >= end_bit: nothing to do).
  * scratch_keys / scratch_values: NULL (allocated here through clsa__alloc
  * and freed before return) or caller buffers of at least n * key_bytes /
- * n * value_bytes bytes, so callers can control peak memory.  Passes whose
- * digit is the same for every key are skipped.  Launches are charged to
- * the caller's current phase. */
+ * n * value_bytes bytes, so callers can control peak memory (besides them,
+ * a digit table of 2^radix_bits counts per tile, about n / 4 bytes with the
+ * default tuning, is allocated for the call).  Passes whose digit is the
+ * same for every key are skipped (the first histogram also reduces OR/AND
+ * of the keys; one small blocking read per call).  n <= 2^32 - 1 (else
+ * CLSA_ERR_TOO_LARGE: the digit offsets are 32-bit).  Launches are charged
+ * to the caller's current phase. */
 clsa_status clsa__radix_sort(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,
                              int key_bytes, int value_bytes, unsigned begin_bit, unsigned end_bit,
                              cl_mem scratch_keys, cl_mem scratch_values);
