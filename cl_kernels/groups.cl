@@ -175,20 +175,30 @@ __kernel void grp_sort_tiny(const __global idx_t *starts, ulong g, ulong m, ulon
     for (uint i = 0; i < (uint)len; i++) u[s + i] = v[i];
 }
 
-/* One group of class `cls` per work-group: keys gathered straight into
- * local memory (no key array in global memory), bitonic sort of P = the
- * class's power of two, padding keys sort last. */
-__kernel void grp_sort_local(const __global uint *lists, uint cls, uint nclass,
-                             const __global idx_t *starts, ulong g, ulong m, ulong n, ulong h,
-                             const __global idx_t *isa, __global idx_t *u, __local idx_t *lk,
-                             __local idx_t *lv)
+/* Groups of class `cls` (P = GRP_TINY << (cls + 1) slots) sorted in local
+ * memory by teams of `team` work-items, local_size / team groups per
+ * work-group (short groups would leave most of a work-group idle): keys
+ * gathered straight into local memory (no key array in global memory),
+ * bitonic sort over P, padding keys sort last.  count: groups in the class. */
+__kernel void grp_sort_local(const __global uint *lists, uint cls, uint nclass, uint count,
+                             uint team, const __global idx_t *starts, ulong g, ulong m, ulong n,
+                             ulong h, const __global idx_t *isa, __global idx_t *u,
+                             __local idx_t *lk_all, __local idx_t *lv_all)
 {
-    uint lid = get_local_id(0), ls = get_local_size(0);
+    uint lid = get_local_id(0);
     uint P = GRP_TINY << (cls + 1);
-    ulong j = lists[grp_region(m, cls, nclass) + get_group_id(0)];
-    ulong s = starts[j];
-    uint len = (uint)grp_len(starts, g, m, j);
-    for (uint i = lid; i < P; i += ls) {
+    uint sub = lid / team, tl = lid % team;
+    uint gi = get_group_id(0) * (get_local_size(0) / team) + sub;
+    int valid = gi < count;
+    __local idx_t *lk = lk_all + sub * P, *lv = lv_all + sub * P;
+    ulong s = 0;
+    uint len = 0;
+    if (valid) {
+        ulong j = lists[grp_region(m, cls, nclass) + gi];
+        s = starts[j];
+        len = (uint)grp_len(starts, g, m, j);
+    }
+    for (uint i = tl; i < P; i += team) {
         if (i < len) {
             idx_t p = u[s + i];
             lv[i] = p;
@@ -201,7 +211,7 @@ __kernel void grp_sort_local(const __global uint *lists, uint cls, uint nclass,
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 2; k <= P; k <<= 1) {
         for (uint d = k >> 1; d > 0; d >>= 1) {
-            for (uint t = lid; t < P / 2; t += ls) {
+            for (uint t = tl; t < P / 2; t += team) {
                 uint a = ((t & ~(d - 1)) << 1) | (t & (d - 1)), b = a + d;
                 idx_t ka = lk[a], kb = lk[b];
                 if ((ka > kb) == ((a & k) == 0)) {
@@ -215,7 +225,7 @@ __kernel void grp_sort_local(const __global uint *lists, uint cls, uint nclass,
             barrier(CLK_LOCAL_MEM_FENCE);
         }
     }
-    for (uint i = lid; i < len; i += ls) u[s + i] = lv[i];
+    for (uint i = tl; i < len; i += team) u[s + i] = lv[i];
 }
 
 /* Offsets and lengths of the groups of class nclass (for the segmented sort). */

@@ -152,12 +152,16 @@ clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
                          CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->u));
     for (unsigned k = 0; st == CLSA_OK && k < c->nclass; k++) {
         if (!c->count[k]) continue;
-        size_t P = class_slots(k), wg = P / 2 < ctx->tune.wg ? P / 2 : ctx->tune.wg;
-        cl_uint cls = k;
-        st = RUN_WG(w, "grp_sort_local", c->count[k] * wg, wg, CLSA_KARG(w->k), CLSA_KARG(cls),
-                    CLSA_KARG(nc), CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(n),
-                    CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->u), CLSA_KLOCAL(P * iw),
-                    CLSA_KLOCAL(P * iw));
+        /* a team of up to P/2 work-items per group, wg / team groups per
+         * work-group */
+        size_t P = class_slots(k), wg = ctx->tune.wg;
+        size_t team = P / 2 < wg ? P / 2 : wg, per = wg / team;
+        cl_uint cls = k, count = c->count[k], tm = (cl_uint)team;
+        st = RUN_WG(w, "grp_sort_local", clsa__div_up(count, per) * wg, wg, CLSA_KARG(w->k),
+                    CLSA_KARG(cls), CLSA_KARG(nc), CLSA_KARG(count), CLSA_KARG(tm),
+                    CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
+                    CLSA_KARG(w->isa), CLSA_KARG(w->u), CLSA_KLOCAL(per * P * iw),
+                    CLSA_KLOCAL(per * P * iw));
     }
     return st;
 }
