@@ -168,8 +168,8 @@ __kernel void fm_scan_sums(const __global uint *rec, uint rw, uint sigma, idx_t 
 {
     idx_t g = get_global_id(0);
     if (g >= nchunks * sigma) return;
-    uint c = (uint)(g % sigma);
     idx_t q = g / sigma;
+    uint c = (uint)(g - q * sigma); /* not g % sigma: Oclgrind cannot check the "freeze" LLVM emits for that pair */
     idx_t lo = q * chunk, hi = lo + chunk < nrec ? lo + chunk : nrec;
     idx_t s = 0;
     for (idx_t b = lo; b < hi; b++) s += ((const __global idx_t *)(rec + b * rw))[c];
@@ -193,8 +193,8 @@ __kernel void fm_scan_apply(__global uint *rec, uint rw, uint sigma, idx_t nrec,
 {
     idx_t g = get_global_id(0);
     if (g >= nchunks * sigma) return;
-    uint c = (uint)(g % sigma);
     idx_t q = g / sigma;
+    uint c = (uint)(g - q * sigma); /* not g % sigma: Oclgrind cannot check the "freeze" LLVM emits for that pair */
     idx_t lo = q * chunk, hi = lo + chunk < nrec ? lo + chunk : nrec;
     idx_t run = sums[g];
     for (idx_t b = lo; b < hi; b++) {
