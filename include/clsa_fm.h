@@ -1,9 +1,10 @@
 /* clsa FM-index, longest common substring, LCP range-minimum queries
  * (part of clsa.h; include clsa.h, not this file).
  *
- * All three need a context with an OpenCL device (the work and the data
- * stay on it); a host-only context gives CLSA_ERR_NO_DEVICE.  The backend
- * setting does not move them to the host, except clsa_lcs (see there).
+ * The FM-index and the RMQ structure need a context with an OpenCL device
+ * (the work and the data stay on it); a host-only context gives
+ * CLSA_ERR_NO_DEVICE, and the backend setting does not move them to the
+ * host.  clsa_lcs follows the backend rules (see there).
  */
 #ifndef CLSA_FM_H
 #define CLSA_FM_H
@@ -100,10 +101,11 @@ CLSA_API void clsa_fm_positions_free(int64_t *positions);
  * Longest byte string that occurs in both a[0..na) and b[0..nb) (any bytes).
  * Method: suffix array and LCP array of a + b (no separator byte: suffixes
  * starting in a are clamped at the end of a, which is exact for every byte
- * value), then a device scan for the best pair of suffixes from different
- * sequences.
- *   ctx     context (device unless its backend is HOST: then the host
- *           computes the same answer)
+ * value), built on the device; then one O(na + nb) pass over the suffix
+ * order (on the host, over the arrays read back) finds the best pair.
+ *   ctx     context; the backend rules of clsa_sa32 apply (NULL, HOST, or
+ *           AUTO below the host threshold: libdivsufsort + Kasai on the host,
+ *           same answer)
  *   a, na   first sequence (a may be NULL when na = 0)
  *   b, nb   second sequence
  *   length  receives the length L of the longest common substring (0 if
