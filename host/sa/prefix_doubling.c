@@ -243,6 +243,38 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
     return CLSA_OK;
 }
 
+/* Initial sort and groups: afterwards isa holds every suffix's rank, u (in
+ * the SA buffer) the m suffixes of unsorted groups, and k, sk, sv are
+ * sized for them. */
+static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_buffers *b,
+                                  clsa__sa_work *w, const pd_alphabet *a)
+{
+    size_t iw = w->index64 ? 8 : 4, n = (size_t)w->n;
+    cl_ulong nn = w->n;
+    cl_uint cb = a->b, ch0 = a->h0;
+    cl_mem codes = NULL;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(alloc(ctx, b, sizeof a->codes, &codes));
+    CLSA_TRY(clsa__write(ctx, codes, 0, a->codes, sizeof a->codes));
+    CLSA_TRY(alloc(ctx, b, n * iw, &w->k));
+    CLSA_TRY(alloc(ctx, b, n * iw, &w->sk));
+    CLSA_TRY(alloc(ctx, b, n * iw, &w->sv));
+    w->u = sa;
+    w->m = n;
+    CLSA_TRY(initial_sort(ctx, text, w, a, codes));
+    clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
+    CLSA_TRY(RUN(ctx, w->index64, "pd_init_heads", n, CLSA_KARG(text), CLSA_KARG(nn),
+                 CLSA_KARG(codes), CLSA_KARG(cb), CLSA_KARG(ch0), CLSA_KARG(w->u),
+                 CLSA_KARG(w->sk)));
+    w->isa = w->k; /* the sort keys are dead */
+    w->k = NULL;
+    CLSA_TRY(clsa__groups_settle(ctx, w, 0));
+    release(ctx, b, codes);
+    CLSA_TRY(shrink(ctx, b, w, sa));
+done:
+    return st;
+}
+
 clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64)
 {
     size_t iw = index64 ? 8 : 4;
@@ -253,7 +285,6 @@ clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n
     w.index64 = index64;
     w.n = (uint64_t)n;
     pd_alphabet a;
-    cl_mem codes = NULL;
     cl_ulong nn = (cl_ulong)n;
     clsa_status st = CLSA_OK;
     ctx->stats.doubling_passes = 0;
@@ -266,34 +297,17 @@ clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n
         goto done;
     }
     /* Initial phase: three n-entry work arrays (the first becomes ISA); the
-     * loop then needs ISA plus three arrays of the unsorted suffixes. */
+     * loop then needs ISA plus three arrays of the unsorted suffixes
+     * (checked in shrink, once their number is known). */
     CLSA_TRY(clsa__reserve_check(ctx, 3 * iw * (uint64_t)n + 4096, "suffix array working set"));
     CLSA_TRY(alphabet(ctx, text, w.n, &a));
     if (a.sigma == 1) {
         CLSA_TRY(RUN(ctx, index64, "pd_reverse", w.n, CLSA_KARG(nn), CLSA_KARG(sa)));
         goto done;
     }
-    CLSA_TRY(alloc(ctx, &b, sizeof a.codes, &codes));
-    CLSA_TRY(clsa__write(ctx, codes, 0, a.codes, sizeof a.codes));
     CLSA_TRY(alloc(ctx, &b, 8, &w.counter));
     CLSA_TRY(alloc(ctx, &b, 36 * 4, &w.counts));
-    CLSA_TRY(alloc(ctx, &b, (size_t)n * iw, &w.k));
-    CLSA_TRY(alloc(ctx, &b, (size_t)n * iw, &w.sk));
-    CLSA_TRY(alloc(ctx, &b, (size_t)n * iw, &w.sv));
-    w.u = sa;
-    w.m = (size_t)n;
-    CLSA_TRY(initial_sort(ctx, text, &w, &a, codes));
-    clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    cl_uint cb = a.b, ch0 = a.h0;
-    CLSA_TRY(RUN(ctx, index64, "pd_init_heads", w.m, CLSA_KARG(text), CLSA_KARG(nn),
-                 CLSA_KARG(codes), CLSA_KARG(cb), CLSA_KARG(ch0), CLSA_KARG(w.u),
-                 CLSA_KARG(w.sk)));
-    w.isa = w.k; /* the sort keys are dead */
-    w.k = NULL;
-    CLSA_TRY(clsa__groups_settle(ctx, &w, 0));
-    release(ctx, &b, codes);
-    codes = NULL;
-    CLSA_TRY(shrink(ctx, &b, &w, sa));
+    CLSA_TRY(initial_groups(ctx, text, sa, &b, &w, &a));
     for (uint64_t h = a.h0; w.m > 0; h *= 2) {
         ctx->stats.doubling_passes++;
         CLSA_TRY(doubling_pass(ctx, &w, h));
