@@ -1,13 +1,198 @@
-/* clsa index / count / locate / lcs (placeholder until the index issue lands). */
+/* clsa index / count / locate / lcs.
+ *
+ * Pattern files: one pattern per line, lines end at '\n' (0x0A; every other
+ * byte, '\r' and 0x00 included, belongs to the pattern, so patterns cannot
+ * hold 0x0A).  A final '\n' ends the last line and does not start another;
+ * a last line without '\n' still counts.  An empty line is the empty
+ * pattern, which occurs at every text position (count = text length; locate
+ * lists 0 .. n-1).  An empty file has no patterns and gives no output.
+ * Output: one line per pattern, in input order. */
 #include "cli.h"
 
-static int not_yet(const char *name)
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Patterns per device batch: bounds host and device memory for huge files. */
+#define BATCH 262144
+
+static const char *index_usage =
+    "clsa index [-d DEV] [--backend B] [--sample-rate R] [--stats] INPUT INDEX";
+static const char *count_usage = "clsa count [-d DEV] [--backend B] INDEX PATTERNS";
+static const char *locate_usage = "clsa locate [-d DEV] [--backend B] INDEX PATTERNS";
+static const char *lcs_usage = "clsa lcs [-d DEV] [--backend B] A B";
+
+int cli_index(int argc, char **argv)
 {
-    cli_error("'%s' is not available in this build yet", name);
-    return CLI_RUNTIME;
+    cli_args a;
+    int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_RATE | OPT_STATS, 2, 2, index_usage,
+                             &a, &help);
+    if (rc || help) return rc;
+    uint8_t *text = NULL;
+    size_t n = 0;
+    clsa_context *ctx = NULL;
+    clsa_fm *fm = NULL;
+    if ((rc = cli_read_file(a.pos[0], &text, &n)) || (rc = cli_open(&a, &ctx))) goto done;
+    double t0 = cli_now();
+    clsa_status st = clsa_fm_create(ctx, text, (int64_t)n, a.sample_rate, &fm);
+    if (st == CLSA_OK) st = clsa_fm_save(fm, a.pos[1]);
+    double t1 = cli_now();
+    if (st) {
+        rc = cli_fail(ctx, st, "index");
+        goto done;
+    }
+    if (a.stats) cli_print_stats(ctx, n, t1 - t0);
+done:
+    clsa_fm_free(fm);
+    clsa_destroy(ctx);
+    free(text);
+    return rc;
 }
 
-int cli_index(int argc, char **argv) { (void)argc; (void)argv; return not_yet("index"); }
-int cli_count(int argc, char **argv) { (void)argc; (void)argv; return not_yet("count"); }
-int cli_locate(int argc, char **argv) { (void)argc; (void)argv; return not_yet("locate"); }
-int cli_lcs(int argc, char **argv) { (void)argc; (void)argv; return not_yet("lcs"); }
+/* Splits data into lines (see the top of the file): offsets[0..*np]. */
+static int split_lines(const uint8_t *data, size_t size, uint64_t **offsets, size_t *np)
+{
+    size_t lines = 0;
+    for (size_t i = 0; i < size; i++) lines += data[i] == '\n';
+    if (size && data[size - 1] != '\n') lines++;
+    uint64_t *off = malloc((lines + 1) * sizeof *off);
+    if (!off) {
+        cli_error("out of memory for %zu patterns", lines);
+        return CLI_RUNTIME;
+    }
+    /* off[p] = start of line p; a line's end is off[p+1] - 1 (its '\n'). */
+    size_t p = 0;
+    off[0] = 0;
+    for (size_t i = 0; i < size; i++)
+        if (data[i] == '\n') off[++p] = i + 1;
+    if (size && data[size - 1] != '\n') off[++p] = size + 1;
+    *offsets = off;
+    *np = lines;
+    return CLI_OK;
+}
+
+/* The batch [p0, p0 + k) as contiguous patterns: bytes without the '\n's. */
+static void batch_of(const uint8_t *data, const uint64_t *lines, size_t p0, size_t k,
+                     uint8_t *bytes, uint64_t *off)
+{
+    off[0] = 0;
+    for (size_t j = 0; j < k; j++) {
+        uint64_t s = lines[p0 + j], len = lines[p0 + j + 1] - 1 - s;
+        memcpy(bytes + off[j], data + s, (size_t)len);
+        off[j + 1] = off[j] + len;
+    }
+}
+
+typedef clsa_status (*batch_fn)(clsa_fm *fm, const uint8_t *bytes, const uint64_t *off, size_t k);
+
+static clsa_status print_counts(clsa_fm *fm, const uint8_t *bytes, const uint64_t *off, size_t k)
+{
+    uint64_t *cnt = malloc(k * sizeof *cnt);
+    if (!cnt) return CLSA_ERR_HOST_MEMORY;
+    clsa_status st = clsa_fm_count(fm, bytes, off, k, cnt);
+    if (st == CLSA_OK)
+        for (size_t j = 0; j < k; j++) printf("%" PRIu64 "\n", cnt[j]);
+    free(cnt);
+    return st;
+}
+
+static clsa_status print_positions(clsa_fm *fm, const uint8_t *bytes, const uint64_t *off, size_t k)
+{
+    uint64_t *starts = malloc((k + 1) * sizeof *starts);
+    int64_t *pos = NULL;
+    if (!starts) return CLSA_ERR_HOST_MEMORY;
+    clsa_status st = clsa_fm_locate(fm, bytes, off, k, 0, starts, &pos);
+    if (st == CLSA_OK)
+        for (size_t j = 0; j < k; j++) {
+            for (uint64_t q = starts[j]; q < starts[j + 1]; q++)
+                printf(q == starts[j] ? "%" PRId64 : " %" PRId64, pos[q]);
+            putchar('\n');
+        }
+    clsa_fm_positions_free(pos);
+    free(starts);
+    return st;
+}
+
+/* Shared body of count and locate: load, split, run fn over batches. */
+static int query(int argc, char **argv, const char *usage, const char *what, batch_fn fn)
+{
+    cli_args a;
+    int help, rc = cli_parse(argc, argv, OPT_DEVICE, 2, 2, usage, &a, &help);
+    if (rc || help) return rc;
+    uint8_t *data = NULL, *bytes = NULL;
+    uint64_t *lines = NULL, *off = NULL;
+    size_t size = 0, np = 0;
+    clsa_context *ctx = NULL;
+    clsa_fm *fm = NULL;
+    if ((rc = cli_read_file(a.pos[1], &data, &size)) || (rc = split_lines(data, size, &lines, &np)))
+        goto done;
+    if ((rc = cli_open(&a, &ctx))) goto done;
+    clsa_status st = clsa_fm_load(ctx, a.pos[0], &fm);
+    if (st) {
+        rc = cli_fail(ctx, st, "cannot load the index");
+        goto done;
+    }
+    bytes = malloc(size + 1);
+    off = malloc((BATCH + 1) * sizeof *off);
+    if (!bytes || !off) {
+        cli_error("out of memory for the patterns");
+        rc = CLI_RUNTIME;
+        goto done;
+    }
+    for (size_t p0 = 0; p0 < np; p0 += BATCH) {
+        size_t k = np - p0 < BATCH ? np - p0 : BATCH;
+        batch_of(data, lines, p0, k, bytes, off);
+        if ((st = fn(fm, bytes, off, k)) != CLSA_OK) {
+            rc = cli_fail(ctx, st, what);
+            goto done;
+        }
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_error("cannot write the output");
+        rc = CLI_RUNTIME;
+    }
+done:
+    clsa_fm_free(fm);
+    clsa_destroy(ctx);
+    free(data);
+    free(bytes);
+    free(lines);
+    free(off);
+    return rc;
+}
+
+int cli_count(int argc, char **argv)
+{
+    return query(argc, argv, count_usage, "count", print_counts);
+}
+
+int cli_locate(int argc, char **argv)
+{
+    return query(argc, argv, locate_usage, "locate", print_positions);
+}
+
+int cli_lcs(int argc, char **argv)
+{
+    cli_args a;
+    int help, rc = cli_parse(argc, argv, OPT_DEVICE, 2, 2, lcs_usage, &a, &help);
+    if (rc || help) return rc;
+    uint8_t *x = NULL, *y = NULL;
+    size_t nx = 0, ny = 0;
+    clsa_context *ctx = NULL;
+    if ((rc = cli_read_file(a.pos[0], &x, &nx)) || (rc = cli_read_file(a.pos[1], &y, &ny)) ||
+        (rc = cli_open(&a, &ctx)))
+        goto done;
+    int64_t len, pa, pb;
+    clsa_status st = clsa_lcs(ctx, x, (int64_t)nx, y, (int64_t)ny, &len, &pa, &pb);
+    if (st) {
+        rc = cli_fail(ctx, st, "lcs");
+        goto done;
+    }
+    printf("length=%" PRId64 " a=%" PRId64 " b=%" PRId64 "\n", len, pa, pb);
+done:
+    clsa_destroy(ctx);
+    free(x);
+    free(y);
+    return rc;
+}
