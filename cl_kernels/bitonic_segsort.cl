@@ -61,8 +61,14 @@ static ulong seg_len(const __global idx_t *offs, const __global idx_t *lens, uin
 #endif
 }
 
+/* Local arrays are indexed with one word of skew per 32, so that the
+ * work-items' consecutive chunks (chunk_steps) hit distinct banks. */
+#define LI(i) ((i) + ((i) >> 5))
+
 static void compare_exchange(__local key_t *lk, __local uint *li, uint a, uint b)
 {
+    a = LI(a);
+    b = LI(b);
     key_t x = lk[a], y = lk[b];
 #if HAS_VALUES
     uint ia = li[a], ib = li[b];
@@ -81,13 +87,79 @@ static void compare_exchange(__local key_t *lk, __local uint *li, uint a, uint b
 #endif
 }
 
+static void compare_exchange_reg(key_t *x, uint *ix, uint a, uint b)
+{
+    key_t p = x[a], q = x[b];
+#if HAS_VALUES
+    uint ia = ix[a], ib = ix[b];
+    int sw = p > q || (p == q && ia > ib);
+    x[a] = sw ? q : p;
+    x[b] = sw ? p : q;
+    ix[a] = sw ? ib : ia;
+    ix[b] = sw ? ia : ib;
+#else
+    (void)ix;
+    x[a] = min(p, q);
+    x[b] = max(p, q);
+#endif
+}
+
+/* The steps whose pairs lie inside this work-item's chunk of ITEMS
+ * consecutive elements, in registers: with full, the whole bitonic sort
+ * of sizes 2 .. upto (<= ITEMS); else the half-cleaners of strides
+ * ITEMS/2 .. 1 that end a larger merge.  Loops unroll to constant indices. */
+static void chunk_steps(__local key_t *lk, __local uint *li, uint upto, int full)
+{
+    uint base = get_local_id(0) * ITEMS;
+    key_t x[ITEMS];
+    uint ix[ITEMS];
+#pragma unroll
+    for (uint e = 0; e < ITEMS; e++) {
+        x[e] = lk[LI(base + e)];
+#if HAS_VALUES
+        ix[e] = li[LI(base + e)];
+#endif
+    }
+    if (full) {
+#pragma unroll
+        for (uint sz = 2; sz <= ITEMS; sz <<= 1) {
+            if (sz > upto) break;
+#pragma unroll
+            for (uint e = 0; e < ITEMS; e++)
+                if ((e ^ (sz - 1)) > e) compare_exchange_reg(x, ix, e, e ^ (sz - 1));
+#pragma unroll
+            for (uint st = sz >> 2; st > 0; st >>= 1)
+#pragma unroll
+                for (uint e = 0; e < ITEMS; e++)
+                    if (!(e & st)) compare_exchange_reg(x, ix, e, e + st);
+        }
+    } else {
+#pragma unroll
+        for (uint st = ITEMS / 2; st > 0; st >>= 1)
+#pragma unroll
+            for (uint e = 0; e < ITEMS; e++)
+                if (!(e & st)) compare_exchange_reg(x, ix, e, e + st);
+    }
+#pragma unroll
+    for (uint e = 0; e < ITEMS; e++) {
+        lk[LI(base + e)] = x[e];
+#if HAS_VALUES
+        li[LI(base + e)] = ix[e];
+#endif
+    }
+}
+
 /* Sorts every 2^k slot of the tile ascending.  The first step of each
  * merge size compares mirrored pairs (a "flip"), so every slot ends up
- * ascending without direction bits. */
+ * ascending without direction bits.  Sizes up to ITEMS, and the strides
+ * below ITEMS of larger sizes, run in registers (chunk_steps); the rest
+ * in local memory, a barrier per step. */
 static void bitonic_slots(__local key_t *lk, __local uint *li, uint k)
 {
-    uint lid = get_local_id(0);
-    for (uint sz = 2; sz <= (1u << k); sz <<= 1) {
+    uint lid = get_local_id(0), slot = 1u << k;
+    chunk_steps(lk, li, min(slot, (uint)ITEMS), 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint sz = 2 * ITEMS; sz <= slot; sz <<= 1) {
         uint hs = sz >> 1;
         for (uint r = 0; r < ITEMS / 2; r++) {
             uint t = r * WG + lid;
@@ -96,7 +168,7 @@ static void bitonic_slots(__local key_t *lk, __local uint *li, uint k)
             compare_exchange(lk, li, base + lo, base + sz - 1 - lo);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint st = hs >> 1; st > 0; st >>= 1) {
+        for (uint st = hs >> 1; st >= ITEMS; st >>= 1) {
             for (uint r = 0; r < ITEMS / 2; r++) {
                 uint t = r * WG + lid;
                 uint a = 2 * t - (t & (st - 1));
@@ -104,6 +176,8 @@ static void bitonic_slots(__local key_t *lk, __local uint *li, uint k)
             }
             barrier(CLK_LOCAL_MEM_FENCE);
         }
+        chunk_steps(lk, li, 0, 0);
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
 
@@ -117,9 +191,9 @@ static void sort_tile(__global key_t *skeys, __global val_t *svals, __global key
     uint lid = get_local_id(0), mask = (1u << k) - 1;
     for (uint r = 0; r < ITEMS; r++) {
         uint i = r * WG + lid, j = i & mask;
-        lk[i] = j < ln[r] ? key_in(skeys[sb[r] + j]) : KEY_MAX;
+        lk[LI(i)] = j < ln[r] ? key_in(skeys[sb[r] + j]) : KEY_MAX;
 #if HAS_VALUES
-        li[i] = j;
+        li[LI(i)] = j;
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -128,7 +202,7 @@ static void sort_tile(__global key_t *skeys, __global val_t *svals, __global key
     val_t v[ITEMS];
     for (uint r = 0; r < ITEMS; r++) {
         uint i = r * WG + lid, j = i & mask;
-        if (j < ln[r]) v[r] = svals[sb[r] + li[i]];
+        if (j < ln[r]) v[r] = svals[sb[r] + li[LI(i)]];
     }
     /* In place (dvals == svals): every gather of the work-group's segments
      * is done before any of them is overwritten. */
@@ -143,7 +217,7 @@ static void sort_tile(__global key_t *skeys, __global val_t *svals, __global key
 #endif
     for (uint r = 0; r < ITEMS; r++) {
         uint i = r * WG + lid, j = i & mask;
-        if (j < ln[r]) dkeys[db[r] + j] = key_out(lk[i]);
+        if (j < ln[r]) dkeys[db[r] + j] = key_out(lk[LI(i)]);
     }
 }
 

@@ -1,13 +1,15 @@
 /* Launchers of the local-memory bitonic sorts. */
 #include "bitonic_segsort.h"
 
-/* Local memory: the keys of one tile and each element's slot index. */
+/* Local memory: the keys of one tile and each element's slot index, with
+ * one element of skew per 32 (LI in the kernel). */
 static clsa_status local_args(clsa_context *ctx, cl_kernel k, const char *name, cl_uint first,
                               const clsa__seg_layout *l, size_t tile)
 {
-    clsa_status st = clsa__arg_local(ctx, k, name, first, tile * (size_t)l->key_bytes);
+    size_t elems = tile + tile / 32;
+    clsa_status st = clsa__arg_local(ctx, k, name, first, elems * (size_t)l->key_bytes);
     if (st) return st;
-    return clsa__arg_local(ctx, k, name, first + 1, l->value_bytes ? tile * 4 : 4);
+    return clsa__arg_local(ctx, k, name, first + 1, l->value_bytes ? elems * 4 : 4);
 }
 
 clsa_status clsa__bitonic_small(clsa_context *ctx, const clsa__seg_layout *layout, cl_mem keys,

@@ -23,10 +23,11 @@ static size_t pow2_floor(size_t x)
 size_t clsa__segsort_tile(const clsa_context *ctx, const clsa__seg_layout *l)
 {
     /* The merge pass keeps a key and a 4-byte source index per element in
-     * local memory, the bitonic sorts a key and a 4-byte slot index: R1
+     * local memory, the bitonic sorts a key and a 4-byte slot index (with
+     * 1/32 skew against bank conflicts): R1
      * (tune.r1) is clamped to what fits on this device for these keys. */
     size_t lm = ctx->tune.local_mem ? (size_t)ctx->tune.local_mem : 16384;
-    size_t fit = pow2_floor((lm > 256 ? lm - 256 : lm) / ((size_t)l->key_bytes + 4));
+    size_t fit = pow2_floor((lm > 256 ? lm - 256 : lm) / ((size_t)l->key_bytes + 4) * 32 / 33);
     size_t t = pow2_floor(ctx->tune.r1 ? ctx->tune.r1 : 1024);
     if (t > fit) t = fit;
     if (t > 4096) t = 4096;
