@@ -47,7 +47,7 @@ static void check_batch(clsa_context *ctx, const uint64_t *starts, size_t narray
     for (size_t i = 0; i < n; i++) {
         uint32_t key;
         if (is_float) key = float_key(&r);
-        else if (dist == 1) key = (uint32_t)tu_next(&r) & 3;          /* few distinct */
+        else if (dist == 1) key = (tu_next(&r) & 1) ? 9u : 5u;             /* two distinct */
         else if (dist == 2) key = (uint32_t)(n - i);                    /* reversed */
         else if (dist == 3) key = (tu_below(&r, 4)) << 30;             /* high bits only */
         else key = (uint32_t)tu_next(&r);
