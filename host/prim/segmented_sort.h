@@ -11,8 +11,9 @@
  * order; positions outside every segment are not touched.  Segments are
  * classified by length on the device: 0/1 skipped, S (<= R1) bitonic in
  * local memory grouped by log2 size, M (<= R2) merge-path merge sort, L
- * (> R2) radix sort.  Stable (every path is), although the public
- * documentation promises less.  Launches are charged to the caller's phase. */
+ * (> R2) radix sort.  Stable (every path is).  Launches are charged to the
+ * caller's phase, or, when that is one of the SA sort phases, to
+ * SORT_S/SORT_M/SORT_L by class. */
 clsa_status clsa__segmented_sort(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,
                                  cl_mem offsets, cl_mem lengths, size_t nsegments, int index64);
 
