@@ -74,8 +74,13 @@ void clsa__tuning_init(clsa_tuning *t)
     if (t->r1 > 2048) t->r1 = 2048;
     if (t->r1 < 16) t->r1 = 16;
     t->r2 = t->r1 * 256;
-    /* Measured crossover (docs/BENCHMARKS.md); a CPU device never beats the
-     * host reference on small inputs. */
-    t->host_threshold = t->is_gpu ? (1u << 16) : (1u << 20);
+    /* AUTO sends inputs below this to libdivsufsort on the host.  GPU:
+     * measured on an H200 (docs/BENCHMARKS.md, "Host fallback threshold"):
+     * with transfers, the device wins from 8-16 KB on random DNA and from
+     * 32 KB on English text.  CPU devices: PoCL on the 2-core development
+     * machine was slower than libdivsufsort at every size tried, so AUTO
+     * keeps them on the host; CLSA_BACKEND=device or host_threshold=
+     * overrides for a many-core CPU where that may differ. */
+    t->host_threshold = t->is_gpu ? (1u << 15) : UINT64_MAX;
     apply_env(t);
 }
