@@ -80,6 +80,37 @@ static idx_t fm_occ(const __global uint *rec, uint rw, idx_t i, uint c, idx_t do
     return cnt;
 }
 
+/* Mask of the first `rem` codes of a word (rem < FM_S). */
+static uint fm_prefix_mask(uint rem) { return (1u << (rem * FM_W)) - 1u; }
+
+/* fm_occ at lo and hi (lo <= hi) in the same record: the counter and the
+ * data words are read once for both, which is the common case once the
+ * search range has narrowed. */
+static void fm_occ2(const __global uint *rec, uint rw, idx_t lo, idx_t hi, uint c, idx_t dollar,
+                    idx_t *olo, idx_t *ohi)
+{
+    idx_t blk = lo / FM_B;
+    const __global uint *r = rec + blk * rw;
+    idx_t cnt = ((const __global idx_t *)r)[c];
+    const __global uint *d = r + (rw - FM_DW);
+    uint offl = (uint)(lo % FM_B), offh = (uint)(hi % FM_B);
+    uint fl = offl / FM_S, rl = offl % FM_S, fh = offh / FM_S, rh = offh % FM_S;
+    uint sl = 0, sh = 0;
+#pragma unroll
+    for (uint k = 0; k < FM_DW; k++) {
+        uint e = fm_eq(k <= fh ? d[k] : 0u, c);
+        uint ml = k < fl ? ~0u : k == fl ? fm_prefix_mask(rl) : 0u;
+        uint mh = k < fh ? ~0u : k == fh ? fm_prefix_mask(rh) : 0u;
+        sl += fm_bits(e & ml);
+        sh += fm_bits(e & mh);
+    }
+    idx_t b0 = blk * FM_B;
+    int dl = c == 0 && dollar >= b0 && dollar < lo;
+    int dh = c == 0 && dollar >= b0 && dollar < hi;
+    *olo = cnt + sl - (dl ? 1 : 0);
+    *ohi = cnt + sh - (dh ? 1 : 0);
+}
+
 static uint fm_code_at(const __global uint *rec, uint rw, idx_t row)
 {
     const __global uint *d = rec + (row / FM_B) * rw + (rw - FM_DW);
@@ -299,9 +330,15 @@ __kernel void fm_count(const __global uint *rec, uint rw, const __global idx_t *
             lo = hi = 0;
             break;
         }
-        idx_t base = lC[c];
-        lo = base + fm_occ(rec, rw, lo, c, dollar);
-        hi = base + fm_occ(rec, rw, hi, c, dollar);
+        idx_t base = lC[c], ol, oh;
+        if (lo / FM_B == hi / FM_B) {
+            fm_occ2(rec, rw, lo, hi, c, dollar, &ol, &oh);
+        } else {
+            ol = fm_occ(rec, rw, lo, c, dollar);
+            oh = fm_occ(rec, rw, hi, c, dollar);
+        }
+        lo = base + ol;
+        hi = base + oh;
     }
     if (hi < lo) hi = lo;
     lo_io[p] = lo;
