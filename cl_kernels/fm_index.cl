@@ -134,26 +134,6 @@ __kernel void fm_histogram(const __global uchar *text, ulong n, ulong chunk,
     for (uint c = lid; c < 256; c += ls) partial[get_group_id(0) * 256 + c] = h[c];
 }
 
-/* divbwt convention: bwt[0] = text[n-1], then text[sa[i]-1] for sa[i] != 0
- * in suffix order; primary = 1 + rank of suffix 0 (the $ row), found first
- * by fm_primary. */
-__kernel void fm_primary(const __global idx_t *sa, idx_t n, __global idx_t *primary)
-{
-    idx_t i = get_global_id(0);
-    if (i < n && sa[i] == 0) *primary = i + 1;
-}
-
-__kernel void fm_bwt(const __global uchar *text, const __global idx_t *sa, idx_t n,
-                     idx_t primary, __global uchar *bwt)
-{
-    idx_t i = get_global_id(0);
-    if (i >= n) return;
-    if (i == 0) bwt[0] = text[n - 1];
-    idx_t p = sa[i];
-    /* Row i+1 of the matrix: before the $ row it lands at i+1, after it at i. */
-    if (p != 0) bwt[i + 1 < primary ? i + 1 : i] = text[p - 1];
-}
-
 /* Packs the codes of the n + 1 rows (divbwt bytes + primary) into the data
  * words of the records; one work-item per data word. */
 __kernel void fm_pack(const __global uchar *bwt, idx_t n, idx_t primary,

@@ -2,6 +2,7 @@
  * batched count and locate (cl_kernels/fm_index.cl). */
 #include "fm_index.h"
 #include "kernel_args.h"
+#include "index/bwt.h"
 #include "prim/scan.h"
 #include "sa/sa.h"
 
@@ -235,34 +236,6 @@ done:
     return st;
 }
 
-/* Primary index and divbwt bytes from the text and its suffix array. */
-static clsa_status bwt_from_sa(clsa_fm *fm, cl_mem text, cl_mem sa, cl_mem bwt)
-{
-    clsa_context *ctx = fm->ctx;
-    clsa_status st = CLSA_OK;
-    cl_mem dprim = NULL;
-    uint64_t prim = 0;
-    CLSA_TRY(clsa__alloc(ctx, 8, &dprim));
-    CLSA_TRY(clsa__fill_zero(ctx, dprim, 0, 8));
-    clsa_kargs a = fm_kernel(fm, "fm_primary");
-    clsa__ka_mem(&a, sa);
-    clsa__ka_idx(&a, (uint64_t)fm->n);
-    clsa__ka_mem(&a, dprim);
-    CLSA_TRY(clsa__ka_launch(&a, (size_t)fm->n));
-    CLSA_TRY(clsa__read(ctx, dprim, 0, &prim, fm->index64 ? 8 : 4));
-    fm->primary = (int64_t)prim;
-    a = fm_kernel(fm, "fm_bwt");
-    clsa__ka_mem(&a, text);
-    clsa__ka_mem(&a, sa);
-    clsa__ka_idx(&a, (uint64_t)fm->n);
-    clsa__ka_idx(&a, prim);
-    clsa__ka_mem(&a, bwt);
-    CLSA_TRY(clsa__ka_launch(&a, (size_t)fm->n));
-done:
-    clsa__free(ctx, &dprim);
-    return st;
-}
-
 static clsa_status build_samples(clsa_fm *fm, cl_mem sa)
 {
     clsa_context *ctx = fm->ctx;
@@ -304,7 +277,8 @@ static clsa_status create_locked(clsa_context *ctx, const uint8_t *text, int64_t
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * iw, &sa));
     if (n > 0) CLSA_TRY(clsa__sa_device(ctx, dtext, sa, n, fm->index64));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n, &bwt));
-    CLSA_TRY(bwt_from_sa(fm, dtext, sa, bwt));
+    fm->primary = 0;
+    if (n > 0) CLSA_TRY(clsa__bwt_device(ctx, dtext, sa, n, fm->index64, bwt, &fm->primary));
     clsa__free(ctx, &dtext);
     CLSA_TRY(build_samples(fm, sa));
     clsa__free(ctx, &sa);
