@@ -22,6 +22,11 @@
  * the whole static library, so a weak reference finds them when they exist). */
 #pragma weak clsa_bwt
 #pragma weak clsa_lcp32
+#pragma weak clsa_fm_create
+#pragma weak clsa_fm_count
+#pragma weak clsa_fm_locate
+#pragma weak clsa_fm_free
+#pragma weak clsa_fm_positions_free
 
 #define TEXT_N 700
 
@@ -80,6 +85,54 @@ static void no_buffers_left(clsa_context *ctx, const char *after)
         fail_msg("after %s (fault at %s): %llu device bytes still counted", after,
                  fi_failed_call() ? fi_failed_call() : "none",
                  (unsigned long long)s.current_device_bytes);
+}
+
+/* FM-index: build, count, locate, free; the handle's buffers must all be
+ * gone after clsa_fm_free, whatever failed. */
+static clsa_status fm_work(clsa_context *ctx, const char **what)
+{
+    static const uint8_t pats[] = "ab\x00";
+    uint64_t offs[4] = {0, 2, 3, 11}; /* "ab", "\0", text[100..108) */
+    uint8_t buf[16];
+    memcpy(buf, pats, 3);
+    memcpy(buf + 3, text + 100, 8);
+    uint64_t counts[3], starts[4], want[3] = {0, 0, 0};
+    for (int i = 0; i < TEXT_N; i++) {
+        for (int p = 0; p < 3; p++) {
+            size_t len = offs[p + 1] - offs[p];
+            if (i + len <= TEXT_N && !memcmp(text + i, buf + offs[p], len)) want[p]++;
+        }
+    }
+    clsa_fm *fm = NULL;
+    int64_t *pos = NULL;
+    *what = "clsa_fm_create";
+    clsa_status st = clsa_fm_create(ctx, text, TEXT_N, 4, &fm);
+    if (st) {
+        if (fm) fail_msg("clsa_fm_create failed but returned a handle");
+        return st;
+    }
+    *what = "clsa_fm_count";
+    st = clsa_fm_count(fm, buf, offs, 3, counts);
+    for (int p = 0; !st && p < 3; p++)
+        if (counts[p] != want[p]) fail_msg("fm count %d: %llu want %llu after fault at %s", p,
+                                           (unsigned long long)counts[p], (unsigned long long)want[p],
+                                           fi_failed_call() ? fi_failed_call() : "none");
+    if (!st) {
+        *what = "clsa_fm_locate";
+        st = clsa_fm_locate(fm, buf, offs, 3, 0, starts, &pos);
+        for (int p = 0; !st && p < 3; p++)
+            if (starts[p + 1] - starts[p] != want[p]) fail_msg("fm locate %d wrong after fault at %s", p,
+                                                               fi_failed_call() ? fi_failed_call() : "none");
+        for (uint64_t k = 0; !st && k < starts[3]; k++) {
+            int p = k < starts[1] ? 0 : k < starts[2] ? 1 : 2;
+            size_t len = offs[p + 1] - offs[p];
+            if (pos[k] < 0 || pos[k] + (int64_t)len > TEXT_N || memcmp(text + pos[k], buf + offs[p], len))
+                fail_msg("fm locate position %lld wrong", (long long)pos[k]);
+        }
+        clsa_fm_positions_free(pos);
+    }
+    clsa_fm_free(fm);
+    return st;
 }
 
 /* The library's work on one context; returns the first error. */
@@ -153,6 +206,11 @@ primitives:
         for (int i = 0; i < TEXT_N; i++)
             if (lcp[i] != ref_lcp[i]) fail_msg("clsa_lcp32 wrong at %d after fault at %s", i,
                                                fi_failed_call() ? fi_failed_call() : "none");
+    }
+    if (clsa_fm_create && clsa_fm_count && clsa_fm_locate && clsa_fm_free && !tu_small()) {
+        st = fm_work(ctx, what);
+        no_buffers_left(ctx, *what);
+        if (st) return st;
     }
     return CLSA_OK;
 }
@@ -364,8 +422,8 @@ static void every_call_fails_cleanly(void **state)
 int main(void)
 {
     make_text();
-    fprintf(stderr, "run: context, SA 32/64, scan, compact%s%s\n", clsa_bwt ? ", BWT" : "",
-            clsa_lcp32 ? ", LCP" : "");
+    fprintf(stderr, "run: context, SA 32/64, scan, compact%s%s%s\n", clsa_bwt ? ", BWT" : "",
+            clsa_lcp32 ? ", LCP" : "", clsa_fm_create ? ", FM-index create/count/locate" : "");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_call_fails_cleanly),
     };
