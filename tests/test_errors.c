@@ -10,6 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Index calls join once the library has them (whole static library linked). */
+#pragma weak clsa_unbwt
+#pragma weak clsa_bwt
+#pragma weak clsa_lcp32
+#pragma weak clsa_isa32
+
 static clsa_context *ctx;
 static int close_ctx(void **state);
 
@@ -129,6 +135,8 @@ static void too_large(void **state)
     /* A device buffer handle is never touched either. */
     cl_mem dummy = (cl_mem)(uintptr_t)0x1;
     EXPECT(c, clsa_sa32_mem(c, dummy, dummy, big), CLSA_ERR_TOO_LARGE, "64");
+    if (clsa_lcp32) EXPECT(c, clsa_lcp32(c, tiny, sa, big), CLSA_ERR_TOO_LARGE, "64");
+    if (clsa_isa32) EXPECT(c, clsa_isa32(c, tiny, sa, big), CLSA_ERR_TOO_LARGE, "64");
     /* 64-bit: far more than any device holds -> out of device memory,
      * reported before any work (no launch, nothing read from the text). */
     clsa_reset_stats(c);
@@ -137,6 +145,28 @@ static void too_large(void **state)
     clsa_stats s;
     clsa_get_stats(c, &s);
     assert_int_equal(s.kernel_launches, 0);
+}
+
+/* Inverse BWT with a primary index outside [1, n]: refused with the range. */
+static void bwt_primary(void **state)
+{
+    (void)state;
+    if (!clsa_unbwt || !clsa_bwt) skip();
+    clsa_context *c = ctx;
+    const uint8_t *t = (const uint8_t *)"mississippi";
+    uint8_t bwt[11], back[11];
+    int64_t primary = -1;
+    EXPECT(c, clsa_bwt(c, t, bwt, 11, &primary), CLSA_OK, NULL);
+    assert_true(primary >= 1 && primary <= 11);
+    int64_t bad[] = {0, -1, 12, INT64_MAX, INT64_MIN};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        EXPECT(c, clsa_unbwt(c, bwt, back, 11, bad[i]), CLSA_ERR_INVALID_ARG, "primary");
+        EXPECT(NULL, clsa_unbwt(NULL, bwt, back, 11, bad[i]), CLSA_ERR_INVALID_ARG, NULL);
+    }
+    EXPECT(c, clsa_unbwt(c, bwt, back, 11, primary), CLSA_OK, NULL);
+    assert_memory_equal(back, t, 11);
+    EXPECT(c, clsa_unbwt(c, NULL, NULL, 0, 0), CLSA_OK, NULL);
+    EXPECT(c, clsa_unbwt(c, NULL, NULL, 0, 1), CLSA_ERR_INVALID_ARG, NULL);
 }
 
 /* ---- device and backend selection --------------------------------------------- */
@@ -481,7 +511,8 @@ int main(void)
 {
     clsa_destroy(tu_context()); /* skips cleanly when the device is missing */
     const struct CMUnitTest tests[] = {
-        CASE(null_pointers), CASE(empty_and_single), CASE(too_large),    CASE(selection),
+        CASE(null_pointers), CASE(empty_and_single), CASE(too_large),    CASE(bwt_primary),
+        CASE(selection),
         CASE(memory_limit),  CASE(memory_limit_scan), CASE(broken_kernel), CASE(program_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
