@@ -16,10 +16,14 @@
  * runs holding an a-suffix with at least L bytes left in a and a b-suffix,
  * the smallest a position wins, then the smallest b position in its run.
  *
- * The final O(n) scan runs on the host over the SA and LCP read back. */
+ * On the device the scans run over runs of rows, one work-item each
+ * (cl_kernels/lcs.cl); the host chains the runs from a few values per run,
+ * so the SA and LCP never leave the device.  The host backend runs the same
+ * scans on host arrays. */
 #include "runtime.h"
 #include "cpu/reference.h"
 #include "index/lcp.h"
+#include "kernel_args.h"
 #include "sa/sa.h"
 
 #include <stdlib.h>
@@ -85,29 +89,168 @@ static lcs_result pick(const void *sa, const void *lcp, int index64, int64_t na,
     return res;
 }
 
-/* SA and LCP of s (n bytes) into host arrays, on the device or the host. */
-static clsa_status sa_lcp(clsa_context *ctx, int device, const uint8_t *s, int64_t n, int index64,
-                          void *sa, void *lcp)
+/* ---- device scans ------------------------------------------------------------------ */
+
+#define LCS_RUN 256
+
+typedef struct lcs_dev {
+    clsa_context *ctx;
+    int index64;
+    int64_t n, na, nruns;
+    cl_mem sa, lcp;
+} lcs_dev;
+
+/* Reads `count` idx_t values from the device as int64 (all-ones -> INT64_MAX). */
+static clsa_status read_idx(lcs_dev *d, cl_mem m, size_t count, int64_t *out)
+{
+    size_t w = d->index64 ? 8 : 4;
+    clsa_status st = clsa__read(d->ctx, m, 0, out, count * w);
+    if (st) return st;
+    for (size_t i = count; i-- > 0;) {
+        uint64_t v;
+        if (d->index64) memcpy(&v, (uint8_t *)out + i * 8, 8);
+        else {
+            uint32_t v32;
+            memcpy(&v32, (uint8_t *)out + i * 4, 4);
+            v = v32 == UINT32_MAX ? UINT64_MAX : v32;
+        }
+        out[i] = v == UINT64_MAX ? INT64_MAX : (int64_t)v;
+    }
+    return CLSA_OK;
+}
+
+static clsa_kargs lcs_kernel(lcs_dev *d, const char *name)
+{
+    clsa_kargs a = clsa__kargs(d->ctx, "lcs", d->index64, NULL, name);
+    clsa__ka_mem(&a, d->sa);
+    clsa__ka_mem(&a, d->lcp);
+    clsa__ka_idx(&a, (uint64_t)d->n);
+    clsa__ka_idx(&a, (uint64_t)d->na);
+    clsa__ka_idx(&a, LCS_RUN);
+    clsa__ka_idx(&a, (uint64_t)d->nruns);
+    return a;
+}
+
+static clsa_status device_scans(lcs_dev *d, lcs_result *res)
+{
+    clsa_context *ctx = d->ctx;
+    size_t w = d->index64 ? 8 : 4, nr = (size_t)d->nruns;
+    int64_t *v = malloc(nr * 7 * 8);
+    cl_mem buf = NULL, xin = NULL;
+    clsa_status st = CLSA_OK;
+    if (!v) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "LCS: out of host memory");
+    CLSA_TRY(clsa__alloc(ctx, nr * 7 * w, &buf));
+    CLSA_TRY(clsa__alloc(ctx, nr * 2 * w, &xin));
+    clsa_kargs a = lcs_kernel(d, "lcs_compose");
+    clsa__ka_mem(&a, buf);
+    CLSA_TRY(clsa__ka_launch(&a, nr));
+    CLSA_TRY(read_idx(d, buf, nr * 3, v));
+    /* Chain the runs: incoming side values of run j. */
+    int64_t xa = 0, xb = 0;
+    uint8_t *x = malloc(nr * 2 * w);
+    if (!x) {
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "LCS: out of host memory");
+        goto done;
+    }
+    for (size_t j = 0; j < nr; j++) {
+        uint64_t pair[2] = {(uint64_t)xa, (uint64_t)xb};
+        for (int s = 0; s < 2; s++) {
+            if (d->index64) memcpy(x + (2 * j + s) * 8, &pair[s], 8);
+            else {
+                uint32_t p32 = (uint32_t)pair[s];
+                memcpy(x + (2 * j + s) * 4, &p32, 4);
+            }
+        }
+        int64_t ra = v[3 * j], rba = v[3 * j + 1], rbb = v[3 * j + 2];
+        xa = max64(min64(xa, ra), rba);
+        xb = max64(min64(xb, ra), rbb);
+    }
+    st = clsa__write(ctx, xin, 0, x, nr * 2 * w);
+    free(x);
+    if (st) goto done;
+    a = lcs_kernel(d, "lcs_best");
+    clsa__ka_mem(&a, xin);
+    clsa__ka_mem(&a, buf);
+    CLSA_TRY(clsa__ka_launch(&a, nr));
+    CLSA_TRY(read_idx(d, buf, nr, v));
+    int64_t L = 0;
+    for (size_t j = 0; j < nr; j++) L = max64(L, v[j]);
+    res->len = L;
+    if (L == 0) goto done;
+    a = lcs_kernel(d, "lcs_groups");
+    clsa__ka_idx(&a, (uint64_t)L);
+    clsa__ka_mem(&a, buf);
+    CLSA_TRY(clsa__ka_launch(&a, nr));
+    CLSA_TRY(read_idx(d, buf, nr * 7, v));
+    /* Merge the group pieces across runs; keep the smallest a position. */
+    int64_t oa = INT64_MAX, ob = INT64_MAX;
+    res->pa = res->pb = INT64_MAX;
+    for (size_t j = 0; j <= nr; j++) {
+        int64_t *o = v + 7 * j;
+        int64_t ca = j < nr ? min64(oa, o[0]) : oa, cb = j < nr ? min64(ob, o[1]) : ob;
+        if (j < nr && !o[2]) {
+            oa = ca;
+            ob = cb;
+            continue;
+        }
+        int64_t cand[2][2] = {{ca, cb}, {j < nr ? o[5] : INT64_MAX, j < nr ? o[6] : INT64_MAX}};
+        for (int c = 0; c < 2; c++)
+            if (cand[c][0] != INT64_MAX && cand[c][1] != INT64_MAX && cand[c][0] < res->pa) {
+                res->pa = cand[c][0];
+                res->pb = cand[c][1];
+            }
+        if (j < nr) {
+            oa = o[3];
+            ob = o[4];
+        }
+    }
+done:
+    clsa__free(ctx, &buf);
+    clsa__free(ctx, &xin);
+    free(v);
+    return st;
+}
+
+static clsa_status lcs_device(clsa_context *ctx, const uint8_t *s, int64_t n, int64_t na,
+                              int index64, lcs_result *res)
 {
     size_t w = index64 ? 8 : 4;
-    if (!device) {
-        clsa_status st = clsa__sa_host(ctx, s, sa, n, index64);
-        return st ? st : clsa__lcp_host(ctx, s, sa, lcp, n, index64);
-    }
-    cl_mem dt = NULL, dsa = NULL, dlcp = NULL;
+    lcs_dev d = {ctx, index64, n, na, (n + LCS_RUN - 1) / LCS_RUN, NULL, NULL};
+    cl_mem dt = NULL;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dt));
-    CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &dsa));
-    CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &dlcp));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &d.sa));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &d.lcp));
     CLSA_TRY(clsa__write(ctx, dt, 0, s, (size_t)n));
-    CLSA_TRY(clsa__sa_device(ctx, dt, dsa, n, index64));
-    CLSA_TRY(clsa__lcp_device(ctx, dt, dsa, n, index64, dlcp));
-    CLSA_TRY(clsa__read(ctx, dsa, 0, sa, (size_t)n * w));
-    CLSA_TRY(clsa__read(ctx, dlcp, 0, lcp, (size_t)n * w));
+    CLSA_TRY(clsa__sa_device(ctx, dt, d.sa, n, index64));
+    CLSA_TRY(clsa__lcp_device(ctx, dt, d.sa, n, index64, d.lcp));
+    clsa__free(ctx, &dt);
+    CLSA_TRY(device_scans(&d, res));
 done:
     clsa__free(ctx, &dt);
-    clsa__free(ctx, &dsa);
-    clsa__free(ctx, &dlcp);
+    clsa__free(ctx, &d.sa);
+    clsa__free(ctx, &d.lcp);
+    return st;
+}
+
+/* Host backend: the same scans over host arrays. */
+static clsa_status lcs_host(clsa_context *ctx, const uint8_t *s, int64_t n, int64_t na,
+                            int index64, lcs_result *res)
+{
+    size_t w = index64 ? 8 : 4;
+    void *sa = malloc((size_t)n * w), *lcp = malloc((size_t)n * w);
+    clsa_status st = CLSA_OK;
+    if (!sa || !lcp) {
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "LCS: out of host memory");
+        goto done;
+    }
+    CLSA_TRY(clsa__sa_host(ctx, s, sa, n, index64));
+    CLSA_TRY(clsa__lcp_host(ctx, s, sa, lcp, n, index64));
+    int64_t L = best_length(sa, lcp, index64, na, n);
+    if (L > 0) *res = pick(sa, lcp, index64, na, n, L);
+done:
+    free(sa);
+    free(lcp);
     return st;
 }
 
@@ -116,24 +259,15 @@ static clsa_status lcs_locked(clsa_context *ctx, int device, const uint8_t *a, i
 {
     int64_t n = na + nb;
     int index64 = n >= INT32_MAX;
-    size_t w = index64 ? 8 : 4;
     uint8_t *s = malloc((size_t)n);
-    void *sa = malloc((size_t)n * w), *lcp = malloc((size_t)n * w);
-    clsa_status st = CLSA_OK;
-    if (!s || !sa || !lcp) {
-        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "LCS: out of host memory for %lld bytes",
-                        (long long)n);
-        goto done;
-    }
+    if (!s)
+        return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "LCS: out of host memory for %lld bytes",
+                          (long long)n);
     memcpy(s, a, (size_t)na);
     memcpy(s + na, b, (size_t)nb);
-    CLSA_TRY(sa_lcp(ctx, device, s, n, index64, sa, lcp));
-    int64_t L = best_length(sa, lcp, index64, na, n);
-    if (L > 0) *res = pick(sa, lcp, index64, na, n, L);
-done:
+    clsa_status st = device ? lcs_device(ctx, s, n, na, index64, res)
+                            : lcs_host(ctx, s, n, na, index64, res);
     free(s);
-    free(sa);
-    free(lcp);
     return st;
 }
 
