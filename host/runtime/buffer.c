@@ -87,40 +87,65 @@ static clsa_status timed(clsa_context *ctx, cl_int err, cl_event ev, const char 
     return st;
 }
 
+/* Host<->device copies, copies and fills are issued in pieces of at most
+ * 1 GiB: one command over more than 4 GiB left NVIDIA's OpenCL context
+ * unusable (CL_OUT_OF_RESOURCES on every later call) on the H200. */
+#define CLSA_CHUNK ((size_t)1 << 30)
+
+static size_t piece(size_t done, size_t bytes)
+{
+    return bytes - done < CLSA_CHUNK ? bytes - done : CLSA_CHUNK;
+}
+
 clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *src, size_t bytes)
 {
-    if (bytes == 0) return CLSA_OK;
-    cl_event ev = NULL;
-    cl_int err = clEnqueueWriteBuffer(ctx->queue, dst, CL_TRUE, off, bytes, src, 0, NULL,
-                                      ctx->profiling ? &ev : NULL);
-    return timed(ctx, err, ev, "clEnqueueWriteBuffer");
+    clsa_status st = CLSA_OK;
+    for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {
+        cl_event ev = NULL;
+        cl_int err = clEnqueueWriteBuffer(ctx->queue, dst, CL_TRUE, off + done,
+                                          piece(done, bytes), (const char *)src + done, 0, NULL,
+                                          ctx->profiling ? &ev : NULL);
+        st = timed(ctx, err, ev, "clEnqueueWriteBuffer");
+    }
+    return st;
 }
 
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes)
 {
-    if (bytes == 0) return CLSA_OK;
-    cl_event ev = NULL;
-    cl_int err = clEnqueueReadBuffer(ctx->queue, src, CL_TRUE, off, bytes, dst, 0, NULL,
-                                     ctx->profiling ? &ev : NULL);
-    return timed(ctx, err, ev, "clEnqueueReadBuffer");
+    clsa_status st = CLSA_OK;
+    for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {
+        cl_event ev = NULL;
+        cl_int err = clEnqueueReadBuffer(ctx->queue, src, CL_TRUE, off + done, piece(done, bytes),
+                                         (char *)dst + done, 0, NULL,
+                                         ctx->profiling ? &ev : NULL);
+        st = timed(ctx, err, ev, "clEnqueueReadBuffer");
+    }
+    return st;
 }
 
 clsa_status clsa__copy(clsa_context *ctx, cl_mem src, size_t src_off, cl_mem dst, size_t dst_off,
                        size_t bytes)
 {
-    if (bytes == 0) return CLSA_OK;
-    return clsa__cl(ctx,
-                    clEnqueueCopyBuffer(ctx->queue, src, dst, src_off, dst_off, bytes, 0, NULL,
-                                        NULL),
-                    "clEnqueueCopyBuffer", NULL);
+    clsa_status st = CLSA_OK;
+    for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK)
+        st = clsa__cl(ctx,
+                      clEnqueueCopyBuffer(ctx->queue, src, dst, src_off + done, dst_off + done,
+                                          piece(done, bytes), 0, NULL, NULL),
+                      "clEnqueueCopyBuffer", NULL);
+    return st;
 }
 
 clsa_status clsa__fill_zero(clsa_context *ctx, cl_mem dst, size_t off, size_t bytes)
 {
-    if (bytes == 0) return CLSA_OK;
-    /* clEnqueueFillBuffer needs size and offset to be multiples of the pattern. */
-    cl_uchar zero = 0;
-    return clsa__cl(ctx,
-                    clEnqueueFillBuffer(ctx->queue, dst, &zero, 1, off, bytes, 0, NULL, NULL),
-                    "clEnqueueFillBuffer", NULL);
+    /* Size and offset must be multiples of the pattern: 4 bytes when they
+     * allow it, else 1. */
+    cl_uint zero = 0;
+    size_t pattern = (off % 4 == 0 && bytes % 4 == 0) ? 4 : 1;
+    clsa_status st = CLSA_OK;
+    for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK)
+        st = clsa__cl(ctx,
+                      clEnqueueFillBuffer(ctx->queue, dst, &zero, pattern, off + done,
+                                          piece(done, bytes), 0, NULL, NULL),
+                      "clEnqueueFillBuffer", NULL);
+    return st;
 }

@@ -107,14 +107,21 @@ cl_mem env_buffer(bench_env *env, size_t bytes, const void *init, clsa_status *s
         return NULL;
     }
     cl_mem m = clCreateBuffer(env->cl, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &e);
-    if (e == CL_SUCCESS && init && bytes)
-        e = clEnqueueWriteBuffer(env->queue, m, CL_TRUE, 0, bytes, init, 0, NULL, NULL);
-    else if (e == CL_SUCCESS) {
-        /* Touch the buffer so lazy allocators fail here, not inside a timed call. */
-        cl_uchar zero = 0;
-        e = clEnqueueFillBuffer(env->queue, m, &zero, 1, 0, bytes ? bytes : 1, 0, NULL, NULL);
-        if (e == CL_SUCCESS) e = clFinish(env->queue);
+    /* In pieces of 1 GiB, as the library does: one command over 4 GiB broke
+     * NVIDIA's OpenCL context on the H200. */
+    const size_t chunk = (size_t)1 << 30;
+    for (size_t done = 0; e == CL_SUCCESS && done < (bytes ? bytes : 1); done += chunk) {
+        size_t part = (bytes ? bytes : 1) - done < chunk ? (bytes ? bytes : 1) - done : chunk;
+        if (init && bytes) {
+            e = clEnqueueWriteBuffer(env->queue, m, CL_TRUE, done, part,
+                                     (const char *)init + done, 0, NULL, NULL);
+        } else {
+            /* Touch the buffer so lazy allocators fail here, not inside a timed call. */
+            cl_uchar zero = 0;
+            e = clEnqueueFillBuffer(env->queue, m, &zero, 1, done, part, 0, NULL, NULL);
+        }
     }
+    if (e == CL_SUCCESS) e = clFinish(env->queue);
     if (e != CL_SUCCESS) {
         *st = (e == CL_MEM_OBJECT_ALLOCATION_FAILURE || e == CL_OUT_OF_RESOURCES ||
                e == CL_INVALID_BUFFER_SIZE)
