@@ -137,15 +137,20 @@ clsa_status clsa__copy(clsa_context *ctx, cl_mem src, size_t src_off, cl_mem dst
 
 clsa_status clsa__fill_zero(clsa_context *ctx, cl_mem dst, size_t off, size_t bytes)
 {
-    /* Size and offset must be multiples of the pattern: 4 bytes when they
-     * allow it, else 1. */
-    cl_uint zero = 0;
-    size_t pattern = (off % 4 == 0 && bytes % 4 == 0) ? 4 : 1;
-    clsa_status st = CLSA_OK;
-    for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK)
-        st = clsa__cl(ctx,
-                      clEnqueueFillBuffer(ctx->queue, dst, &zero, pattern, off + done,
-                                          piece(done, bytes), 0, NULL, NULL),
-                      "clEnqueueFillBuffer", NULL);
+    if (bytes == 0) return CLSA_OK;
+    int words = off % 4 == 0 && bytes % 4 == 0;
+    const char *name = words ? "fill_zero_u32" : "fill_zero_u8";
+    size_t unit = words ? 4 : 1;
+    cl_kernel k;
+    clsa_status st = clsa__kernel(ctx, "buffer", 0, NULL, name, &k);
+    int phase = ctx->phase;
+    for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {
+        cl_ulong first = (off + done) / unit, count = piece(done, bytes) / unit;
+        if ((st = CLSA_ARG(ctx, k, name, 0, dst)) || (st = CLSA_ARG(ctx, k, name, 1, first)) ||
+            (st = CLSA_ARG(ctx, k, name, 2, count)))
+            break;
+        st = clsa__launch(ctx, k, name, (size_t)count, ctx->tune.wg);
+    }
+    ctx->phase = phase;
     return st;
 }
