@@ -22,18 +22,56 @@ __kernel void grp_old_heads(const __global idx_t *u, const __global idx_t *isa, 
     flags[i] = i == 0 || isa[u[i]] != isa[u[i - 1]];
 }
 
-/* Heads after sorting by (rank, key2): the old heads plus every key change. */
+/* Slot i (0..m) starts a group after sorting by (rank, key2): an old head
+ * or a key change; i == m counts as a head (end of the last group). */
+static int grp_is_new_head(const __global idx_t *u, const __global idx_t *isa, ulong m, ulong n,
+                           ulong h, ulong i)
+{
+    if (i == 0 || i >= m) return 1;
+    idx_t a = u[i - 1], c = u[i];
+    return isa[a] != isa[c] || grp_key2(isa, n, h, a) != grp_key2(isa, n, h, c);
+}
+
+/* Heads of the new groups that stay unsorted (two suffixes or more): there
+ * are at most m / 2 of them, so their ranks fit a half-size array. */
 __kernel void grp_new_heads(const __global idx_t *u, const __global idx_t *isa, ulong m, ulong n,
                             ulong h, __global uint *flags)
 {
     ulong i = get_global_id(0);
     if (i >= m) return;
-    uint f = 1;
-    if (i > 0) {
-        idx_t a = u[i - 1], c = u[i];
-        f = isa[a] != isa[c] || grp_key2(isa, n, h, a) != grp_key2(isa, n, h, c);
-    }
-    flags[i] = f;
+    flags[i] = grp_is_new_head(u, isa, m, n, h, i) && !grp_is_new_head(u, isa, m, n, h, i + 1);
+}
+
+/* scan (inclusive scan of grp_new_heads) := 0 at singletons, so a slot's
+ * value is 1 + its unsorted group's number, or 0 when it is final.  Reads
+ * only the old ranks (isa is not updated yet). */
+__kernel void grp_mark_singles(const __global idx_t *u, const __global idx_t *isa, ulong m,
+                               ulong n, ulong h, __global uint *scan)
+{
+    ulong i = get_global_id(0);
+    if (i >= m) return;
+    if (grp_is_new_head(u, isa, m, n, h, i) && grp_is_new_head(u, isa, m, n, h, i + 1))
+        scan[i] = 0;
+}
+
+/* New ranks after a doubling sort: a singleton's is its slot + delta, the
+ * others' their head's (heads[group]). */
+__kernel void grp_rank_split(const __global idx_t *u, const __global uint *scan,
+                             const __global idx_t *heads, const __global idx_t *delta, ulong m,
+                             __global idx_t *isa)
+{
+    ulong i = get_global_id(0);
+    if (i >= m) return;
+    uint s = scan[i];
+    isa[u[i]] = s ? heads[s - 1] : (idx_t)i + delta[i];
+}
+
+/* keep = the suffix stays unsorted (scan marked by grp_mark_singles). */
+__kernel void grp_keep_marked(const __global uint *scan, ulong m, __global uint *keep)
+{
+    ulong i = get_global_id(0);
+    if (i >= m) return;
+    keep[i] = scan[i] != 0;
 }
 
 /* At each head (where the inclusive scan steps): heads[group] = slot +
@@ -44,7 +82,7 @@ __kernel void grp_head_scatter(const __global uint *scan, ulong m, const __globa
     ulong i = get_global_id(0);
     if (i >= m) return;
     uint s = scan[i];
-    if (i == 0 || scan[i - 1] != s) heads[s - 1] = (idx_t)i + (has_delta ? delta[i] : 0);
+    if (s != 0 && (i == 0 || scan[i - 1] != s)) heads[s - 1] = (idx_t)i + (has_delta ? delta[i] : 0);
 }
 
 /* delta = old rank - slot of the old group's first suffix. */
@@ -187,8 +225,12 @@ __kernel void grp_sort_local(const __global uint *lists, uint cls, uint nclass, 
 {
     uint lid = get_local_id(0);
     uint P = GRP_TINY << (cls + 1);
-    uint sub = lid / team, tl = lid % team;
-    uint gi = get_group_id(0) * (get_local_size(0) / team) + sub;
+    /* team is a power of two: shifts and masks, no division (Oclgrind's
+     * uninitialized-value checker stops on the freeze LLVM emits for a
+     * division by a kernel argument) */
+    uint tshift = 31 - clz(team);
+    uint sub = lid >> tshift, tl = lid & (team - 1);
+    uint gi = get_group_id(0) * ((uint)get_local_size(0) >> tshift) + sub;
     int valid = gi < count;
     __local idx_t *lk = lk_all + sub * P, *lv = lv_all + sub * P;
     ulong s = 0;

@@ -150,3 +150,24 @@ __kernel void pd_key_group(const __global idx_t *u, const __global idx_t *isa,
     idx_t k2 = q < n ? isa[q] + 1 : 0;
     keys[i] = ((idx_t)(scan[i] - 1) << shift) | k2;
 }
+
+/* Stable merge of the sorted runs keys[0..a) and keys[a..m) (values
+ * alongside) by rank: an element's place is its index in its run plus the
+ * elements of the other run before it (smaller keys; equal keys too for
+ * the second run).  out gets the values. */
+__kernel void pd_merge_halves(const __global idx_t *keys, const __global idx_t *vals, ulong a,
+                              ulong m, __global idx_t *out)
+{
+    ulong i = get_global_id(0);
+    if (i >= m) return;
+    idx_t key = keys[i];
+    int first = i < a;
+    ulong lo = first ? a : 0, hi = first ? m : a, base = lo;
+    while (lo < hi) {
+        ulong mid = lo + (hi - lo) / 2;
+        idx_t km = keys[mid];
+        if (km < key || (!first && km == key)) lo = mid + 1;
+        else hi = mid;
+    }
+    out[(first ? i : i - a) + (lo - base)] = vals[i];
+}

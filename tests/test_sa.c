@@ -129,12 +129,15 @@ static void hard_inputs(void **state)
 /* Each sort path of the doubling loop forced on inputs that have many
  * unsorted groups of all lengths: one radix sort of everything
  * (sa_path=1; 3: without the combined (group, key2) key), length classes
- * (sa_path=2), and classes with a tiny R1 so the segmented sort takes the
- * long groups. */
+ * (sa_path=2), classes with a tiny R1 so the segmented sort takes the
+ * long groups, and the same with the half-size working set (sa_path + 4:
+ * global sorts in two halves and a merge, as on inputs where nearly all
+ * suffixes stay unsorted). */
 static void forced_paths(void **state)
 {
     (void)state;
-    static const char *tunes[] = {"sa_path=1", "sa_path=2", "sa_path=2,r1=32", "sa_path=3"};
+    static const char *tunes[] = {"sa_path=1", "sa_path=2", "sa_path=2,r1=32", "sa_path=3",
+                                  "sa_path=4", "sa_path=7", "sa_path=6,r1=32"};
     static const hard_case kinds[] = {{GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 100},
                                       {GEN_RANDOM, 2}, {GEN_MUTATED, 3000}, {GEN_THUE_MORSE, 0}};
     size_t sizes[] = {100, 3000, 40000};
@@ -145,7 +148,7 @@ static void forced_paths(void **state)
         unsetenv("CLSA_TUNE");
         for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
             for (size_t i = 0; i < 3; i++) {
-                if (tu_small() && (i > 0 || k % 4 != t)) continue;
+                if (tu_small() && (i > 0 || k % 7 != t)) continue;
                 if (!tu_small() && i == 2 && k % 2) continue;
                 check_gen(kinds[k].kind, kinds[k].param, sizes[i], 77 + k, (int)(i + k + t) % 2);
             }
@@ -154,32 +157,68 @@ static void forced_paths(void **state)
     ctx = saved;
 }
 
-/* Peak device bytes per input byte and pass counts (printed for the docs). */
+/* Peak device bytes per input byte of the 32-bit SA (printed for the
+ * docs) on typical and on the inputs that leave nearly every suffix
+ * unsorted after the initial sort.  Target <= 20 (docs/SA.md), checked
+ * with the device's tuning and with GPU-like radix tiles (256 x 16, the
+ * digit table the GPU sees); on rusticl (small work-groups, whose digit
+ * table the SA's sorts bound by narrowing the digits) its own tuning. */
+typedef struct peak_case {
+    gen_kind kind;
+    unsigned param;
+    size_t n;
+} peak_case;
+
+static void peak_run(const char *tune, size_t max_n)
+{
+    const peak_case cases[] = {{GEN_RANDOM, 256, 1 << 18}, {GEN_RANDOM, 4, 1 << 18},
+                               {GEN_PERIODIC, 2, 1 << 18}, {GEN_FIBONACCI, 0, 1 << 20},
+                               {GEN_MUTATED, 65536, 1 << 20}, {GEN_THUE_MORSE, 0, 1 << 20},
+                               {GEN_MUTATED, 5000, 1 << 18}};
+    clsa_context *c = NULL;
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        size_t n = tu_small() ? 300 : cases[k].n < max_n ? cases[k].n : max_n;
+        if (tu_small() && k % 3) continue;
+        if (!c || tu_small()) { /* a fresh context per case under Oclgrind (testutil.h) */
+            if (c) clsa_destroy(c);
+            if (tune) setenv("CLSA_TUNE", tune, 1);
+            c = tu_context();
+            unsetenv("CLSA_TUNE");
+        }
+        uint8_t *t = tu_malloc(n);
+        int32_t *sa = tu_malloc(n * 4);
+        gen_fill(t, n, cases[k].kind, cases[k].param, 3);
+        clsa_reset_stats(c);
+        TU_OK(c, clsa_sa32(c, t, sa, (int64_t)n));
+        clsa_stats s;
+        TU_OK(c, clsa_get_stats(c, &s));
+        double per = (double)s.peak_device_bytes / (double)n;
+        fprintf(stderr, "peak %s %s:%u n=%zu: %.2f bytes/input byte, %u doubling passes\n",
+                tune ? tune : "device", gen_name(cases[k].kind), cases[k].param, n, per,
+                s.doubling_passes);
+        int valid = 0;
+        char why[128] = "";
+        assert_int_equal(clsa_check_sa32(t, sa, (int64_t)n, &valid, why, sizeof why), CLSA_OK);
+        if (!valid) fail_msg("peak %s: %s", gen_name(cases[k].kind), why);
+        /* tiny inputs: fixed-size buffers (codes, counters) dominate */
+        if (!tu_small() && per > 20.0)
+            fail_msg("peak %s %s:%u: %.2f bytes/input byte > 20", tune ? tune : "device",
+                     gen_name(cases[k].kind), cases[k].param, per);
+        free(t);
+        free(sa);
+    }
+    clsa_destroy(c);
+}
+
 static void stats(void **state)
 {
     (void)state;
-    size_t n = tu_size(1 << 18, 300);
-    uint8_t *t = tu_malloc(n);
-    int32_t *sa = tu_malloc(n * 4);
-    const hard_case kinds[] = {{GEN_RANDOM, 256}, {GEN_RANDOM, 4}, {GEN_PERIODIC, 2},
-                               {GEN_MUTATED, 5000}};
-    for (size_t c = 0; c < sizeof kinds / sizeof *kinds; c++) {
-        if (tu_small() && c % 2) continue;
-        tu_refresh(&ctx);
-        gen_fill(t, n, kinds[c].kind, kinds[c].param, 3);
-        clsa_reset_stats(ctx);
-        TU_OK(ctx, clsa_sa32(ctx, t, sa, (int64_t)n));
-        clsa_stats s;
-        TU_OK(ctx, clsa_get_stats(ctx, &s));
-        fprintf(stderr, "stats %s:%u n=%zu: peak %.2f bytes/input byte, %u doubling passes\n",
-                gen_name(kinds[c].kind), kinds[c].param, n,
-                (double)s.peak_device_bytes / (double)n, s.doubling_passes);
-        /* <= 20 on GPUs (docs/SA.md); CPU devices get small radix tiles,
-         * whose digit-count table adds up to ~8n */
-        assert_true(s.peak_device_bytes <= (uint64_t)n * 32 + 65536);
-    }
-    free(t);
-    free(sa);
+    /* rusticl (llvmpipe) is slow and its narrowed radix digits double the
+     * passes: its own shapes only, on 2^18 bytes */
+    const char *dev = getenv("CLSA_DEVICE");
+    int rusticl = dev && strstr(dev, "rusticl");
+    peak_run(NULL, rusticl ? (size_t)1 << 18 : (size_t)1 << 20);
+    if (!rusticl) peak_run("wg=256,sort_wg=256,radix_items=16", (size_t)1 << 20);
 }
 
 /* A working set that cannot fit is refused up front with a clear error. */

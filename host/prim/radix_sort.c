@@ -220,6 +220,15 @@ clsa_status clsa__radix_sort(clsa_context *ctx, cl_mem keys, cl_mem values, size
                              int key_bytes, int value_bytes, unsigned begin_bit, unsigned end_bit,
                              cl_mem scratch_keys, cl_mem scratch_values)
 {
+    return clsa__radix_sort_capped(ctx, keys, values, n, key_bytes, value_bytes, begin_bit,
+                                   end_bit, scratch_keys, scratch_values, 0);
+}
+
+clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,
+                                    int key_bytes, int value_bytes, unsigned begin_bit,
+                                    unsigned end_bit, cl_mem scratch_keys, cl_mem scratch_values,
+                                    size_t max_table_bytes)
+{
     if ((key_bytes != 4 && key_bytes != 8) ||
         (value_bytes != 0 && value_bytes != 4 && value_bytes != 8))
         return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "radix sort: %d-byte keys, %d-byte values",
@@ -241,6 +250,10 @@ clsa_status clsa__radix_sort(clsa_context *ctx, cl_mem keys, cl_mem values, size
     cl_mem own_k = NULL, own_v = NULL;
     clsa_status st = CLSA_OK;
     CLSA_TRY(choose_shape(&r));
+    /* narrower digits (more passes) where small tiles would make the table
+     * larger than the caller's memory budget allows */
+    while (max_table_bytes && r.bits > 4 && ((size_t)4 << r.bits) * r.nb > max_table_bytes)
+        r.bits--;
     unsigned width = end_bit - begin_bit < r.bits ? end_bit - begin_bit : r.bits;
     CLSA_TRY(clsa__alloc(ctx, ((size_t)4 << width) * r.nb, &r.table));
     CLSA_TRY(clsa__alloc(ctx, 16, &r.masks));

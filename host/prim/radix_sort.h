@@ -20,4 +20,12 @@
 clsa_status clsa__radix_sort(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,
                              int key_bytes, int value_bytes, unsigned begin_bit, unsigned end_bit,
                              cl_mem scratch_keys, cl_mem scratch_values);
+/* Same, with the digit table bounded: digits are narrowed (down to 4 bits,
+ * so more passes) until the table fits in max_table_bytes (0: no bound).
+ * Devices with small work-groups (llvmpipe) have small tiles, whose 8-bit
+ * digit table would be several bytes per key. */
+clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,
+                                    int key_bytes, int value_bytes, unsigned begin_bit,
+                                    unsigned end_bit, cl_mem scratch_keys, cl_mem scratch_values,
+                                    size_t max_table_bytes);
 #endif

@@ -50,23 +50,62 @@ clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w)
     return head_scatter(ctx, w, w->sk, NULL, w->sv);
 }
 
+/* keep (uint flags of m slots) scanned in place; u compacted into sk, the
+ * two swap; m = suffixes kept. */
+static clsa_status compact_kept(clsa_context *ctx, clsa__sa_work *w, cl_mem keep)
+{
+    cl_ulong m = w->m;
+    uint32_t kept = 0;
+    clsa_status st;
+    if ((st = clsa__scan(ctx, keep, keep, w->m, 0, 0, &kept))) return st;
+    if (kept == w->m) return CLSA_OK;
+    if ((st = RUN(w, "grp_compact", w->m, CLSA_KARG(w->u), CLSA_KARG(keep), CLSA_KARG(m),
+                  CLSA_KARG(kept), CLSA_KARG(w->sk))))
+        return st;
+    cl_mem t = w->u;
+    w->u = w->sk;
+    w->sk = t;
+    w->m = kept;
+    return CLSA_OK;
+}
+
+/* Only the heads of groups that stay unsorted are scattered (at most m / 2:
+ * sv may be half the size of u); singletons take slot + delta directly. */
 clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int starts_valid)
 {
     cl_ulong m = w->m, n = w->n, hh = h;
+    uint32_t g = 0;
     clsa_status st;
     /* Old groups: their first slots give each slot's delta. */
     if ((!starts_valid && (st = clsa__groups_starts(ctx, w))) ||
         (st = RUN(w, "grp_delta", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(w->sk),
-                  CLSA_KARG(w->sv), CLSA_KARG(m), CLSA_KARG(w->k))))
+                  CLSA_KARG(w->sv), CLSA_KARG(m), CLSA_KARG(w->k))) ||
+        (st = RUN(w, "grp_new_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(m),
+                  CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->sk))) ||
+        (st = clsa__scan(ctx, w->sk, w->sk, w->m, 1, 0, &g)) ||
+        (st = head_scatter(ctx, w, w->sk, w->k, w->sv)) ||
+        (st = RUN(w, "grp_mark_singles", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(m),
+                  CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->sk))))
         return st;
-    return RUN(w, "grp_new_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(m),
-               CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->sk));
+    clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
+    if ((st = RUN(w, "grp_rank_split", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KARG(w->sv),
+                  CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(w->isa))))
+        return st;
+    clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
+    w->g = g;
+    if (g == 0) { /* every suffix is final */
+        w->m = 0;
+        return CLSA_OK;
+    }
+    if ((st = RUN(w, "grp_keep_marked", w->m, CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(w->k))))
+        return st;
+    return compact_kept(ctx, w, w->k);
 }
 
 clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_delta)
 {
     cl_ulong m = w->m;
-    uint32_t counts[2] = {0, 0}, kept = 0;
+    uint32_t counts[2] = {0, 0};
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     if ((st = clsa__scan(ctx, w->sk, w->sk, w->m, 1, 0, NULL)) ||
@@ -86,19 +125,11 @@ clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_del
         return CLSA_OK;
     }
     if (counts[1] == 0) return CLSA_OK; /* no singleton: u stays as it is */
-    /* keep flags into sv, scanned in place; the compaction reads keep back
+    /* keep flags into sv (n slots here); the compaction reads keep back
      * from consecutive positions, so sk (the head scan) is free for u. */
-    if ((st = RUN(w, "grp_keep", w->m, CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(w->sv))) ||
-        (st = clsa__scan(ctx, w->sv, w->sv, w->m, 0, 0, &kept)))
+    if ((st = RUN(w, "grp_keep", w->m, CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(w->sv))))
         return st;
-    if ((st = RUN(w, "grp_compact", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sv), CLSA_KARG(m),
-                  CLSA_KARG(kept), CLSA_KARG(w->sk))))
-        return st;
-    cl_mem t = w->u;
-    w->u = w->sk;
-    w->sk = t;
-    w->m = kept;
-    return CLSA_OK;
+    return compact_kept(ctx, w, w->sv);
 }
 
 static size_t pow2_floor(size_t x)

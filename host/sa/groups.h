@@ -24,12 +24,14 @@ clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const
 
 /* Working set of the loop.  u: the m unsorted suffixes grouped by rank (a
  * group in consecutive slots); isa: rank of every suffix (= SA index of the
- * first suffix of its group); k, sk, sv: work arrays of at least m idx_t.
+ * first suffix of its group); k, sk: work arrays of at least m idx_t, sv of
+ * at least sv_len >= m / 2 (the largest of the doubling sort's chunks).
  * g: number of unsorted groups among u. */
 typedef struct clsa__sa_work {
     int index64;
     uint64_t n;
     size_t m, g;
+    size_t sv_len;
     cl_mem u, isa, k, sk, sv;
     cl_mem counter; /* two uints */
     cl_mem counts;  /* 36 uints: class counts */
@@ -64,14 +66,16 @@ clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
 clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
                                       const clsa__grp_classes *c, cl_mem offs, cl_mem lens);
 
-/* After u was sorted by (old rank, key2 at distance h): the new group
- * heads into sk, and in k each slot's delta (rank - slot) of its old
- * group.  Reads isa, which still holds the old ranks.  starts_valid: sk and
- * sv still hold clsa__groups_starts' results (the sort did not use them). */
+/* After u was sorted by (old rank, key2 at distance h): splits the groups,
+ * writes the new ranks into isa (read until then as the old ranks), drops
+ * the singletons from u (compacted; u and sk may swap buffers), updates m
+ * and g.  Uses k and sk (m entries) and sv (m / 2 entries: only the heads
+ * of groups that stay unsorted are scattered).  starts_valid: sk and sv
+ * still hold clsa__groups_starts' results (the sort did not use them). */
 clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int starts_valid);
 
-/* With head flags in sk (and deltas in k when has_delta, else 0): new ranks
- * into isa, singletons dropped from u (compacted; u and sk swap buffers),
- * m and g updated. */
+/* Initial groups (k, sk, sv of n entries): with head flags in sk (and
+ * deltas in k when has_delta, else 0), ranks into isa, singletons dropped
+ * from u (compacted; u and sk swap buffers), m and g updated. */
 clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_delta);
 #endif

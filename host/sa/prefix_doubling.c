@@ -77,6 +77,11 @@ static size_t small_sort_cap(const clsa_context *ctx, int index64)
     return p;
 }
 
+/* Radix digit table budget for a sort of x keys: a quarter byte per key
+ * (what 8-bit digits cost with GPU tiles of 4096 keys); devices with small
+ * tiles get narrower digits instead of a bigger table. */
+static size_t table_cap(uint64_t x) { return (size_t)(x / 4) + 4096; }
+
 /* The SA buffer ends up with all n suffixes sorted by their first h0
  * symbols; k, sk, sv (n idx_t each) are scratch. */
 static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
@@ -100,22 +105,80 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
     if ((st = RUN(ctx, w->index64, "pd_key_lo", w->n, CLSA_KARG(text), CLSA_KARG(n),
                   CLSA_KARG(codes), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(w->k),
                   CLSA_KARG(w->u))) ||
-        (st = clsa__radix_sort(ctx, w->k, w->u, w->n, 4, vb, 0, total < 32 ? total : 32, w->sk,
-                               w->sv)))
+        (st = clsa__radix_sort_capped(ctx, w->k, w->u, w->n, 4, vb, 0, total < 32 ? total : 32,
+                                      w->sk, w->sv, table_cap(w->n))))
         return st;
     if (total <= 32) return CLSA_OK;
     if ((st = RUN(ctx, w->index64, "pd_key_hi", w->n, CLSA_KARG(text), CLSA_KARG(n),
                   CLSA_KARG(codes), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(w->u),
                   CLSA_KARG(w->k))))
         return st;
-    return clsa__radix_sort(ctx, w->k, w->u, w->n, 4, vb, 0, total - 32, w->sk, w->sv);
+    return clsa__radix_sort_capped(ctx, w->k, w->u, w->n, 4, vb, 0, total - 32, w->sk, w->sv,
+                                   table_cap(w->n));
+}
+
+/* Elements per sub-buffer alignment of the device (CL_DEVICE_MEM_BASE_ADDR_ALIGN). */
+static size_t align_elems(clsa_context *ctx, size_t iw)
+{
+    cl_uint bits = 0;
+    if (clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL) !=
+            CL_SUCCESS || bits < 8 * iw)
+        bits = 4096;
+    return bits / 8 / iw;
+}
+
+/* View of buf from byte `off` (of a sub-buffer: of its parent, as
+ * sub-buffers cannot nest); allocates nothing. */
+static clsa_status sub_view(clsa_context *ctx, cl_mem buf, size_t off, size_t bytes, cl_mem *out)
+{
+    cl_mem parent = NULL;
+    size_t base = 0;
+    cl_int err = clGetMemObjectInfo(buf, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL);
+    if (err == CL_SUCCESS && parent)
+        err = clGetMemObjectInfo(buf, CL_MEM_OFFSET, sizeof base, &base, NULL);
+    if (err != CL_SUCCESS) return clsa__cl(ctx, err, "clGetMemObjectInfo", NULL);
+    cl_buffer_region r = {base + off, bytes};
+    *out = clCreateSubBuffer(parent ? parent : buf, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
+    return clsa__cl(ctx, err, "clCreateSubBuffer", NULL);
+}
+
+/* Stable sort of (k, u) by the key bits [0, bits).  When sv is shorter
+ * than m (the memory budget, see shrink), the two halves are radix sorted
+ * one after the other with the same scratch (sv keys, sk values) and
+ * merged into sk, which then becomes u: the scratch and the digit table
+ * are m / 2 instead of m. */
+static clsa_status sort_by_key(clsa_context *ctx, clsa__sa_work *w, unsigned bits)
+{
+    int kb = w->index64 ? 8 : 4;
+    if (w->m <= w->sv_len)
+        return clsa__radix_sort_capped(ctx, w->k, w->u, w->m, kb, kb, 0, bits, w->sv, w->sk,
+                                       table_cap(w->m));
+    size_t al = align_elems(ctx, (size_t)kb), a = w->m / 2 / al * al, rest = w->m - a;
+    cl_mem k2 = NULL, u2 = NULL;
+    cl_ulong ca = a, m = w->m;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(sub_view(ctx, w->k, a * kb, rest * kb, &k2));
+    CLSA_TRY(sub_view(ctx, w->u, a * kb, rest * kb, &u2));
+    CLSA_TRY(clsa__radix_sort_capped(ctx, w->k, w->u, a, kb, kb, 0, bits, w->sv, w->sk,
+                                     table_cap(a)));
+    CLSA_TRY(clsa__radix_sort_capped(ctx, k2, u2, rest, kb, kb, 0, bits, w->sv, w->sk,
+                                     table_cap(rest)));
+    CLSA_TRY(RUN(ctx, w->index64, "pd_merge_halves", w->m, CLSA_KARG(w->k), CLSA_KARG(w->u),
+                 CLSA_KARG(ca), CLSA_KARG(m), CLSA_KARG(w->sk)));
+    cl_mem t = w->u;
+    w->u = w->sk;
+    w->sk = t;
+done:
+    if (k2) clReleaseMemObject(k2);
+    if (u2) clReleaseMemObject(u2);
+    return st;
 }
 
 /* Sorts all m unsorted suffixes at once.  When the group number and key2
  * fit in one idx_t together (few groups: the periodic inputs that take
- * this path), one radix sort by (group, key2); else a stable radix sort by
- * key2, then one by rank to restore the groups.  sk holds the inclusive
- * scan of the head flags (clsa__groups_starts). */
+ * this path), one sort by (group, key2); else a stable sort by key2, then
+ * one by rank to restore the groups.  sk holds the inclusive scan of the
+ * head flags (clsa__groups_starts). */
 static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
 {
     int kb = w->index64 ? 8 : 4;
@@ -124,20 +187,19 @@ static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
     unsigned gbits = bits_of(w->g - 1);
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_SORT_L);
-    if (shift + gbits <= (unsigned)(8 * kb) && ctx->tune.sa_path != 3)
+    if (shift + gbits <= (unsigned)(8 * kb) && (ctx->tune.sa_path & 3) != 3)
         return (st = RUN(ctx, w->index64, "pd_key_group", w->m, CLSA_KARG(w->u),
                          CLSA_KARG(w->isa), CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(n),
                          CLSA_KARG(hh), CLSA_KARG(shift), CLSA_KARG(w->k)))
                    ? st
-                   : clsa__radix_sort(ctx, w->k, w->u, w->m, kb, kb, 0, shift + gbits, w->sk,
-                                      w->sv);
+                   : sort_by_key(ctx, w, shift + gbits);
     if ((st = RUN(ctx, w->index64, "pd_key2", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
                   CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->k))) ||
-        (st = clsa__radix_sort(ctx, w->k, w->u, w->m, kb, kb, 0, shift, w->sk, w->sv)) ||
+        (st = sort_by_key(ctx, w, shift)) ||
         (st = RUN(ctx, w->index64, "pd_rank_key", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
                   CLSA_KARG(m), CLSA_KARG(w->k))))
         return st;
-    return clsa__radix_sort(ctx, w->k, w->u, w->m, kb, kb, 0, bits_of(w->n - 1), w->sk, w->sv);
+    return sort_by_key(ctx, w, bits_of(w->n - 1));
 }
 
 /* Groups longer than R1 through the segmented sort (merge path up to R2,
@@ -179,8 +241,9 @@ static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h
     /* segmented sort scratch: at most keys and values twice over */
     uint64_t extra = 4 * iw * c.large_slots + 2 * iw * c.count[c.nclass];
     uint64_t budget = 5 * iw * w->n;
-    int global = ctx->tune.sa_path == 1 || ctx->tune.sa_path == 3 ||
-                 (ctx->tune.sa_path != 2 && (c.large_slots * 2 > w->m ||
+    unsigned path = ctx->tune.sa_path & 3; /* + 4: half-size working set (shrink) */
+    int global = path == 1 || path == 3 ||
+                 (path != 2 && (c.large_slots * 2 > w->m ||
                                               ctx->stats.current_device_bytes + extra > budget));
     if (global) {
         if ((st = sort_global(ctx, w, h))) return st;
@@ -190,8 +253,7 @@ static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h
         if (c.count[c.nclass] && (st = sort_large(ctx, w, &c, h))) return st;
     }
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    if ((st = clsa__groups_split(ctx, w, h, !global))) return st;
-    return clsa__groups_settle(ctx, w, 1);
+    return clsa__groups_split(ctx, w, h, !global);
 }
 
 /* Buffers the loop owns; sa (the caller's) is borrowed as work space. */
@@ -222,7 +284,11 @@ static clsa_status alloc(clsa_context *ctx, pd_buffers *b, size_t bytes, cl_mem 
 }
 
 /* After the initial groups: move u into the SA buffer and shrink the work
- * arrays to the m suffixes still unsorted. */
+ * arrays to the m suffixes still unsorted.  k and sk hold m entries; sv
+ * holds m too, unless text + SA + ISA + 3 m + the digit table would pass
+ * 5 iw bytes per input byte (20 for the 32-bit SA: inputs that leave nearly
+ * every suffix unsorted): then sv holds half of m (plus an alignment), and
+ * the global sorts run in halves (sort_by_key). */
 static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl_mem sa)
 {
     size_t iw = w->index64 ? 8 : 4;
@@ -234,11 +300,18 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
     w->u = sa;
     w->k = w->sk = w->sv = NULL;
     if (w->m == 0) return CLSA_OK;
-    if ((st = clsa__reserve_check(ctx, 3 * w->m * iw + 256, "suffix array doubling working set")))
+    size_t al = align_elems(ctx, iw);
+    uint64_t full = ctx->stats.current_device_bytes + 3 * iw * (uint64_t)w->m + table_cap(w->m);
+    w->sv_len = w->m;
+    if ((ctx->tune.sa_path & 4) || full > 5 * iw * w->n)
+        w->sv_len = w->m - w->m / 2 / al * al + al;
+    if (w->sv_len > w->m) w->sv_len = w->m;
+    if ((st = clsa__reserve_check(ctx, (2 * w->m + w->sv_len) * iw + 256,
+                                  "suffix array doubling working set")))
         return st;
     /* k also holds the class lists (groups.cl): a few uints more than m/4 */
     if ((st = alloc(ctx, b, w->m * iw + 256, &w->k)) || (st = alloc(ctx, b, w->m * iw, &w->sk)) ||
-        (st = alloc(ctx, b, w->m * iw, &w->sv)))
+        (st = alloc(ctx, b, w->sv_len * iw, &w->sv)))
         return st;
     return CLSA_OK;
 }
