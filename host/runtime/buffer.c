@@ -73,18 +73,12 @@ void clsa__free(clsa_context *ctx, cl_mem *mem)
 static clsa_status timed(clsa_context *ctx, cl_int err, cl_event ev, const char *call)
 {
     clsa_status st = clsa__cl(ctx, err, call, NULL);
-    if (st == CLSA_OK && ev) {
-        st = clsa__cl(ctx, clWaitForEvents(1, &ev), "clWaitForEvents", NULL);
-        cl_ulong t0 = 0, t1 = 0;
-        if (st == CLSA_OK &&
-            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) ==
-                CL_SUCCESS &&
-            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) ==
-                CL_SUCCESS && t1 >= t0)
-            ctx->stats.phase_ms[CLSA_PHASE_TRANSFER] += (double)(t1 - t0) * 1e-6;
+    if (!ev) return st;
+    if (st != CLSA_OK) {
+        clReleaseEvent(ev);
+        return st;
     }
-    if (ev) clReleaseEvent(ev);
-    return st;
+    return clsa__charge_event(ctx, ev, CLSA_PHASE_TRANSFER, call);
 }
 
 /* Host<->device copies, copies and fills are issued in pieces of at most

@@ -13,6 +13,20 @@ clsa_status clsa__arg_local(clsa_context *ctx, cl_kernel k, const char *kname, c
     return clsa__cl(ctx, clSetKernelArg(k, i, bytes, NULL), "clSetKernelArg", kname);
 }
 
+clsa_status clsa__charge_event(clsa_context *ctx, cl_event ev, int phase, const char *what)
+{
+    clsa_status st = clsa__cl(ctx, clWaitForEvents(1, &ev), "clWaitForEvents", what);
+    cl_ulong t0 = 0, t1 = 0;
+    if (st == CLSA_OK &&
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) ==
+            CL_SUCCESS &&
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) ==
+            CL_SUCCESS && t1 >= t0 && phase >= 0 && phase < CLSA_PHASE_COUNT)
+        ctx->stats.phase_ms[phase] += (double)(t1 - t0) * 1e-6;
+    clReleaseEvent(ev);
+    return st;
+}
+
 int clsa__set_phase(clsa_context *ctx, int phase)
 {
     int old = ctx->phase;
@@ -31,18 +45,7 @@ clsa_status clsa__launch(clsa_context *ctx, cl_kernel k, const char *name, size_
     clsa_status st = clsa__cl(ctx, err, "clEnqueueNDRangeKernel", name);
     if (st) return st;
     ctx->stats.kernel_launches++;
-    if (ev) {
-        st = clsa__cl(ctx, clWaitForEvents(1, &ev), "clWaitForEvents", name);
-        cl_ulong t0 = 0, t1 = 0;
-        if (st == CLSA_OK &&
-            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) ==
-                CL_SUCCESS &&
-            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) ==
-                CL_SUCCESS && t1 >= t0 && ctx->phase >= 0 && ctx->phase < CLSA_PHASE_COUNT)
-            ctx->stats.phase_ms[ctx->phase] += (double)(t1 - t0) * 1e-6;
-        clReleaseEvent(ev);
-    }
-    return st;
+    return ev ? clsa__charge_event(ctx, ev, ctx->phase, name) : CLSA_OK;
 }
 
 clsa_status clsa__finish(clsa_context *ctx)

@@ -149,6 +149,8 @@ clsa_status clsa__arg(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint
 clsa_status clsa__arg_local(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i,
                             size_t bytes);
 clsa_status clsa__finish(clsa_context *ctx);
+/* Waits for a profiled command, adds its time to `phase`, releases the event. */
+clsa_status clsa__charge_event(clsa_context *ctx, cl_event ev, int phase, const char *what);
 /* Sets the phase later launches are charged to; returns the previous one. */
 int clsa__set_phase(clsa_context *ctx, int phase);
 
