@@ -21,7 +21,6 @@ typedef struct clsa_tuning {
     size_t wg;                /* default work-group size for 1-D kernels (power of two) */
     size_t scan_items;        /* items per work-item in scan/compact tiles */
     size_t sort_wg;           /* work-group size for radix sort */
-    size_t sort_items;        /* keys per work-item in radix sort tiles */
     unsigned radix_bits;      /* LSD radix sort digit width, 4..8 bits */
     size_t radix_items;       /* keys per work-item in LSD radix sort tiles */
     size_t r1;                /* S/M boundary: largest group sorted in local memory */

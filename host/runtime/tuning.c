@@ -18,7 +18,6 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     if (!strcmp(key, "wg")) t->wg = pow2_floor(v);
     else if (!strcmp(key, "scan_items")) t->scan_items = v;
     else if (!strcmp(key, "sort_wg")) t->sort_wg = pow2_floor(v);
-    else if (!strcmp(key, "sort_items")) t->sort_items = v;
     else if (!strcmp(key, "radix_bits")) t->radix_bits = v < 4 ? 4 : v > 8 ? 8 : (unsigned)v;
     else if (!strcmp(key, "radix_items")) t->radix_items = v;
     else if (!strcmp(key, "r1")) t->r1 = v;
@@ -53,7 +52,6 @@ void clsa__tuning_init(clsa_tuning *t)
     t->wg = pow2_floor(maxwg < 256 ? maxwg : 256);
     t->scan_items = t->is_gpu ? 8 : 16;
     t->sort_wg = t->wg;
-    t->sort_items = t->is_gpu ? 8 : 4;
     /* 8-bit digits: 4 passes over u32 keys; the tile's local ranking does
      * them as two 4-bit splits, so local memory does not grow with it. */
     t->radix_bits = 8;
