@@ -23,9 +23,28 @@ static clsa_status sa_args(clsa_context *ctx, const void *text, const void *sa, 
     return CLSA_OK;
 }
 
+/* Devices that share memory with the host work on the caller's arrays. */
+static clsa_status sa_zero_copy(clsa_context *ctx, const uint8_t *text, void *sa, int64_t n,
+                                int index64)
+{
+    size_t w = index64 ? 8 : 4;
+    cl_mem dtext = NULL, dsa = NULL;
+    clsa_status st = CLSA_OK;
+    /* USE_HOST_PTR takes a non-const pointer; the text is only read */
+    CLSA_TRY(clsa__alloc_host(ctx, (void *)(uintptr_t)text, (size_t)n, &dtext));
+    CLSA_TRY(clsa__alloc_host(ctx, sa, (size_t)n * w, &dsa));
+    CLSA_TRY(clsa__sa_device(ctx, dtext, dsa, n, index64));
+    CLSA_TRY(clsa__sync_host(ctx, dsa, (size_t)n * w));
+done:
+    clsa__free(ctx, &dtext);
+    clsa__free(ctx, &dsa);
+    return st;
+}
+
 static clsa_status sa_on_device(clsa_context *ctx, const uint8_t *text, void *sa, int64_t n,
                                 int index64)
 {
+    if (ctx->tune.zero_copy) return sa_zero_copy(ctx, text, sa, n, index64);
     size_t w = index64 ? 8 : 4;
     cl_mem dtext = NULL, dsa = NULL;
     clsa_status st = CLSA_OK;
@@ -48,7 +67,11 @@ static clsa_status sa_any(clsa_context *ctx, const uint8_t *text, void *sa, int6
     if (!ctx) return clsa__sa_host(NULL, text, sa, n, index64);
     clsa__lock(ctx);
     ctx->message[0] = 0;
-    if (clsa__use_device(ctx, (uint64_t)n)) {
+    int device = clsa__use_device(ctx, (uint64_t)n);
+    /* The device pipeline counts in 32 bits (n < 2^32): AUTO takes larger
+     * inputs to the host; a forced device backend reports TOO_LARGE. */
+    if (device && (uint64_t)n > UINT32_MAX && ctx->backend == CLSA_BACKEND_AUTO) device = 0;
+    if (device) {
         ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
         st = sa_on_device(ctx, text, sa, n, index64);
     } else if (ctx->backend == CLSA_BACKEND_DEVICE) {

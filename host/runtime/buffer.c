@@ -24,7 +24,10 @@ clsa_status clsa__reserve_check(clsa_context *ctx, uint64_t bytes, const char *w
     return CLSA_OK;
 }
 
-clsa_status clsa__alloc(clsa_context *ctx, size_t bytes, cl_mem *out)
+/* flags/host: CL_MEM_READ_WRITE and NULL for device memory, or
+ * CL_MEM_USE_HOST_PTR and the caller's memory (zero copy). */
+static clsa_status create(clsa_context *ctx, size_t bytes, cl_mem_flags flags, void *host,
+                          cl_mem *out)
 {
     *out = NULL;
     if (bytes == 0) bytes = 4; /* zero-size buffers are invalid in OpenCL */
@@ -42,7 +45,7 @@ clsa_status clsa__alloc(clsa_context *ctx, size_t bytes, cl_mem *out)
         ctx->live_cap = cap;
     }
     cl_int err;
-    cl_mem m = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    cl_mem m = clCreateBuffer(ctx->cl, flags, bytes, host, &err);
     if (err != CL_SUCCESS) return clsa__cl(ctx, err, "clCreateBuffer", NULL);
     ctx->live[ctx->nlive].mem = m;
     ctx->live[ctx->nlive].bytes = bytes;
@@ -52,6 +55,31 @@ clsa_status clsa__alloc(clsa_context *ctx, size_t bytes, cl_mem *out)
         ctx->stats.peak_device_bytes = ctx->stats.current_device_bytes;
     *out = m;
     return CLSA_OK;
+}
+
+clsa_status clsa__alloc(clsa_context *ctx, size_t bytes, cl_mem *out)
+{
+    return create(ctx, bytes, CL_MEM_READ_WRITE, NULL, out);
+}
+
+clsa_status clsa__alloc_host(clsa_context *ctx, void *host, size_t bytes, cl_mem *out)
+{
+    if (bytes == 0) return create(ctx, bytes, CL_MEM_READ_WRITE, NULL, out);
+    return create(ctx, bytes, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, host, out);
+}
+
+clsa_status clsa__sync_host(clsa_context *ctx, cl_mem mem, size_t bytes)
+{
+    if (bytes == 0) return CLSA_OK;
+    cl_int err;
+    void *p = clEnqueueMapBuffer(ctx->queue, mem, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, NULL,
+                                 &err);
+    clsa_status st = clsa__cl(ctx, err, "clEnqueueMapBuffer", NULL);
+    if (st) return st;
+    st = clsa__cl(ctx, clEnqueueUnmapMemObject(ctx->queue, mem, p, 0, NULL, NULL),
+                  "clEnqueueUnmapMemObject", NULL);
+    if (st) return st;
+    return clsa__finish(ctx);
 }
 
 void clsa__free(clsa_context *ctx, cl_mem *mem)

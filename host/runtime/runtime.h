@@ -26,6 +26,8 @@ typedef struct clsa_tuning {
     size_t r1;                /* S/M boundary: largest group sorted in local memory */
     size_t r2;                /* M/L boundary */
     uint64_t host_threshold;  /* AUTO: inputs shorter than this go to the host */
+    unsigned zero_copy;       /* host-pointer calls wrap the caller's memory instead of
+                                 copying (devices sharing memory with the host: APUs) */
     unsigned sa_path;         /* SA doubling sorts: 0 auto, 1 one radix sort of all
                                  unsorted suffixes, 2 by group length class, 3 as 1
                                  without the combined key (docs/SA.md) */
@@ -125,6 +127,10 @@ void clsa__override_source(const char *name, const char *text);
  * All device memory goes through here so the peak is counted and the limit
  * (device global memory, or env CLSA_DEVICE_MEM_LIMIT) is enforced. */
 clsa_status clsa__alloc(clsa_context *ctx, size_t bytes, cl_mem *out);
+/* Zero copy: a buffer over the caller's memory (CL_MEM_USE_HOST_PTR), counted
+ * like any other; clsa__sync_host makes the device's writes visible there. */
+clsa_status clsa__alloc_host(clsa_context *ctx, void *host, size_t bytes, cl_mem *out);
+clsa_status clsa__sync_host(clsa_context *ctx, cl_mem mem, size_t bytes);
 /* Releases and un-counts; NULL is ignored.  Sets *mem to NULL. */
 void clsa__free(clsa_context *ctx, cl_mem *mem);
 /* Would `bytes` more fit?  CLSA_ERR_DEVICE_MEMORY with a message if not. */

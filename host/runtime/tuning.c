@@ -23,6 +23,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "r1")) t->r1 = v;
     else if (!strcmp(key, "r2")) t->r2 = v;
     else if (!strcmp(key, "host_threshold")) t->host_threshold = v;
+    else if (!strcmp(key, "zero_copy")) t->zero_copy = (unsigned)v;
     else if (!strcmp(key, "sa_path")) t->sa_path = (unsigned)v;
 }
 
@@ -80,5 +81,10 @@ void clsa__tuning_init(clsa_tuning *t)
      * keeps them on the host; CLSA_BACKEND=device or host_threshold=
      * overrides for a many-core CPU where that may differ. */
     t->host_threshold = t->is_gpu ? (1u << 15) : UINT64_MAX;
+    /* An integrated GPU reads host memory directly: wrapping the caller's
+     * arrays saves both copies.  CPU devices share memory too, but there the
+     * host backend runs small inputs and a copy is a memcpy; zero_copy=1
+     * forces the path (tests use it on PoCL). */
+    t->zero_copy = t->host_unified && t->is_gpu;
     apply_env(t);
 }
