@@ -63,7 +63,7 @@ static void make_patterns(batch *b, const uint8_t *t, size_t n, size_t count, tu
     batch_add(b, NULL, 0);
     if (n) batch_add(b, t, n);
     uint8_t *longer = tu_malloc(n + 1);
-    memcpy(longer, t, n);
+    if (n) memcpy(longer, t, n); /* t is NULL for the empty text */
     longer[n] = n ? t[0] : 0;
     batch_add(b, longer, n + 1);
     free(longer);
