@@ -1,55 +1,13 @@
 /* clsa index / count / locate / lcs through the command line, on the device
  * under test: outputs against a naive search, line conventions, a damaged
  * index (exit 3 with a message), usage errors (exit 2). */
-#include "testutil.h"
-
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+#include "cli_util.h"
 #include "gen.h"
-
-static char dir[256];
-
-static int run(const char *args)
-{
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s %s >%s/stdout 2>%s/stderr", CLSA_CLI, args, dir, dir);
-    int rc = system(cmd);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-static void write_file(const char *path, const void *data, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, n, f), n);
-    fclose(f);
-}
 
 static char *read_text(const char *name)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    size_t n = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = tu_malloc(n + 1);
-    assert_int_equal(fread(buf, 1, n, f), n);
-    buf[n] = 0;
-    fclose(f);
-    return buf;
-}
-
-static char *path_of(const char *name)
-{
-    static char p[4][512];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
-    return p[k];
+    size_t n;
+    return (char *)read_file(in_dir(name), &n);
 }
 
 /* Expected stdout of count and locate for the patterns, naive search. */
@@ -77,7 +35,7 @@ static void index_count_locate(void **state)
     size_t n = tu_size(20000, 300);
     uint8_t *t = tu_malloc(n);
     gen_fill(t, n, GEN_RANDOM, 4, 21);
-    write_file(path_of("text"), t, n);
+    write_file(in_dir("text"), t, n);
     /* Patterns: present, absent, 0x00/0xFF (never 0x0A), an empty line, and
      * no final newline after the last one. */
     uint8_t pats[4096];
@@ -103,35 +61,35 @@ static void index_count_locate(void **state)
         fl += len[p];
         if (p + 1 < np) file[fl++] = '\n';
     }
-    write_file(path_of("pats"), file, fl);
+    write_file(in_dir("pats"), file, fl);
     char args[2048];
-    snprintf(args, sizeof args, "index --backend device --sample-rate 7 %s %s", path_of("text"),
-             path_of("idx"));
-    assert_int_equal(run(args), 0);
+    snprintf(args, sizeof args, "index --backend device --sample-rate 7 %s %s", in_dir("text"),
+             in_dir("idx"));
+    assert_int_equal(run("%s", args), 0);
     char *counts = tu_malloc(np * 24 + 1), *locs = tu_malloc(np * (n * 8 + 2) + 1);
     expect(t, n, pats, start, len, np, counts, locs);
-    snprintf(args, sizeof args, "count %s %s", path_of("idx"), path_of("pats"));
-    assert_int_equal(run(args), 0);
+    snprintf(args, sizeof args, "count %s %s", in_dir("idx"), in_dir("pats"));
+    assert_int_equal(run("%s", args), 0);
     char *out = read_text("stdout");
     assert_string_equal(out, counts);
     free(out);
-    snprintf(args, sizeof args, "locate -d \"$CLSA_DEVICE\" %s %s", path_of("idx"),
-             path_of("pats"));
-    assert_int_equal(run(args), 0);
+    snprintf(args, sizeof args, "locate -d \"$CLSA_DEVICE\" %s %s", in_dir("idx"),
+             in_dir("pats"));
+    assert_int_equal(run("%s", args), 0);
     out = read_text("stdout");
     assert_string_equal(out, locs);
     free(out);
     /* A trailing newline adds no pattern; an empty file gives no output. */
     file[fl] = '\n';
-    write_file(path_of("pats2"), file, fl + 1);
-    snprintf(args, sizeof args, "count %s %s", path_of("idx"), path_of("pats2"));
-    assert_int_equal(run(args), 0);
+    write_file(in_dir("pats2"), file, fl + 1);
+    snprintf(args, sizeof args, "count %s %s", in_dir("idx"), in_dir("pats2"));
+    assert_int_equal(run("%s", args), 0);
     out = read_text("stdout");
     assert_string_equal(out, counts);
     free(out);
-    write_file(path_of("none"), "", 0);
-    snprintf(args, sizeof args, "count %s %s", path_of("idx"), path_of("none"));
-    assert_int_equal(run(args), 0);
+    write_file(in_dir("none"), "", 0);
+    snprintf(args, sizeof args, "count %s %s", in_dir("idx"), in_dir("none"));
+    assert_int_equal(run("%s", args), 0);
     out = read_text("stdout");
     assert_string_equal(out, "");
     free(out);
@@ -145,41 +103,41 @@ static void damaged_index(void **state)
     (void)state;
     uint8_t t[500];
     gen_fill(t, sizeof t, GEN_RANDOM, 20, 4);
-    write_file(path_of("t2"), t, sizeof t);
-    write_file(path_of("p2"), "a\n", 2);
+    write_file(in_dir("t2"), t, sizeof t);
+    write_file(in_dir("p2"), "a\n", 2);
     char args[2048];
-    snprintf(args, sizeof args, "index %s %s", path_of("t2"), path_of("i2"));
-    assert_int_equal(run(args), 0);
-    FILE *f = fopen(path_of("i2"), "r+b");
+    snprintf(args, sizeof args, "index %s %s", in_dir("t2"), in_dir("i2"));
+    assert_int_equal(run("%s", args), 0);
+    FILE *f = fopen(in_dir("i2"), "r+b");
     assert_non_null(f);
     fseek(f, 2300, SEEK_SET); /* inside the BWT */
     int c = fgetc(f);
     fseek(f, 2300, SEEK_SET); /* inside the BWT */
     fputc(c ^ 0x10, f);
     fclose(f);
-    snprintf(args, sizeof args, "count %s %s", path_of("i2"), path_of("p2"));
-    assert_int_equal(run(args), 3);
+    snprintf(args, sizeof args, "count %s %s", in_dir("i2"), in_dir("p2"));
+    assert_int_equal(run("%s", args), 3);
     char *err = read_text("stderr");
     assert_non_null(strstr(err, "checksum"));
     free(err);
     /* Not an index at all. */
-    snprintf(args, sizeof args, "locate %s %s", path_of("t2"), path_of("p2"));
-    assert_int_equal(run(args), 3);
+    snprintf(args, sizeof args, "locate %s %s", in_dir("t2"), in_dir("p2"));
+    assert_int_equal(run("%s", args), 3);
     err = read_text("stderr");
     assert_non_null(strstr(err, "not a valid clsa FM-index"));
     free(err);
-    snprintf(args, sizeof args, "count %s/missing %s", dir, path_of("p2"));
-    assert_int_equal(run(args), 3);
+    snprintf(args, sizeof args, "count %s/missing %s", dir, in_dir("p2"));
+    assert_int_equal(run("%s", args), 3);
 }
 
 static void lcs_and_usage(void **state)
 {
     (void)state;
-    write_file(path_of("a"), "xx\x00\xff" "abcdefgh", 12);
-    write_file(path_of("b"), "zzabcdefq\x00\xff", 11);
+    write_file(in_dir("a"), "xx\x00\xff" "abcdefgh", 12);
+    write_file(in_dir("b"), "zzabcdefq\x00\xff", 11);
     char args[2048];
-    snprintf(args, sizeof args, "lcs --backend device %s %s", path_of("a"), path_of("b"));
-    assert_int_equal(run(args), 0);
+    snprintf(args, sizeof args, "lcs --backend device %s %s", in_dir("a"), in_dir("b"));
+    assert_int_equal(run("%s", args), 0);
     char *out = read_text("stdout");
     assert_string_equal(out, "length=6 a=4 b=2\n");
     free(out);
@@ -191,16 +149,13 @@ static void lcs_and_usage(void **state)
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "%s/clsa-cli-fm-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(dir)) return 1;
+    if (cli_dir_create("clsa-cli-fm")) return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(index_count_locate),
         cmocka_unit_test(damaged_index),
         cmocka_unit_test(lcs_and_usage),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0) rc = rc ? rc : 1;
+    if (cli_dir_remove()) rc = rc ? rc : 1;
     return rc;
 }

@@ -1,70 +1,14 @@
 /* clsa bwt / unbwt / lcp through the command line, on the device under test. */
-#include "testutil.h"
-
 #include <divsufsort.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "cli_util.h"
 #include "gen.h"
-
-static char dir[256];
-
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-    char args[1536], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s >%s/stdout 2>%s/stderr", CLSA_CLI, args, dir, dir);
-    int rc = system(cmd);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-static void write_file(const char *path, const void *data, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, n, f), n);
-    fclose(f);
-}
-
-static uint8_t *read_file(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    *n = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = tu_malloc(*n + 1);
-    assert_int_equal(fread(buf, 1, *n, f), *n);
-    buf[*n] = 0;
-    fclose(f);
-    return buf;
-}
-
-static char *path(const char *name)
-{
-    static char buf[4][300];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
-
-static int exists(const char *p)
-{
-    struct stat s;
-    return stat(p, &s) == 0;
-}
 
 /* "primary=<P>" from the last command's stdout. */
 static long long printed_primary(void)
 {
     size_t n;
-    char *out = (char *)read_file(path("stdout"), &n);
+    char *out = (char *)read_file(in_dir("stdout"), &n);
     long long p = -1;
     if (sscanf(out, "primary=%lld", &p) != 1) fail_msg("no primary in '%s'", out);
     free(out);
@@ -82,19 +26,19 @@ static const char *dev_backend(void) { return tu_small() ? "host" : "device"; }
 
 static void check_round_trip(const uint8_t *t, size_t n, const char *backend)
 {
-    write_file(path("in.bin"), t, n);
+    write_file(in_dir("in.bin"), t, n);
     if (!strcmp(backend, "device")) backend = dev_backend();
-    assert_int_equal(run("bwt --backend %s %s %s", backend, path("in.bin"), path("out.bwt")), 0);
+    assert_int_equal(run("bwt --backend %s %s %s", backend, in_dir("in.bin"), in_dir("out.bwt")), 0);
     long long p = printed_primary();
     uint8_t *want = tu_malloc(n);
     assert_int_equal(p, divbwt(t, want, NULL, (saidx_t)n));
     size_t got_n;
-    uint8_t *got = read_file(path("out.bwt"), &got_n);
+    uint8_t *got = read_file(in_dir("out.bwt"), &got_n);
     assert_int_equal(got_n, n);
     assert_memory_equal(got, want, n);
-    assert_int_equal(run("unbwt --backend %s --primary %lld %s %s", backend, p, path("out.bwt"),
-                         path("back.bin")), 0);
-    uint8_t *back = read_file(path("back.bin"), &got_n);
+    assert_int_equal(run("unbwt --backend %s --primary %lld %s %s", backend, p, in_dir("out.bwt"),
+                         in_dir("back.bin")), 0);
+    uint8_t *back = read_file(in_dir("back.bin"), &got_n);
     assert_int_equal(got_n, n);
     assert_memory_equal(back, t, n);
     free(want);
@@ -120,34 +64,34 @@ static void bwt_round_trip(void **state)
 static void unbwt_errors(void **state)
 {
     (void)state;
-    write_file(path("b.bwt"), "annbaa", 6);
+    write_file(in_dir("b.bwt"), "annbaa", 6);
     const char *bad[] = {"0", "7", "-1", "99999999999"};
     for (int k = 0; k < 4; k++) {
-        int rc = run("unbwt --backend device --primary %s %s %s", bad[k], path("b.bwt"),
-                     path("never.txt"));
+        int rc = run("unbwt --backend device --primary %s %s %s", bad[k], in_dir("b.bwt"),
+                     in_dir("never.txt"));
         assert_true(rc == 2 || rc == 3);
         size_t n;
-        char *err = (char *)read_file(path("stderr"), &n);
+        char *err = (char *)read_file(in_dir("stderr"), &n);
         if (!strstr(err, "primary")) fail_msg("primary %s: message '%s'", bad[k], err);
         free(err);
-        assert_false(exists(path("never.txt")));
+        assert_false(exists(in_dir("never.txt")));
     }
-    assert_int_equal(run("unbwt %s %s", path("b.bwt"), path("never.txt")), 2); /* no --primary */
-    assert_int_equal(run("unbwt --primary x %s %s", path("b.bwt"), path("never.txt")), 2);
-    assert_int_equal(run("unbwt --primary 4 %s %s", path("missing.bwt"), path("never.txt")), 3);
-    assert_int_equal(run("bwt %s %s", path("missing.bin"), path("never.txt")), 3);
-    assert_int_equal(run("lcp %s %s", path("missing.bin"), path("never.txt")), 3);
-    assert_false(exists(path("never.txt")));
+    assert_int_equal(run("unbwt %s %s", in_dir("b.bwt"), in_dir("never.txt")), 2); /* no --primary */
+    assert_int_equal(run("unbwt --primary x %s %s", in_dir("b.bwt"), in_dir("never.txt")), 2);
+    assert_int_equal(run("unbwt --primary 4 %s %s", in_dir("missing.bwt"), in_dir("never.txt")), 3);
+    assert_int_equal(run("bwt %s %s", in_dir("missing.bin"), in_dir("never.txt")), 3);
+    assert_int_equal(run("lcp %s %s", in_dir("missing.bin"), in_dir("never.txt")), 3);
+    assert_false(exists(in_dir("never.txt")));
     assert_int_equal(run("bwt --no-such-option a b"), 2);
     assert_int_equal(run("unbwt --no-such-option a b"), 2);
     assert_int_equal(run("lcp --no-such-option a b"), 2);
     assert_int_equal(run("lcp --index 48 a b"), 2);
     assert_int_equal(run("bwt onlyone"), 2);
     assert_int_equal(run("bwt --help"), 0);
-    assert_int_equal(run("unbwt --primary 4 --backend %s %s %s", dev_backend(), path("b.bwt"),
-                         path("ok.txt")), 0);
+    assert_int_equal(run("unbwt --primary 4 --backend %s %s %s", dev_backend(), in_dir("b.bwt"),
+                         in_dir("ok.txt")), 0);
     size_t n;
-    char *txt = (char *)read_file(path("ok.txt"), &n);
+    char *txt = (char *)read_file(in_dir("ok.txt"), &n);
     assert_string_equal(txt, "banana");
     free(txt);
 }
@@ -158,7 +102,7 @@ static void lcp_files(void **state)
     size_t n = tu_size(20000, 300);
     uint8_t *t = tu_malloc(n);
     gen_fill(t, n, GEN_FIBONACCI, 0, 1);
-    write_file(path("fib.bin"), t, n);
+    write_file(in_dir("fib.bin"), t, n);
     int32_t *sa = tu_malloc(n * 4), *rank = tu_malloc(n * 4);
     int64_t *want = tu_malloc(n * 8);
     assert_int_equal(divsufsort(t, sa, (saidx_t)n), 0);
@@ -174,9 +118,9 @@ static void lcp_files(void **state)
     }
     for (int width = 32; width <= 64; width += 32) {
         assert_int_equal(run("lcp --backend %s --index %d %s %s", dev_backend(), width,
-                             path("fib.bin"), path("fib.lcp")), 0);
+                             in_dir("fib.bin"), in_dir("fib.lcp")), 0);
         size_t bytes;
-        uint8_t *got = read_file(path("fib.lcp"), &bytes);
+        uint8_t *got = read_file(in_dir("fib.lcp"), &bytes);
         assert_int_equal(bytes, n * (size_t)width / 8);
         for (size_t i = 0; i < n; i++) {
             int64_t v = 0;
@@ -185,7 +129,7 @@ static void lcp_files(void **state)
         }
         free(got);
     }
-    assert_int_equal(run("lcp --backend host %s %s", path("fib.bin"), path("fib2.lcp")), 0);
+    assert_int_equal(run("lcp --backend host %s %s", in_dir("fib.bin"), in_dir("fib2.lcp")), 0);
     free(t);
     free(sa);
     free(rank);
@@ -194,16 +138,13 @@ static void lcp_files(void **state)
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "%s/clsa-cli-index-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(dir)) return 1;
+    if (cli_dir_create("clsa-cli-index")) return 1;
     clsa_destroy(tu_context()); /* skips cleanly when the device is missing */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bwt_round_trip), cmocka_unit_test(unbwt_errors),
         cmocka_unit_test(lcp_files),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0) rc = 1;
+    if (cli_dir_remove()) rc = 1;
     return rc;
 }

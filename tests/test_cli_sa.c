@@ -1,43 +1,8 @@
 /* clsa sa / check through the command line, on the device under test. */
-#include "testutil.h"
-
 #include <divsufsort.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "cli_util.h"
 #include "gen.h"
-
-static char dir[256];
-
-static int run(const char *args)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s >%s/stdout 2>%s/stderr", CLSA_CLI, args, dir, dir);
-    int rc = system(cmd);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-static void write_file(const char *path, const void *data, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, n, f), n);
-    fclose(f);
-}
-
-static uint8_t *read_file(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    *n = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = tu_malloc(*n);
-    assert_int_equal(fread(buf, 1, *n, f), *n);
-    fclose(f);
-    return buf;
-}
 
 static void sa_then_check(void **state)
 {
@@ -51,7 +16,7 @@ static void sa_then_check(void **state)
     write_file(in, t, n);
     for (int width = 32; width <= 64; width += 32) {
         snprintf(args, sizeof args, "sa --backend device --index %d --stats %s %s", width, in, out);
-        assert_int_equal(run(args), 0);
+        assert_int_equal(run("%s", args), 0);
         size_t bytes;
         uint8_t *sa = read_file(out, &bytes);
         assert_int_equal(bytes, n * (size_t)width / 8);
@@ -62,7 +27,7 @@ static void sa_then_check(void **state)
             if (v != ref[i]) fail_msg("width %d: SA[%zu] = %lld, want %d", width, i, (long long)v, ref[i]);
         }
         snprintf(args, sizeof args, "check --index %d %s %s", width, in, out);
-        assert_int_equal(run(args), 0);
+        assert_int_equal(run("%s", args), 0);
         /* damage one entry: exit 1 */
         if (width == 32) {
             int32_t *s32 = (int32_t *)(void *)sa;
@@ -71,10 +36,10 @@ static void sa_then_check(void **state)
             s32[2] = x;
             write_file(out, sa, bytes);
             snprintf(args, sizeof args, "check %s %s", in, out);
-            assert_int_equal(run(args), 1);
+            assert_int_equal(run("%s", args), 1);
             /* wrong width: exit 1 with a reason */
             snprintf(args, sizeof args, "check --index 64 %s %s", in, out);
-            assert_int_equal(run(args), 1);
+            assert_int_equal(run("%s", args), 1);
         }
         free(sa);
         free(ref);
@@ -88,11 +53,10 @@ static void failures_leave_nothing(void **state)
     char args[1024], out[300];
     snprintf(out, sizeof out, "%s/never.sa", dir);
     snprintf(args, sizeof args, "sa %s/missing.bin %s", dir, out);
-    assert_int_equal(run(args), 3);
-    struct stat s;
-    assert_int_not_equal(stat(out, &s), 0);
+    assert_int_equal(run("%s", args), 3);
+    assert_false(exists(out));
     snprintf(args, sizeof args, "sa --no-such-option a b");
-    assert_int_equal(run(args), 2);
+    assert_int_equal(run("%s", args), 2);
     assert_int_equal(run("sa onlyone"), 2);
     assert_int_equal(run("sa --index 48 a b"), 2);
     assert_int_equal(run("frobnicate"), 2);
@@ -110,26 +74,23 @@ static void empty_input(void **state)
     snprintf(out, sizeof out, "%s/empty.sa", dir);
     write_file(in, "", 0);
     snprintf(args, sizeof args, "sa --backend device %s %s", in, out);
-    assert_int_equal(run(args), 0);
+    assert_int_equal(run("%s", args), 0);
     size_t n;
     free(read_file(out, &n));
     assert_int_equal(n, 0);
     snprintf(args, sizeof args, "check %s %s", in, out);
-    assert_int_equal(run(args), 0);
+    assert_int_equal(run("%s", args), 0);
 }
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "%s/clsa-cli-sa-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(dir)) return 1;
+    if (cli_dir_create("clsa-cli-sa")) return 1;
     clsa_destroy(tu_context()); /* skips cleanly when the device is missing */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sa_then_check), cmocka_unit_test(failures_leave_nothing),
         cmocka_unit_test(empty_input),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0) rc = 1;
+    if (cli_dir_remove()) rc = 1;
     return rc;
 }
