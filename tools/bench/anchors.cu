@@ -151,7 +151,7 @@ extern "C" clsa_status anchor_create(anchor **out, anchor_kind kind, int64_t n)
     cudaGetDevice(&a->device);
     cudaGetDeviceProperties(&p, a->device);
     cudaRuntimeGetVersion(&rt);
-    snprintf(a->describe, sizeof a->describe, "%s (CUDA %d.%d, %s)",
+    snprintf(a->describe, sizeof a->describe, "%s (CUDA %d.%d, %.100s)",
              kind == ANCHOR_SA ? "libcubwt 1.0.0 libcubwt_sa"
              : kind == ANCHOR_BWT ? "libcubwt 1.6.3 libcubwt_bwt"
                                   : "CUB DeviceRadixSort::SortPairs (DoubleBuffer)",

@@ -110,7 +110,7 @@ fi
 echo "anchors: $ANCHORS" >>"$OUT/env.txt"
 grep -E 'warning|Built target' "$OUT/build.txt" || true
 rm -f "$OUT/build.txt"
-BENCH=$ROOT/$BUILD/tools/bench/clsa-bench
+BENCH=$(cd "$BUILD" && pwd)/tools/bench/clsa-bench
 
 # Unpacked outside the tree, so a local run cannot swell .corpus past the carry limit.
 CORPUS=${CLSA_BENCH_CORPUS_DIR:-${TMPDIR:-/tmp}/clsa-corpus-data}

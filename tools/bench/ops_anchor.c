@@ -246,6 +246,7 @@ void op_cub_radix(const bench_cfg *cfg, bench_row *row)
     }
     row_note(row, "%s; buffers allocated once, outside the timings", anchor_describe(x.a));
     row->peak_bytes = anchor_bytes(x.a);
+    row->peak_per_n = (double)row->peak_bytes / (double)n;
     /* warm-up and check: one device run */
     if ((st = anchor_dev_prepare(x.a)) || (st = anchor_dev_run(x.a)) ||
         (st = anchor_dev_result(x.a, rk, rv, NULL))) {

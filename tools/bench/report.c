@@ -244,8 +244,10 @@ static void table_row(const bench_row *w)
     printf(" %4u %s\n", w->passes, w->valid < 0 ? "-" : w->valid ? "yes" : "NO");
     if (!isnan(w->elems_per_s) || !isnan(w->copy_gbps))
         printf("         device-resident %.4f s: %.3g elements/s, %.1f GB/s; "
-               "clEnqueueCopyBuffer of the same bytes %.1f GB/s (sort = %.1f copies)\n",
-               w->t_dev_min, w->elems_per_s, w->gbps, w->copy_gbps, w->t_dev_min / w->copy_s);
+               "%s of the same bytes %.1f GB/s (sort = %.1f copies)\n",
+               w->t_dev_min, w->elems_per_s, w->gbps,
+               op_is_anchor(w->op) ? "cudaMemcpy" : "clEnqueueCopyBuffer", w->copy_gbps,
+               w->t_dev_min / w->copy_s);
     if (!isnan(w->profiled_ms) && w->profiled_ms > 0) {
         printf("         phases [ms]:");
         for (int p = 0; p < CLSA_PHASE_COUNT; p++)
