@@ -151,48 +151,56 @@ static void json_num(FILE *f, const char *key, double v)
     else fprintf(f, "%.6g", v);
 }
 
+static void json_field(FILE *f, const char *key, const char *s)
+{
+    fprintf(f, ", \"%s\": ", key);
+    json_str(f, s);
+}
+
+typedef struct json_kv {
+    const char *key;
+    double v;
+} json_kv;
+
+static void json_nums(FILE *f, const json_kv *kv, size_t k)
+{
+    for (size_t i = 0; i < k; i++) json_num(f, kv[i].key, kv[i].v);
+}
+
 static void json_row(FILE *f, const bench_row *w)
 {
     fputs("    {\"op\": ", f);
     json_str(f, w->op);
-    fputs(", \"input\": ", f);
-    json_str(f, w->input);
-    fputs(", \"kind\": ", f);
-    json_str(f, w->kind);
-    fputs(", \"source\": ", f);
-    json_str(f, w->source);
-    fprintf(f, ", \"n\": %lld, \"reps\": %d, \"status\": ", (long long)w->n, w->reps);
-    json_str(f, status_text(w->status));
-    fputs(", \"error\": ", f);
-    json_str(f, w->error);
-    fputs(", \"note\": ", f);
-    json_str(f, w->note);
-    json_num(f, "t_min_s", w->t_min);
-    json_num(f, "t_med_s", w->t_med);
-    json_num(f, "mb_s", w->mbps);
-    json_num(f, "t_dev_min_s", w->t_dev_min);
-    json_num(f, "t_dev_med_s", w->t_dev_med);
-    json_num(f, "mb_s_dev", w->mbps_dev);
+    json_field(f, "input", w->input);
+    json_field(f, "kind", w->kind);
+    json_field(f, "source", w->source);
+    fprintf(f, ", \"n\": %lld, \"reps\": %d", (long long)w->n, w->reps);
+    json_field(f, "status", status_text(w->status));
+    json_field(f, "error", w->error);
+    json_field(f, "note", w->note);
+    const json_kv times[] = {{"t_min_s", w->t_min},         {"t_med_s", w->t_med},
+                             {"mb_s", w->mbps},             {"t_dev_min_s", w->t_dev_min},
+                             {"t_dev_med_s", w->t_dev_med}, {"mb_s_dev", w->mbps_dev}};
+    json_nums(f, times, sizeof times / sizeof *times);
     fprintf(f, ", \"peak_bytes\": %llu", (unsigned long long)w->peak_bytes);
     json_num(f, "peak_B_per_n", w->peak_per_n);
     json_num(f, "peak_B_per_n_dev", w->peak_per_n_dev);
-    fputs(", \"ref\": ", f);
-    json_str(f, w->ref_name);
-    json_num(f, "ref_s", w->ref_s);
-    json_num(f, "x_ref", w->speedup);
-    json_num(f, "x_ref_dev", w->speedup_dev);
-    fputs(", \"anchor\": ", f);
-    json_str(f, w->anchor);
-    json_num(f, "anchor_s", w->anchor_s);
-    json_num(f, "anchor_dev_s", w->anchor_dev_s);
-    json_num(f, "x_anchor", w->x_anchor);
-    json_num(f, "x_anchor_dev", w->x_anchor_dev);
+    json_field(f, "ref", w->ref_name);
+    const json_kv ref[] = {{"ref_s", w->ref_s}, {"x_ref", w->speedup}, {"x_ref_dev", w->speedup_dev}};
+    json_nums(f, ref, sizeof ref / sizeof *ref);
+    json_field(f, "anchor", w->anchor);
+    const json_kv anchor[] = {{"anchor_s", w->anchor_s},
+                              {"anchor_dev_s", w->anchor_dev_s},
+                              {"x_anchor", w->x_anchor},
+                              {"x_anchor_dev", w->x_anchor_dev}};
+    json_nums(f, anchor, sizeof anchor / sizeof *anchor);
     fprintf(f, ", \"valid\": %d, \"passes\": %u, \"backend\": %d", w->valid, w->passes,
             w->backend);
-    json_num(f, "elems_per_s", w->elems_per_s);
-    json_num(f, "gb_s", w->gbps);
-    json_num(f, "copy_gb_s", w->copy_gbps);
-    json_num(f, "copy_s", w->copy_s);
+    const json_kv prim[] = {{"elems_per_s", w->elems_per_s},
+                            {"gb_s", w->gbps},
+                            {"copy_gb_s", w->copy_gbps},
+                            {"copy_s", w->copy_s}};
+    json_nums(f, prim, sizeof prim / sizeof *prim);
     fprintf(f, ", \"launches\": %llu", (unsigned long long)w->launches);
     json_num(f, "profiled_ms", w->profiled_ms);
     fputs(", \"phase_ms\": {", f);
