@@ -21,11 +21,13 @@ enable_language(CUDA)
 
 set(CLSA_ANCHORS_DIR "${CMAKE_SOURCE_DIR}/.anchors" CACHE PATH
   "folder with libcubwt-1.0.0.tar.gz and libcubwt-1.6.3.tar.gz (CLSA_BENCH_CUDA)")
+# a relative folder is taken from the source folder
+get_filename_component(_anc_dir "${CLSA_ANCHORS_DIR}" ABSOLUTE BASE_DIR "${CMAKE_SOURCE_DIR}")
 set(_anc_out ${CMAKE_CURRENT_BINARY_DIR}/anchors)
 
 # clsa_anchor_unpack(VERSION PREFIX): unpacks, patches, returns the .cu in _anc_cu.
 function(clsa_anchor_unpack version prefix)
-  set(tarball ${CLSA_ANCHORS_DIR}/libcubwt-${version}.tar.gz)
+  set(tarball ${_anc_dir}/libcubwt-${version}.tar.gz)
   if(NOT EXISTS ${tarball})
     message(FATAL_ERROR "CLSA_BENCH_CUDA: ${tarball} not found (set -DCLSA_ANCHORS_DIR=...)")
   endif()
@@ -68,4 +70,4 @@ target_link_libraries(clsa_bench PRIVATE clsa_bench_anchors)
 set_target_properties(clsa_bench PROPERTIES LINKER_LANGUAGE CUDA
   CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}" CUDA_RUNTIME_LIBRARY Static)
 target_compile_definitions(clsa_bench PRIVATE CLSA_BENCH_CUDA=1)
-message(STATUS "clsa-bench: CUDA anchors from ${CLSA_ANCHORS_DIR} (sm ${CMAKE_CUDA_ARCHITECTURES})")
+message(STATUS "clsa-bench: CUDA anchors from ${_anc_dir} (sm ${CMAKE_CUDA_ARCHITECTURES})")

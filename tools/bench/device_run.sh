@@ -5,7 +5,8 @@
 #
 # Run from the repository root on the device machine (see docs/BENCHMARKS.md
 # for the device call and its carry list: ".device" from
-# ../shared/device/prepare.sh, ".corpus" from tools/bench/corpus.sh pack).
+# ../shared/device/prepare.sh, ".corpus" from tools/bench/corpus.sh pack,
+# ".anchors" a copy of ../shared/anchors).
 # Installs the OpenCL loader and libdivsufsort (.device/setup.sh), builds
 # clsa-bench (Release, -j16, no tests; with the CUDA anchors when ".anchors"
 # was carried and nvcc is there), unpacks the corpus slices, then runs
