@@ -39,6 +39,9 @@ typedef struct bench_row {
     char ref_name[24];            /* host reference: divsufsort, divsufsort64, divbwt, ... */
     double ref_s;                 /* its time on the same input, same run (min of reps) */
     double speedup, speedup_dev;  /* ref_s / t_min, ref_s / t_dev_min */
+    char anchor[16];              /* CUDA anchor op timed on the same input (cubwt-sa, ...) */
+    double anchor_s, anchor_dev_s; /* its t_min and t_dev_min (s), same run */
+    double x_anchor, x_anchor_dev; /* anchor_s / t_min, anchor_dev_s / t_dev_min: > 1 clsa faster */
     int valid;                    /* result checked: 1 correct, 0 wrong, -1 not checked */
     unsigned passes;              /* SA doubling passes */
     int backend;                  /* clsa_stats.last_backend */
@@ -120,23 +123,46 @@ int input_range(const char *spec, char *base, size_t bcap, int64_t *sizes, int c
 
 /* ---- ref.c: host references, cached per input so each is timed once per run */
 double ref_time(const bench_cfg *cfg, const char *what, const bench_input *in, void *out);
+/* divbwt: seconds (-1: not run), its BWT into out and primary index (either may be NULL);
+ * the last result is kept, so several operations on one input share one run. */
+double ref_bwt(const bench_cfg *cfg, const bench_input *in, uint8_t *out, int64_t *primary);
 void ref_forget(void);
 
 /* ---- ops_sa.c, ops_prim.c, ops_index.c */
 void row_init(bench_row *row, const char *op, const bench_input *in);
 void row_fail(bench_row *row, clsa_context *ctx, clsa_status st, const char *what);
 void row_stats(bench_row *row, clsa_context *ctx);
+/* Appends "; "-separated printf text to row->note. */
+void row_note(bench_row *row, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* 1 (with a note) when one call already took the row budget: skip the device-resident reps. */
+int row_budget_spent(const bench_cfg *cfg, bench_row *row);
+/* mbps, mbps_dev, speedup, speedup_dev from the times, n and ref_s. */
+void row_rates(bench_row *row);
 /* cfg->check and n within cfg->check_max */
 int bench_should_check(const bench_cfg *cfg, int64_t n);
 void op_sa(bench_env *env, const bench_cfg *cfg, const bench_input *in, int index64,
            bench_row *row);
 void op_radix(bench_env *env, const bench_cfg *cfg, bench_row *row);
+/* The radix rows' input (seeded random keys, value = index), row and check
+ * (sorted, stable, every key next to its value), shared by radix and cub-radix. */
+void radix_input(const bench_cfg *cfg, uint32_t *keys, uint32_t *values, size_t n);
+void radix_row_init(bench_row *row, const char *op, const bench_cfg *cfg);
+int radix_check(const uint32_t *orig, const uint32_t *keys, const uint32_t *values, size_t n,
+                char *why, size_t cap);
 void op_segsort(bench_env *env, const bench_cfg *cfg, bench_row *row);
 void op_batched(bench_env *env, const bench_cfg *cfg, bench_row *row);
 /* Index operations; return 0 when the library lacks the operation. */
 int op_index_available(const char *op);
 void op_index(bench_env *env, const bench_cfg *cfg, const char *op, const bench_input *in,
               bench_row *row);
+
+/* ---- ops_anchor.c: CUDA anchors (anchors.h; -DCLSA_BENCH_CUDA=ON) */
+int op_is_anchor(const char *op);
+/* The anchor op timed beside a clsa op (sa32 -> cubwt-sa, bwt -> cubwt-bwt,
+ * radix -> cub-radix), or NULL. */
+const char *op_anchor_of(const char *op);
+void op_anchor_text(const bench_cfg *cfg, const char *op, const bench_input *in, bench_row *row);
+void op_cub_radix(const bench_cfg *cfg, bench_row *row);
 
 /* ---- report.c */
 typedef struct bench_report {

@@ -2,14 +2,18 @@
  * reports times, throughput, peak device memory, the phase breakdown and
  * libdivsufsort's time on the same input in the same run.  See usage() and
  * docs/BENCHMARKS.md. */
+#include "anchors.h"
 #include "bench.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const text_ops[] = {"sa32", "sa64", "bwt", "lcp", "fm-count"};
-static const char *const prim_ops[] = {"radix", "segsort", "batched"};
+/* Each CUDA anchor runs just before the clsa op it is compared with, on the
+ * same input (report.c puts the ratio on clsa's row). */
+static const char *const text_ops[] = {"cubwt-sa", "sa32", "sa64", "cubwt-bwt", "bwt", "lcp",
+                                       "fm-count"};
+static const char *const prim_ops[] = {"cub-radix", "radix", "segsort", "batched"};
 #define NTEXT (sizeof text_ops / sizeof *text_ops)
 #define NPRIM (sizeof prim_ops / sizeof *prim_ops)
 
@@ -19,6 +23,10 @@ static void usage(FILE *f)
 "usage: clsa-bench [options] OPS [INPUT...]\n"
 "  OPS     comma-separated: sa32 sa64 bwt lcp fm-count (over each INPUT),\n"
 "          radix segsort batched (generated data, no INPUT), or 'all'\n"
+"          CUDA anchors (build with -DCLSA_BENCH_CUDA=ON; each runs just before\n"
+"          the clsa op it is compared with): cubwt-sa (libcubwt 1.0.0, beside\n"
+"          sa32), cubwt-bwt (libcubwt 1.6.3, beside bwt), cub-radix (CUB\n"
+"          DeviceRadixSort::SortPairs, beside radix); 'all' includes them if built\n"
 "  INPUT   [LABEL=]SOURCE[@SIZE] with SOURCE one of\n"
 "            FILE               a file (first SIZE bytes); relative names also under --dir\n"
 "            cat:F1+F2+...      files back to back (cut at SIZE)\n"
@@ -65,7 +73,7 @@ typedef struct opts {
 
 static int want(const char *ops, const char *op)
 {
-    if (!strcmp(ops, "all")) return 1;
+    if (!strcmp(ops, "all")) return !op_is_anchor(op) || anchors_built();
     size_t l = strlen(op);
     for (const char *p = ops; (p = strstr(p, op)) != NULL; p += l)
         if ((p == ops || p[-1] == ',') && (p[l] == 0 || p[l] == ',')) return 1;
@@ -195,6 +203,7 @@ static double text_ops_on(bench_env *env, const opts *o, bench_report *rep, cons
         bench_row row;
         double t0 = bench_now();
         if (!strcmp(op, "sa32") || !strcmp(op, "sa64")) op_sa(env, &o->cfg, in, op[2] == '6', &row);
+        else if (op_is_anchor(op)) op_anchor_text(&o->cfg, op, in, &row);
         else op_index(env, &o->cfg, op, in, &row);
         add(rep, &row);
         if (row.status && row.status != CLSA_ERR_UNSUPPORTED) slowest = -1;
@@ -249,8 +258,9 @@ static void run_prims(bench_env *env, const opts *o, bench_report *rep)
         bench_progress("%s", op);
         bench_row row;
         double t0 = bench_now();
-        if (k == 0) op_radix(env, &o->cfg, &row);
-        else if (k == 1) op_segsort(env, &o->cfg, &row);
+        if (!strcmp(op, "cub-radix")) op_cub_radix(&o->cfg, &row);
+        else if (!strcmp(op, "radix")) op_radix(env, &o->cfg, &row);
+        else if (!strcmp(op, "segsort")) op_segsort(env, &o->cfg, &row);
         else op_batched(env, &o->cfg, &row);
         add(rep, &row);
         bench_progress("  done in %.1f s: %s", bench_now() - t0, row.status ? row.error : "ok");

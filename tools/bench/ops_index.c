@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <divsufsort.h>
-
 #pragma weak clsa_bwt
 #pragma weak clsa_bwt_mem
 #pragma weak clsa_lcp32
@@ -86,13 +84,6 @@ static void phases(bench_row *row, clsa_context *pctx)
     row->passes = s.doubling_passes;
 }
 
-static void note(bench_row *row, const char *fmt, double v)
-{
-    size_t l = strlen(row->note);
-    snprintf(row->note + l, sizeof row->note - l, "%s", l ? "; " : "");
-    l = strlen(row->note);
-    snprintf(row->note + l, sizeof row->note - l, fmt, v);
-}
 
 /* Host-memory reps, then a profiled run, on fn. */
 static clsa_status host_and_profile(bench_env *env, const bench_cfg *cfg, bench_fn fn,
@@ -125,22 +116,18 @@ static void op_bwt(bench_env *env, const bench_cfg *cfg, const bench_input *in, 
         goto done;
     }
     if (host_and_profile(env, cfg, bwt_host, &a, row, "clsa_bwt")) goto done;
-    if (cfg->ref_reps > 0 && in->n <= INT32_MAX &&
-        !(cfg->ref_max_bytes > 0 && (double)in->n > cfg->ref_max_bytes)) {
-        bench_progress("  host reference divbwt on %s", in->name);
-        double t0 = bench_now();
-        saidx_t rp = divbwt(in->text, ref, NULL, (saidx_t)in->n);
-        row->ref_s = bench_now() - t0;
-        if (bench_should_check(cfg, in->n)) {
-            row->valid = rp == a.primary && !memcmp(ref, a.out, (size_t)in->n);
-            if (!row->valid) snprintf(row->error, sizeof row->error, "WRONG BWT or primary");
-        }
+    int64_t rp = -1;
+    row->ref_s = ref_bwt(cfg, in, ref, &rp);
+    if (row->ref_s < 0) row->ref_s = NAN;
+    else if (bench_should_check(cfg, in->n)) {
+        row->valid = rp == a.primary && !memcmp(ref, a.out, (size_t)in->n);
+        if (!row->valid) snprintf(row->error, sizeof row->error, "WRONG BWT or primary");
     }
     if (bench_past_deadline(cfg)) goto done;
     a.dtext = env_buffer(env, (size_t)in->n, in->text, &st);
     if (a.dtext) a.dout = env_buffer(env, (size_t)in->n, NULL, &st);
     if (st) {
-        note(row, "no device-resident run (%.0f)", (double)st);
+        row_note(row, "no device-resident run (%.0f)", (double)st);
         goto done;
     }
     bench_progress("  bwt %s: device-resident", in->name);
@@ -195,7 +182,7 @@ static void lcp_ref(bench_env *env, const bench_cfg *cfg, const bench_input *in,
         if (kasai(in, sa, ref) == 0) {
             double tk = bench_now() - t0;
             row->ref_s = tsa + tk;
-            note(row, "kasai alone %.3f s", tk);
+            row_note(row, "kasai alone %.3f s", tk);
             if (bench_should_check(cfg, in->n)) {
                 row->valid = !memcmp(ref, lcp, (size_t)in->n * 4);
                 if (!row->valid) snprintf(row->error, sizeof row->error, "WRONG LCP");
@@ -227,7 +214,7 @@ static void op_lcp(bench_env *env, const bench_cfg *cfg, const bench_input *in, 
     if (a.dtext) a.dsa = env_buffer(env, (size_t)in->n * 4, NULL, &st);
     if (a.dsa) a.dout = env_buffer(env, (size_t)in->n * 4, NULL, &st);
     if (st) {
-        note(row, "no device-resident run (%.0f)", (double)st);
+        row_note(row, "no device-resident run (%.0f)", (double)st);
         goto done;
     }
     double sa_min = NAN, sa_med;
@@ -242,8 +229,8 @@ static void op_lcp(bench_env *env, const bench_cfg *cfg, const bench_input *in, 
     st = bench_repeat(cfg, reset, lcp_dev, &a, &row->t_dev_min, &row->t_dev_med, &count);
     row_fail(row, env->ctx, st, "clsa_lcp32_mem");
     if (!st) {
-        note(row, "t_dev = LCP from SA on device; SA alone %.4f s", sa_min);
-        note(row, "LCP/SA time %.2f", row->t_dev_min / sa_min);
+        row_note(row, "t_dev = LCP from SA on device; SA alone %.4f s", sa_min);
+        row_note(row, "LCP/SA time %.2f", row->t_dev_min / sa_min);
     }
 done:
     if (a.dtext) clReleaseMemObject(a.dtext);
@@ -311,10 +298,10 @@ static void op_fm(bench_env *env, const bench_cfg *cfg, const bench_input *in, b
         row->peak_bytes = ss.peak_device_bytes; /* of the build, per text byte */
         row->peak_per_n = (double)ss.peak_device_bytes / (double)in->n;
     }
-    note(row, "build %.3f s", tb);
-    note(row, "%.3g MB/s of text", (double)in->n / 1e6 / tb);
-    note(row, "%.0f patterns", (double)f.np);
-    note(row, "of %.0f bytes", (double)m);
+    row_note(row, "build %.3f s", tb);
+    row_note(row, "%.3g MB/s of text", (double)in->n / 1e6 / tb);
+    row_note(row, "%.0f patterns", (double)f.np);
+    row_note(row, "of %.0f bytes", (double)m);
     fm_count(&f); /* warm-up */
     bench_progress("  fm-count %s: %zu patterns of %zu bytes", in->name, f.np, m);
     st = bench_repeat(cfg, NULL, fm_count, &f, &row->t_min, &row->t_med, &row->reps);

@@ -187,39 +187,58 @@ static clsa_status radix_host(prim_job *j)
     return clsa_radix_sort_u32(j->ctx, j->hwork[0], j->hwork[1], j->n, 0, 32);
 }
 
-/* Sorted, stable, and every key still next to its own value (value = index). */
+int radix_check(const uint32_t *orig, const uint32_t *k, const uint32_t *v, size_t n, char *why,
+                size_t cap)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] >= n || orig[v[i]] != k[i]) {
+            snprintf(why, cap, "pair %zu does not match the input", i);
+            return 0;
+        }
+        if (i && (k[i - 1] > k[i] || (k[i - 1] == k[i] && v[i - 1] >= v[i]))) {
+            snprintf(why, cap, "not sorted (or not stable) at %zu", i);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static int radix_verify(prim_job *j, char *why, size_t cap)
 {
     uint32_t *k = read_back(j, 0), *v = read_back(j, 1);
-    const uint32_t *orig = j->host[0];
-    int ok = k && v;
-    for (size_t i = 0; ok && i < j->n; i++) {
-        if (v[i] >= j->n || orig[v[i]] != k[i]) {
-            snprintf(why, cap, "pair %zu does not match the input", i);
-            ok = 0;
-        } else if (i && (k[i - 1] > k[i] || (k[i - 1] == k[i] && v[i - 1] >= v[i]))) {
-            snprintf(why, cap, "not sorted (or not stable) at %zu", i);
-            ok = 0;
-        }
-    }
+    int ok = k && v ? radix_check(j->host[0], k, v, j->n, why, cap) : 0;
     if (!k || !v) snprintf(why, cap, "could not read the result back");
     free(k);
     free(v);
     return ok;
 }
 
-void op_radix(bench_env *env, const bench_cfg *cfg, bench_row *row)
+void radix_input(const bench_cfg *cfg, uint32_t *k, uint32_t *v, size_t n)
 {
-    prim_job j = {0};
-    row_init(row, "radix", NULL);
+    uint64_t s = cfg->seed;
+    for (size_t i = 0; i < n; i++) {
+        k[i] = (uint32_t)mix(&s);
+        v[i] = (uint32_t)i;
+    }
+}
+
+void radix_row_init(bench_row *row, const char *op, const bench_cfg *cfg)
+{
+    row_init(row, op, NULL);
     snprintf(row->input, sizeof row->input, "u32 key + u32 value, random 32-bit keys");
     snprintf(row->kind, sizeof row->kind, "radix");
     snprintf(row->source, sizeof row->source, "gen");
+    row->n = (int64_t)cfg->radix_n;
+}
+
+void op_radix(bench_env *env, const bench_cfg *cfg, bench_row *row)
+{
+    prim_job j = {0};
+    radix_row_init(row, "radix", cfg);
     if (!&clsa_radix_sort_mem && unsupported(row, "clsa_radix_sort_mem")) return;
     j.env = env;
     j.cfg = cfg;
     j.n = cfg->radix_n;
-    row->n = (int64_t)j.n;
     j.nbuf = 2;
     j.bytes[0] = j.bytes[1] = j.n * 4;
     j.host[0] = malloc(j.n * 4 + 4);
@@ -229,12 +248,7 @@ void op_radix(bench_env *env, const bench_cfg *cfg, bench_row *row)
         row_fail(row, NULL, CLSA_ERR_HOST_MEMORY, "host arrays");
         goto done;
     }
-    uint64_t s = cfg->seed;
-    uint32_t *k = j.host[0], *v = j.host[1];
-    for (size_t i = 0; i < j.n; i++) {
-        k[i] = (uint32_t)mix(&s);
-        v[i] = (uint32_t)i;
-    }
+    radix_input(cfg, j.host[0], j.host[1], j.n);
     if ((st = job_upload(&j))) {
         row_fail(row, NULL, st, "device buffers");
         goto done;

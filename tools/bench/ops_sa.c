@@ -4,6 +4,7 @@
 #include "bench.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +24,39 @@ void row_init(bench_row *row, const char *op, const bench_input *in)
     row->t_min = row->t_med = row->t_dev_min = row->t_dev_med = NAN;
     row->mbps = row->mbps_dev = row->peak_per_n = row->peak_per_n_dev = NAN;
     row->ref_s = row->speedup = row->speedup_dev = NAN;
+    row->anchor_s = row->anchor_dev_s = row->x_anchor = row->x_anchor_dev = NAN;
     row->profiled_ms = row->elems_per_s = row->gbps = row->copy_gbps = row->copy_s = NAN;
     for (int p = 0; p < CLSA_PHASE_COUNT; p++) row->phase_ms[p] = NAN;
+}
+
+void row_note(bench_row *row, const char *fmt, ...)
+{
+    size_t l = strlen(row->note);
+    if (l && l + 2 < sizeof row->note) {
+        memcpy(row->note + l, "; ", 3);
+        l += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(row->note + l, sizeof row->note - l, fmt, ap);
+    va_end(ap);
+}
+
+int row_budget_spent(const bench_cfg *cfg, bench_row *row)
+{
+    if (!(cfg->row_budget_s > 0 && row->t_min > cfg->row_budget_s)) return 0;
+    /* One call already used the row's budget: keep the time for the rest. */
+    row_note(row, "device-resident run skipped: one call took %.1f s", row->t_min);
+    return 1;
+}
+
+void row_rates(bench_row *row)
+{
+    double mb = (double)row->n / 1e6;
+    if (row->reps) row->mbps = mb / row->t_min;
+    if (row->t_dev_min > 0) row->mbps_dev = mb / row->t_dev_min;
+    row->speedup = row->ref_s / row->t_min;
+    row->speedup_dev = row->ref_s / row->t_dev_min;
 }
 
 void row_fail(bench_row *row, clsa_context *ctx, clsa_status st, const char *what)
@@ -124,9 +156,7 @@ static void sa_device_resident(bench_env *env, const bench_cfg *cfg, const bench
     if (a.dtext) a.dsa = env_buffer(env, (size_t)in->n * w, NULL, &st);
     if (!a.dtext || !a.dsa) {
         /* The host-memory figures stand; only the device-resident part is missing. */
-        size_t l = strlen(row->note);
-        snprintf(row->note + l, sizeof row->note - l, "%sno device-resident run: %s",
-                 l ? "; " : "", clsa_status_string(st));
+        row_note(row, "no device-resident run: %s", clsa_status_string(st));
         goto done;
     }
     int count = 0;
@@ -167,12 +197,7 @@ void op_sa(bench_env *env, const bench_cfg *cfg, const bench_input *in, int inde
         row->valid = check_sa(in, sa, index64, why, sizeof why);
         if (!row->valid) snprintf(row->error, sizeof row->error, "WRONG SA: %s", why);
     }
-    if (!st && cfg->row_budget_s > 0 && row->t_min > cfg->row_budget_s) {
-        /* One call already used the row's budget: keep the time for the profile. */
-        size_t l = strlen(row->note);
-        snprintf(row->note + l, sizeof row->note - l,
-                 "%sdevice-resident run skipped: one call took %.1f s", l ? "; " : "", row->t_min);
-    } else if (!st && !bench_past_deadline(cfg)) {
+    if (!st && !row_budget_spent(cfg, row) && !bench_past_deadline(cfg)) {
         bench_progress("  %s %s: device-resident buffers", row->op, in->name);
         sa_device_resident(env, cfg, in, index64, row);
     }
@@ -187,9 +212,5 @@ void op_sa(bench_env *env, const bench_cfg *cfg, const bench_input *in, int inde
     free(sa);
     row->ref_s = ref_time(cfg, row->ref_name, in, NULL);
     if (row->ref_s < 0) row->ref_s = NAN;
-    double mb = (double)in->n / 1e6;
-    if (row->reps) row->mbps = mb / row->t_min;
-    if (row->t_dev_min > 0) row->mbps_dev = mb / row->t_dev_min;
-    row->speedup = row->ref_s / row->t_min;
-    row->speedup_dev = row->ref_s / row->t_dev_min;
+    row_rates(row);
 }

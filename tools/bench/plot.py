@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Plots of a clsa-bench CSV (see docs/BENCHMARKS.md).
 
-    tools/bench/plot.py RESULTS.csv   (Debian python3 with python3-matplotlib) [-o OUTDIR] [--title TEXT]
+    tools/bench/plot.py RESULTS.csv [-o OUTDIR] [--title TEXT] [--html | --markdown]
+    (Debian /usr/bin/python3 with python3-matplotlib)
 
 Writes into OUTDIR (default: the CSV's folder):
   throughput.png  MB/s vs input size, one line per input kind, one panel per
@@ -12,11 +13,19 @@ Writes into OUTDIR (default: the CSV's folder):
   scaling.png     sa32 time and peak device memory vs n for the scaling series
   speedup.png     sa32 speed ratio over libdivsufsort per input
   primitives.png  sorting primitives: GB/s next to the device's copy bandwidth
+  anchors.png     speed ratio clsa / CUDA anchor per input (sa32 / libcubwt 1.0.0,
+                  bwt / libcubwt 1.6.3, radix / CUB), transfers included and on
+                  device (rows of a build with -DCLSA_BENCH_CUDA=ON)
 With --markdown, prints the rows as markdown tables instead (for docs/BENCHMARKS.md).
+With --html, also writes summary.html: the plots embedded, and per input clsa's
+speed next to libcubwt's and libdivsufsort's with the ratios (one file to open).
 Only rows with status ok are drawn.  Needs matplotlib only.
 """
 import argparse
+import base64
 import csv
+import html
+import json
 import math
 import os
 import sys
@@ -25,6 +34,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
+
+# clsa op -> the CUDA anchor op it is compared with (tools/bench/ops_anchor.c)
+ANCHOR_OF = {"sa32": "cubwt-sa", "bwt": "cubwt-bwt", "radix": "cub-radix"}
+ANCHOR_NAME = {"cubwt-sa": "libcubwt 1.0.0", "cubwt-bwt": "libcubwt 1.6.3", "cub-radix": "CUB"}
 
 PHASE_COLORS = {
     "transfer": "#7f7f7f", "initial_sort": "#1f77b4", "sort_s": "#2ca02c", "sort_m": "#98df8a",
@@ -233,7 +247,7 @@ def plot_speedup(rows, out, extra, op="sa32"):
 
 
 def plot_primitives(rows, out, extra):
-    rs = [r for r in ok(rows) if r["op"] in ("radix", "segsort", "batched")]
+    rs = [r for r in ok(rows) if r["op"] in ("radix", "segsort", "batched", "cub-radix")]
     if not rs:
         return None
     fig, ax = plt.subplots(figsize=(10, 1.1 * len(rs) + 1.6))
@@ -258,6 +272,54 @@ def plot_primitives(rows, out, extra):
     return path
 
 
+def compared(rows):
+    """(clsa row, anchor row or None) for every clsa row that has an anchor op,
+    in run order; the anchor row is the one on the same input and size."""
+    out = []
+    for r in rows:
+        anchor = ANCHOR_OF.get(r["op"])
+        if not anchor or r["status"] != "ok":
+            continue
+        a = [x for x in rows if x["op"] == anchor and x["input"] == r["input"] and x["n"] == r["n"]]
+        out.append((r, a[-1] if a else None))
+    return out
+
+
+def plot_anchors(rows, out, extra):
+    pairs = [(r, a) for r, a in compared(rows) if num(r, "x_anchor") or num(r, "x_anchor_dev")]
+    if not pairs:
+        return None
+    fig, ax = plt.subplots(figsize=(10, 0.34 * len(pairs) + 1.8))
+    ys = range(len(pairs))
+    inc = [num(r, "x_anchor") or 0 for r, _ in pairs]
+    dev = [num(r, "x_anchor_dev") for r, _ in pairs]
+    ax.barh(list(ys), inc, color=["#2ca02c" if v >= 1 else "#d62728" for v in inc],
+            label="transfers included (bar)")
+    ax.scatter([d for d in dev if d], [y for y, d in zip(ys, dev) if d], color="k", marker="D",
+               s=22, label="on device (diamond)", zorder=3)
+    for y, v in zip(ys, inc):
+        if v:
+            ax.text(v, y, " %.2f" % v, va="center", fontsize=7)
+    ax.axvline(1, color="k", lw=0.8)
+    ax.set_yticks(list(ys))
+    ax.set_yticklabels(["%s vs %s: %s" % (r["op"], ANCHOR_NAME.get(r["anchor"] or "", "?"),
+                                          r["input"][:40]) for r, _ in pairs], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+    ax.set_xlabel("speed ratio clsa / anchor = anchor time / clsa time (> 1: clsa faster), same run")
+    ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2)
+    ax.grid(True, axis="x", which="both", alpha=0.3)
+    ax.set_title("clsa vs the CUDA anchors on the same GPU, input by input\n%s"
+                 % subtitle(rows, extra), fontsize=9, pad=24)
+    fig.tight_layout()
+    path = os.path.join(out, "anchors.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def fmt(v, digits=3):
     if v is None:
         return "-"
@@ -269,31 +331,133 @@ def fmt(v, digits=3):
 def markdown(rows):
     """Markdown tables of a CSV, for docs/BENCHMARKS.md."""
     out = []
-    text = [r for r in rows if r["op"] not in ("radix", "segsort", "batched", "input")]
+    text = [r for r in rows if r["op"] not in ("radix", "segsort", "batched", "cub-radix", "input")]
     if text:
         out.append("| op | input | n | t_min s (transfers incl.) | MB/s | MB/s on device | "
-                   "peak B/n | ref | ref s | x ref | passes | check | status |")
-        out.append("|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|")
+                   "peak B/n | ref | ref s | x ref | x anchor | x anchor on device | passes | "
+                   "check | status |")
+        out.append("|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|---|")
         for r in text:
-            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 r["op"], r["input"], r["n"], fmt(num(r, "t_min_s"), 4), fmt(num(r, "mb_s")),
                 fmt(num(r, "mb_s_dev")), fmt(num(r, "peak_B_per_n")), r["ref"],
-                fmt(num(r, "ref_s")), fmt(num(r, "x_ref")), r["passes"],
+                fmt(num(r, "ref_s")), fmt(num(r, "x_ref")), fmt(num(r, "x_anchor")),
+                fmt(num(r, "x_anchor_dev")), r["passes"],
                 {"1": "ok", "0": "WRONG"}.get(r["valid"], "-"),
                 r["status"] + (": " + r["error"] if r["error"] else "")))
-    prim = [r for r in rows if r["op"] in ("radix", "segsort", "batched")]
+    prim = [r for r in rows if r["op"] in ("radix", "segsort", "batched", "cub-radix")]
     if prim:
         out.append("")
         out.append("| op | input | n | t on device s | elements/s | GB/s | copy GB/s | "
-                   "t with transfers s | check | status |")
-        out.append("|---|---|---:|---:|---:|---:|---:|---:|---|---|")
+                   "t with transfers s | x anchor | x anchor on device | check | status |")
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
         for r in prim:
-            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 r["op"], r["input"] + (" (%s)" % r["note"] if r["note"] else ""), r["n"],
                 fmt(num(r, "t_dev_min_s"), 4), fmt(num(r, "elems_per_s")), fmt(num(r, "gb_s")),
-                fmt(num(r, "copy_gb_s")), fmt(num(r, "t_min_s"), 4),
+                fmt(num(r, "copy_gb_s")), fmt(num(r, "t_min_s"), 4), fmt(num(r, "x_anchor")),
+                fmt(num(r, "x_anchor_dev")),
                 {"1": "ok", "0": "WRONG"}.get(r["valid"], "-"),
                 r["status"] + (": " + r["error"] if r["error"] else "")))
+    return "\n".join(out) + "\n"
+
+
+def run_meta(csv_path):
+    """Date, commit and commands from results.json beside the CSV (device_run.sh), if any."""
+    path = os.path.join(os.path.dirname(os.path.abspath(csv_path)), "results.json")
+    try:
+        with open(path) as f:
+            stages = json.load(f).get("stages", {})
+    except (OSError, ValueError):
+        return []
+    return [(name, m) for name, m in sorted(stages.items()) if isinstance(m, dict)]
+
+
+def ratio_cell(v):
+    if v is None:
+        return "<td>-</td>"
+    return '<td class="%s">%s</td>' % ("good" if v >= 1 else "bad", fmt(v))
+
+
+def check_cell(r):
+    v = {"1": "ok", "0": "WRONG"}.get(r["valid"] if r else "", "-")
+    return '<td class="%s">%s</td>' % ("bad" if v == "WRONG" else "", v)
+
+
+def html_summary(rows, pngs, meta, extra):
+    """One self-contained page: ratios to libcubwt/CUB and libdivsufsort per input, plots."""
+    e = html.escape
+    out = ["<!doctype html><html><head><meta charset='utf-8'><title>clsa benchmark summary</title>",
+           "<style>body{font:14px sans-serif;margin:2em;max-width:1400px}"
+           "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;"
+           "padding:3px 7px;text-align:right}td:nth-child(-n+2),th{text-align:left}"
+           ".good{background:#d8f5d0}.bad{background:#f8d0d0}img{max-width:100%;"
+           "border:1px solid #ddd;margin:.5em 0}small{color:#555}</style></head><body>",
+           "<h1>clsa benchmark summary</h1>",
+           "<p>%s</p>" % e(subtitle(rows, extra))]
+    for name, m in meta:
+        out.append("<p><small>stage %s: %s, %s; <code>%s</code></small></p>" % (
+            e(name), e(str(m.get("date", "?"))), e(str(m.get("device", "?"))),
+            e(str(m.get("command", "?")))))
+    out.append("<p>Ratios are speed ratios, other time / clsa time: above 1 (green) clsa is "
+               "faster. <b>transfers included</b>: host memory in and out (pageable buffers); "
+               "<b>on device</b>: inputs and outputs already in device memory. Times are the "
+               "minimum of the repetitions, all in the same run on the same GPU; libdivsufsort "
+               "runs on one core of the same host. See docs/BENCHMARKS.md.</p>")
+    pairs = compared(rows)
+    if pairs:
+        out.append("<h2>clsa vs the CUDA anchors, input by input</h2><table><tr><th>op</th>"
+                   "<th>input</th><th>n</th><th>anchor</th><th>clsa s</th><th>anchor s</th>"
+                   "<th>x anchor</th><th>clsa s on device</th><th>anchor s on device</th>"
+                   "<th>x anchor on device</th><th>clsa MB/s</th><th>anchor MB/s</th>"
+                   "<th>libdivsufsort s</th><th>clsa x libdivsufsort</th>"
+                   "<th>anchor x libdivsufsort</th><th>peak B/n clsa / anchor</th>"
+                   "<th>check clsa</th><th>check anchor</th></tr>")
+        for r, a in pairs:
+            ok_a = a is not None and a["status"] == "ok"
+            out.append("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>%s"
+                       "<td>%s</td><td>%s</td>%s<td>%s</td><td>%s</td><td>%s</td>%s%s"
+                       "<td>%s / %s</td>%s%s</tr>" % (
+                           e(r["op"]), e(r["input"]), e(r["n"]),
+                           e(ANCHOR_NAME.get(ANCHOR_OF[r["op"]], "")) if a else "not run",
+                           fmt(num(r, "t_min_s"), 4), fmt(num(a, "t_min_s"), 4) if a else "-",
+                           ratio_cell(num(r, "x_anchor")),
+                           fmt(num(r, "t_dev_min_s"), 4), fmt(num(a, "t_dev_min_s"), 4) if a else "-",
+                           ratio_cell(num(r, "x_anchor_dev")),
+                           fmt(num(r, "mb_s")), fmt(num(a, "mb_s")) if a else "-",
+                           fmt(num(r, "ref_s")), ratio_cell(num(r, "x_ref")),
+                           ratio_cell(num(a, "x_ref") if ok_a else None),
+                           fmt(num(r, "peak_B_per_n")), fmt(num(a, "peak_B_per_n")) if a else "-",
+                           check_cell(r), check_cell(a)))
+        out.append("</table>")
+    text = [r for r in ok(rows) if r["op"] in ("sa32", "sa64", "bwt", "lcp") and num(r, "ref_s")]
+    if text:
+        out.append("<h2>clsa vs libdivsufsort (one host core), every input</h2><table><tr>"
+                   "<th>op</th><th>input</th><th>n</th><th>clsa s</th><th>MB/s</th>"
+                   "<th>MB/s on device</th><th>ref</th><th>ref s</th><th>x ref</th>"
+                   "<th>x ref on device</th><th>x anchor</th><th>check</th></tr>")
+        for r in text:
+            out.append("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
+                       "<td>%s</td><td>%s</td>%s%s%s%s</tr>" % (
+                           e(r["op"]), e(r["input"]), e(r["n"]), fmt(num(r, "t_min_s"), 4),
+                           fmt(num(r, "mb_s")), fmt(num(r, "mb_s_dev")), e(r["ref"]),
+                           fmt(num(r, "ref_s")), ratio_cell(num(r, "x_ref")),
+                           ratio_cell(num(r, "x_ref_dev")), ratio_cell(num(r, "x_anchor")),
+                           check_cell(r)))
+        out.append("</table>")
+    bad = [r for r in rows if r["status"] != "ok" or r["valid"] == "0"]
+    if bad:
+        out.append("<h2>Rows that failed, were skipped or are wrong</h2><ul>")
+        for r in bad:
+            out.append("<li>%s %s: %s %s</li>" % (e(r["op"]), e(r["input"]), e(r["status"]),
+                                                   e(r["error"])))
+        out.append("</ul>")
+    for p in pngs:
+        with open(p, "rb") as f:
+            data = base64.b64encode(f.read()).decode("ascii")
+        out.append("<h2>%s</h2><img alt='%s' src='data:image/png;base64,%s'>" % (
+            e(os.path.basename(p)), e(os.path.basename(p)), data))
+    out.append("</body></html>")
     return "\n".join(out) + "\n"
 
 
@@ -303,6 +467,8 @@ def main():
     ap.add_argument("-o", "--out", help="output folder (default: next to the CSV)")
     ap.add_argument("--title", default="", help="extra text for every title")
     ap.add_argument("--markdown", action="store_true", help="print markdown tables, no plots")
+    ap.add_argument("--html", action="store_true",
+                    help="also write summary.html (tables + the plots embedded)")
     a = ap.parse_args()
     rows = load(a.csv)
     if not rows:
@@ -312,9 +478,18 @@ def main():
         return
     out = a.out or os.path.dirname(os.path.abspath(a.csv))
     os.makedirs(out, exist_ok=True)
-    for f in (plot_throughput, plot_phases, plot_scaling, plot_speedup, plot_primitives):
+    pngs = []
+    for f in (plot_anchors, plot_throughput, plot_phases, plot_scaling, plot_speedup,
+              plot_primitives):
         p = f(rows, out, a.title)
         print(p if p else "%s: nothing to plot" % f.__name__)
+        if p:
+            pngs.append(p)
+    if a.html:
+        path = os.path.join(out, "summary.html")
+        with open(path, "w") as f:
+            f.write(html_summary(rows, pngs, run_meta(a.csv), a.title))
+        print(path)
 
 
 if __name__ == "__main__":

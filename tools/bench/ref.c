@@ -20,9 +20,25 @@ typedef struct ref_entry {
 static ref_entry cache[REF_CACHE];
 static int ncache;
 
+/* The last divbwt result, so bwt and cubwt-bwt on one input share one run. */
+static struct {
+    char input[200];
+    int64_t n;
+    uint8_t *bwt;
+    int64_t primary;
+    double seconds;
+} last_bwt;
+
+static void ref_forget_bwt(void)
+{
+    free(last_bwt.bwt);
+    memset(&last_bwt, 0, sizeof last_bwt);
+}
+
 void ref_forget(void)
 {
     ncache = 0;
+    ref_forget_bwt();
 }
 
 /* Runs reference `what` once; out (may be NULL) receives its result:
@@ -77,4 +93,39 @@ double ref_time(const bench_cfg *cfg, const char *what, const bench_input *in, v
         e->seconds = best;
     }
     return best;
+}
+
+double ref_bwt(const bench_cfg *cfg, const bench_input *in, uint8_t *out, int64_t *primary)
+{
+    if (!(last_bwt.bwt && last_bwt.n == in->n && !strcmp(last_bwt.input, in->name))) {
+        if (cfg->ref_reps <= 0 || in->n > INT32_MAX || bench_past_deadline(cfg) ||
+            (cfg->ref_max_bytes > 0 && (double)in->n > cfg->ref_max_bytes))
+            return -1;
+        ref_forget_bwt();
+        uint8_t *bwt = malloc((size_t)in->n + 1);
+        if (!bwt) return -1;
+        bench_progress("  host reference divbwt on %s", in->name);
+        double best = -1;
+        saidx_t pidx = -1;
+        for (int r = 0; r < cfg->ref_reps; r++) {
+            double t0 = bench_now();
+            pidx = divbwt(in->text, bwt, NULL, (saidx_t)in->n);
+            double t = bench_now() - t0;
+            if (pidx < 0) break;
+            if (best < 0 || t < best) best = t;
+            if (cfg->row_budget_s > 0 && t * (r + 1) > cfg->row_budget_s) break;
+        }
+        if (pidx < 0) {
+            free(bwt);
+            return -1;
+        }
+        snprintf(last_bwt.input, sizeof last_bwt.input, "%s", in->name);
+        last_bwt.n = in->n;
+        last_bwt.bwt = bwt;
+        last_bwt.primary = pidx;
+        last_bwt.seconds = best;
+    }
+    if (out) memcpy(out, last_bwt.bwt, (size_t)in->n);
+    if (primary) *primary = last_bwt.primary;
+    return last_bwt.seconds;
 }

@@ -91,16 +91,16 @@ void report_header(bench_report *r)
     if (r->csv) {
         fputs("op,input,kind,source,n,reps,status,error,note,t_min_s,t_med_s,mb_s,t_dev_min_s,"
               "t_dev_med_s,mb_s_dev,peak_bytes,peak_B_per_n,peak_B_per_n_dev,ref,ref_s,x_ref,"
-              "x_ref_dev,valid,passes,backend,elems_per_s,gb_s,copy_gb_s,copy_s,launches,"
+              "x_ref_dev,anchor,anchor_s,anchor_dev_s,x_anchor,x_anchor_dev,valid,passes,backend,elems_per_s,gb_s,copy_gb_s,copy_s,launches,"
               "profiled_ms",
               r->csv);
         for (int p = 0; p < CLSA_PHASE_COUNT; p++) fprintf(r->csv, ",ph_%s_ms", clsa_phase_name(p));
         fputs(",device,commit\n", r->csv);
         fflush(r->csv);
     }
-    printf("%-8s %-34s %12s %4s %-8s %9s %9s %9s %9s %6s %9s %7s %4s %s\n", "op", "input", "n",
-           "reps", "status", "t_min[s]", "t_med[s]", "MB/s", "devMB/s", "B/n", "ref[s]", "x_ref",
-           "pass", "ok");
+    printf("%-9s %-34s %12s %4s %-8s %9s %9s %9s %9s %6s %9s %7s %6s %6s %4s %s\n", "op", "input",
+           "n", "reps", "status", "t_min[s]", "t_med[s]", "MB/s", "devMB/s", "B/n", "ref[s]", "x_ref",
+           "x_anc", "x_ancD", "pass", "ok");
     fflush(stdout);
 }
 
@@ -123,6 +123,9 @@ static void csv_row(bench_report *r, const bench_row *w, const char *device, con
     csv_str(f, w->ref_name), fputc(',', f);
     double more[] = {w->ref_s, w->speedup, w->speedup_dev};
     for (size_t i = 0; i < 3; i++) csv_num(f, more[i]), fputc(',', f);
+    csv_str(f, w->anchor), fputc(',', f);
+    double anc[] = {w->anchor_s, w->anchor_dev_s, w->x_anchor, w->x_anchor_dev};
+    for (size_t i = 0; i < 4; i++) csv_num(f, anc[i]), fputc(',', f);
     fprintf(f, "%d,%u,%s,", w->valid, w->passes,
             w->backend == CLSA_BACKEND_DEVICE ? "device"
             : w->backend == CLSA_BACKEND_HOST ? "host" : "");
@@ -148,42 +151,56 @@ static void json_num(FILE *f, const char *key, double v)
     else fprintf(f, "%.6g", v);
 }
 
+static void json_field(FILE *f, const char *key, const char *s)
+{
+    fprintf(f, ", \"%s\": ", key);
+    json_str(f, s);
+}
+
+typedef struct json_kv {
+    const char *key;
+    double v;
+} json_kv;
+
+static void json_nums(FILE *f, const json_kv *kv, size_t k)
+{
+    for (size_t i = 0; i < k; i++) json_num(f, kv[i].key, kv[i].v);
+}
+
 static void json_row(FILE *f, const bench_row *w)
 {
     fputs("    {\"op\": ", f);
     json_str(f, w->op);
-    fputs(", \"input\": ", f);
-    json_str(f, w->input);
-    fputs(", \"kind\": ", f);
-    json_str(f, w->kind);
-    fputs(", \"source\": ", f);
-    json_str(f, w->source);
-    fprintf(f, ", \"n\": %lld, \"reps\": %d, \"status\": ", (long long)w->n, w->reps);
-    json_str(f, status_text(w->status));
-    fputs(", \"error\": ", f);
-    json_str(f, w->error);
-    fputs(", \"note\": ", f);
-    json_str(f, w->note);
-    json_num(f, "t_min_s", w->t_min);
-    json_num(f, "t_med_s", w->t_med);
-    json_num(f, "mb_s", w->mbps);
-    json_num(f, "t_dev_min_s", w->t_dev_min);
-    json_num(f, "t_dev_med_s", w->t_dev_med);
-    json_num(f, "mb_s_dev", w->mbps_dev);
+    json_field(f, "input", w->input);
+    json_field(f, "kind", w->kind);
+    json_field(f, "source", w->source);
+    fprintf(f, ", \"n\": %lld, \"reps\": %d", (long long)w->n, w->reps);
+    json_field(f, "status", status_text(w->status));
+    json_field(f, "error", w->error);
+    json_field(f, "note", w->note);
+    const json_kv times[] = {{"t_min_s", w->t_min},         {"t_med_s", w->t_med},
+                             {"mb_s", w->mbps},             {"t_dev_min_s", w->t_dev_min},
+                             {"t_dev_med_s", w->t_dev_med}, {"mb_s_dev", w->mbps_dev}};
+    json_nums(f, times, sizeof times / sizeof *times);
     fprintf(f, ", \"peak_bytes\": %llu", (unsigned long long)w->peak_bytes);
     json_num(f, "peak_B_per_n", w->peak_per_n);
     json_num(f, "peak_B_per_n_dev", w->peak_per_n_dev);
-    fputs(", \"ref\": ", f);
-    json_str(f, w->ref_name);
-    json_num(f, "ref_s", w->ref_s);
-    json_num(f, "x_ref", w->speedup);
-    json_num(f, "x_ref_dev", w->speedup_dev);
+    json_field(f, "ref", w->ref_name);
+    const json_kv ref[] = {{"ref_s", w->ref_s}, {"x_ref", w->speedup}, {"x_ref_dev", w->speedup_dev}};
+    json_nums(f, ref, sizeof ref / sizeof *ref);
+    json_field(f, "anchor", w->anchor);
+    const json_kv anchor[] = {{"anchor_s", w->anchor_s},
+                              {"anchor_dev_s", w->anchor_dev_s},
+                              {"x_anchor", w->x_anchor},
+                              {"x_anchor_dev", w->x_anchor_dev}};
+    json_nums(f, anchor, sizeof anchor / sizeof *anchor);
     fprintf(f, ", \"valid\": %d, \"passes\": %u, \"backend\": %d", w->valid, w->passes,
             w->backend);
-    json_num(f, "elems_per_s", w->elems_per_s);
-    json_num(f, "gb_s", w->gbps);
-    json_num(f, "copy_gb_s", w->copy_gbps);
-    json_num(f, "copy_s", w->copy_s);
+    const json_kv prim[] = {{"elems_per_s", w->elems_per_s},
+                            {"gb_s", w->gbps},
+                            {"copy_gb_s", w->copy_gbps},
+                            {"copy_s", w->copy_s}};
+    json_nums(f, prim, sizeof prim / sizeof *prim);
     fprintf(f, ", \"launches\": %llu", (unsigned long long)w->launches);
     json_num(f, "profiled_ms", w->profiled_ms);
     fputs(", \"phase_ms\": {", f);
@@ -221,7 +238,7 @@ static void cell(double v, const char *fmt, int width)
 
 static void table_row(const bench_row *w)
 {
-    printf("%-8s %-34.34s %12lld %4d %-8.8s", w->op, w->input, (long long)w->n, w->reps,
+    printf("%-9s %-34.34s %12lld %4d %-8.8s", w->op, w->input, (long long)w->n, w->reps,
            status_text(w->status));
     cell(w->t_min, "4", 9);
     cell(w->t_med, "4", 9);
@@ -230,11 +247,15 @@ static void table_row(const bench_row *w)
     cell(w->peak_per_n, "1", 6);
     cell(w->ref_s, "3", 9);
     cell(w->speedup, "2", 7);
+    cell(w->x_anchor, "2", 6);
+    cell(w->x_anchor_dev, "2", 6);
     printf(" %4u %s\n", w->passes, w->valid < 0 ? "-" : w->valid ? "yes" : "NO");
     if (!isnan(w->elems_per_s) || !isnan(w->copy_gbps))
         printf("         device-resident %.4f s: %.3g elements/s, %.1f GB/s; "
-               "clEnqueueCopyBuffer of the same bytes %.1f GB/s (sort = %.1f copies)\n",
-               w->t_dev_min, w->elems_per_s, w->gbps, w->copy_gbps, w->t_dev_min / w->copy_s);
+               "%s of the same bytes %.1f GB/s (sort = %.1f copies)\n",
+               w->t_dev_min, w->elems_per_s, w->gbps,
+               op_is_anchor(w->op) ? "cudaMemcpy" : "clEnqueueCopyBuffer", w->copy_gbps,
+               w->t_dev_min / w->copy_s);
     if (!isnan(w->profiled_ms) && w->profiled_ms > 0) {
         printf("         phases [ms]:");
         for (int p = 0; p < CLSA_PHASE_COUNT; p++)
@@ -247,6 +268,24 @@ static void table_row(const bench_row *w)
     fflush(stdout);
 }
 
+/* clsa's row gets the speed ratio over its CUDA anchor: the latest correct
+ * anchor row on the same input (the driver runs the anchor just before). */
+static void anchor_ratio(const bench_report *r, bench_row *w)
+{
+    const char *anchor = op_anchor_of(w->op);
+    for (size_t i = r->nrows - 1; anchor && i-- > 0;) {
+        const bench_row *a = &r->rows[i];
+        if (strcmp(a->op, anchor) || strcmp(a->input, w->input) || a->n != w->n) continue;
+        if (a->status || a->valid == 0) return;
+        snprintf(w->anchor, sizeof w->anchor, "%s", anchor);
+        w->anchor_s = a->t_min;
+        w->anchor_dev_s = a->t_dev_min;
+        w->x_anchor = a->t_min / w->t_min;
+        w->x_anchor_dev = a->t_dev_min / w->t_dev_min;
+        return;
+    }
+}
+
 int report_add(bench_report *r, const bench_row *row)
 {
     if (r->nrows == r->cap) {
@@ -256,11 +295,13 @@ int report_add(bench_report *r, const bench_row *row)
         r->rows = g;
         r->cap = cap;
     }
-    r->rows[r->nrows++] = *row;
-    table_row(row);
+    bench_row *w = &r->rows[r->nrows++];
+    *w = *row;
+    anchor_ratio(r, w);
+    table_row(w);
     if (r->csv) {
         const char *commit = getenv("CLSA_BENCH_COMMIT");
-        csv_row(r, row, r->device, commit ? commit : "unknown");
+        csv_row(r, w, r->device, commit ? commit : "unknown");
     }
     json_write(r);
     return 0;
