@@ -306,17 +306,20 @@ class Context:
         order of the symbols, a proper prefix first; libdivsufsort's order).
         index: 32 or 64 to force the width.  uint16/uint32 arrays are
         integer alphabets (needs a libclsa with clsa_sa32_u16/_u32)."""
-        ptr, n, ctype, keep = _text(data, allow_wide=True)
-        width = _width(n, index)
-        out = np.empty(n, dtype=_index_dtype(width))
-        if ctype == "uint8_t":
-            fn = lib.clsa_sa32 if width == 32 else lib.clsa_sa64
-        else:
-            name = f"clsa_sa{width}_u{16 if ctype == 'uint16_t' else 32}"
-            fn = optional(name)
-            if fn is None:
-                raise UnsupportedError(-10, f"integer alphabets need a libclsa with {name}")
-        _check(fn(self._c(), ptr, _ptr(out, f"int{width}_t"), n), self._ptr)
+        return self._from_text("clsa_sa", data, index, allow_wide=True)
+
+    def _from_text(self, name: str, data: Text, index: Optional[int],
+                   allow_wide: bool = False) -> np.ndarray:
+        """Runs name32/name64 (text, out, n) -> a new index array.  Wide
+        symbols call name32_u16 etc., when the library has them."""
+        ptr, n, ctype, keep = _text(data, allow_wide)
+        w = _width(n, index)
+        out = np.empty(n, dtype=_index_dtype(w))
+        fname = f"{name}{w}" + ("" if ctype == "uint8_t" else "_u" + ctype[4:-2])
+        fn = optional(fname)
+        if fn is None:
+            raise UnsupportedError(-10, f"integer alphabets need a libclsa with {fname}")
+        _check(fn(self._c(), ptr, _ptr(out, f"int{w}_t"), n), self._ptr)
         del keep
         return out
 
@@ -334,13 +337,7 @@ class Context:
             _check(fn(self._c(), _ptr(a, f"int{w}_t"), _ptr(out, f"int{w}_t"), a.shape[0]),
                    self._ptr)
             return out
-        ptr, n, _, keep = _text(data)
-        w = _width(n, index)
-        out = np.empty(n, dtype=_index_dtype(w))
-        fn = lib.clsa_isa32 if w == 32 else lib.clsa_isa64
-        _check(fn(self._c(), ptr, _ptr(out, f"int{w}_t"), n), self._ptr)
-        del keep
-        return out
+        return self._from_text("clsa_isa", data, index)
 
     def bwt(self, data: Text) -> Tuple[np.ndarray, int]:
         """Burrows-Wheeler transform, libdivsufsort's divbwt convention:
@@ -366,18 +363,13 @@ class Context:
         """LCP array: lcp[0] = 0, lcp[i] = longest common prefix of the
         suffixes at sa[i-1] and sa[i].  With `sa` (the text's suffix array,
         int32 or int64) it is not rebuilt; the result has sa's dtype."""
+        if sa is None:
+            return self._from_text("clsa_lcp", data, index)
         ptr, n, _, keep = _text(data)
-        if sa is not None:
-            a, w = _index_array(sa, n, "sa")
-            out = np.empty_like(a)
-            fn = lib.clsa_lcp_from_sa32 if w == 32 else lib.clsa_lcp_from_sa64
-            _check(fn(self._c(), ptr, _ptr(a, f"int{w}_t"), _ptr(out, f"int{w}_t"), n),
-                   self._ptr)
-        else:
-            w = _width(n, index)
-            out = np.empty(n, dtype=_index_dtype(w))
-            fn = lib.clsa_lcp32 if w == 32 else lib.clsa_lcp64
-            _check(fn(self._c(), ptr, _ptr(out, f"int{w}_t"), n), self._ptr)
+        a, w = _index_array(sa, n, "sa")
+        out = np.empty_like(a)
+        fn = lib.clsa_lcp_from_sa32 if w == 32 else lib.clsa_lcp_from_sa64
+        _check(fn(self._c(), ptr, _ptr(a, f"int{w}_t"), _ptr(out, f"int{w}_t"), n), self._ptr)
         del keep
         return out
 
