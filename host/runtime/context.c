@@ -123,7 +123,7 @@ static long pick(const found_device *d, size_t n, const char *sel, char *err, si
     if (n == 0) {
         const char *why = clsa__cl_load_error();
         if (why)
-            snprintf(err, cap, "no OpenCL: %s; the host backend needs none (NULL context)", why);
+            snprintf(err, cap, "no OpenCL: %s; only the host backend can run", why);
         else
             snprintf(err, cap, "no OpenCL device found (is an OpenCL driver installed?)");
         return -1;
