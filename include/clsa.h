@@ -104,6 +104,14 @@ CLSA_API const char *clsa_status_string(clsa_status status);
 /* Library version string, e.g. "0.1.0". */
 CLSA_API const char *clsa_version(void);
 
+/* Whether the OpenCL library could be loaded.  clsa does not link it: it is
+ * loaded on first use (env CLSA_OPENCL_LIBRARY names it, else the process's
+ * own OpenCL symbols, else libOpenCL.so.1), so a machine without OpenCL
+ * still runs everything the host backend does (NULL context).  CLSA_OK if
+ * loaded, else CLSA_ERR_NO_DEVICE with the reason in why (cap bytes; why
+ * may be NULL); "" when loaded. */
+CLSA_API clsa_status clsa_opencl_available(char *why, size_t cap);
+
 /* ---- device description --------------------------------------------- */
 
 typedef struct clsa_device_info {

@@ -121,7 +121,11 @@ static long pick_default(const found_device *d, size_t n)
 static long pick(const found_device *d, size_t n, const char *sel, char *err, size_t cap)
 {
     if (n == 0) {
-        snprintf(err, cap, "no OpenCL device found (is an OpenCL driver installed?)");
+        const char *why = clsa__cl_load_error();
+        if (why)
+            snprintf(err, cap, "no OpenCL: %s; only the host backend can run", why);
+        else
+            snprintf(err, cap, "no OpenCL device found (is an OpenCL driver installed?)");
         return -1;
     }
     if (!sel || !*sel) return pick_default(d, n);

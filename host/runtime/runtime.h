@@ -5,6 +5,7 @@
 #define CLSA_RUNTIME_H
 
 #include "clsa.h"
+#include "cl_loader.h" /* OpenCL loaded at run time: calls renamed */
 #include <pthread.h>
 #include <stdarg.h>
 

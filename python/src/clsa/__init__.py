@@ -1,0 +1,28 @@
+"""clsa: suffix arrays, BWT, LCP, FM-index and longest common substring on
+any OpenCL device, with numpy arrays in and out.
+
+    import clsa
+    sa = clsa.sa(b"banana")            # numpy int32 array [5 3 1 0 4 2]
+    fm = clsa.FMIndex(open("f", "rb").read()); fm.count(b"ana")
+
+The module-level functions run on default_context() (env CLSA_DEVICE picks
+the device); pass ctx=clsa.Context(device=...) to choose.  Without any
+OpenCL on the machine the package still imports and runs on the host
+backend (libdivsufsort); the FM-index and the sorting primitives need a
+device.  Errors raise ClsaError subclasses carrying the library's message.
+"""
+from ._core import (
+    LCS, BuildError, ClsaError, Context, DeviceMemoryError, FileError, FMIndex, FormatError,
+    HostMemoryError, InvalidArgumentError, NoDeviceError, OpenCLError, Text, TooLargeError,
+    UnsupportedError, batched_sort, bwt, check_sa, default_context, devices, isa, lcp, lcs,
+    opencl_available, radix_sort, sa, segmented_sort, unbwt, version)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "LCS", "BuildError", "ClsaError", "Context", "DeviceMemoryError", "FileError", "FMIndex",
+    "FormatError", "HostMemoryError", "InvalidArgumentError", "NoDeviceError", "OpenCLError",
+    "Text", "TooLargeError", "UnsupportedError", "batched_sort", "bwt", "check_sa",
+    "default_context", "devices", "isa", "lcp", "lcs", "opencl_available", "radix_sort", "sa",
+    "segmented_sort", "unbwt", "version",
+]
