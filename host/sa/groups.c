@@ -106,12 +106,16 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
 clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_delta)
 {
     cl_ulong m = w->m;
-    uint32_t counts[2] = {0, 0};
+    uint32_t counts[2] = {0, 0}, heads = 0;
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    if ((st = clsa__scan(ctx, w->sk, w->sk, w->m, 1, 0, NULL)) ||
-        (st = head_scatter(ctx, w, w->sk, has_delta ? w->k : NULL, w->sv)))
-        return st;
+    if ((st = clsa__scan(ctx, w->sk, w->sk, w->m, 1, 0, &heads))) return st;
+    if (heads == w->m) { /* every suffix is a singleton: u is final, no rank needed */
+        w->g = w->m = 0;
+        w->isa_unset = 1;
+        return CLSA_OK;
+    }
+    if ((st = head_scatter(ctx, w, w->sk, has_delta ? w->k : NULL, w->sv))) return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     if ((st = clsa__fill_zero(ctx, w->counter, 0, sizeof counts)) ||
         (st = RUN(w, "grp_rank_update", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk),
