@@ -13,6 +13,10 @@ static idx_t grp_key2(const __global idx_t *isa, ulong n, ulong h, idx_t p)
     return q < n ? isa[q] + 1 : 0;
 }
 
+/* Marker in the split's per-slot value for a slot that is not a
+ * singleton (ranks and deltas are below n < 2^32, so never equal it). */
+#define GRP_NONE ((idx_t)-1)
+
 /* Heads of the groups as they were before this pass's sort (ranks differ). */
 __kernel void grp_old_heads(const __global idx_t *u, const __global idx_t *isa, ulong m,
                             __global uint *flags)
@@ -32,67 +36,61 @@ static int grp_is_new_head(const __global idx_t *u, const __global idx_t *isa, u
     return isa[a] != isa[c] || grp_key2(isa, n, h, a) != grp_key2(isa, n, h, c);
 }
 
-/* Heads of the new groups that stay unsorted (two suffixes or more): there
- * are at most m / 2 of them, so their ranks fit a half-size array. */
-__kernel void grp_new_heads(const __global idx_t *u, const __global idx_t *isa, ulong m, ulong n,
-                            ulong h, __global uint *flags)
+/* First kernel of a split, one pass over the m slots (scan = inclusive
+ * scan of the old heads, starts = their first slots):
+ *  - flags (in place of scan): the slot heads a new group that stays
+ *    unsorted (two suffixes or more); there are at most m / 2 of them, so
+ *    their ranks fit a half-size array;
+ *  - val: delta = old rank - slot of the old group's first suffix at such
+ *    a head (for grp_head_scatter), the final rank slot + delta at a
+ *    singleton, GRP_NONE elsewhere (grp_rank_split tells them apart).
+ * Reads only the old ranks (isa is not updated yet); each work-item reads
+ * and writes only its own slot of scan. */
+__kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa,
+                              const __global idx_t *starts, ulong m, ulong n, ulong h,
+                              __global uint *scan, __global idx_t *val)
 {
     ulong i = get_global_id(0);
     if (i >= m) return;
-    flags[i] = grp_is_new_head(u, isa, m, n, h, i) && !grp_is_new_head(u, isa, m, n, h, i + 1);
+    idx_t delta = isa[u[i]] - starts[scan[i] - 1];
+    int head = grp_is_new_head(u, isa, m, n, h, i);
+    int next = grp_is_new_head(u, isa, m, n, h, i + 1);
+    scan[i] = head && !next;
+    val[i] = !head ? GRP_NONE : next ? (idx_t)i + delta : delta;
 }
 
-/* scan (inclusive scan of grp_new_heads) := 0 at singletons, so a slot's
- * value is 1 + its unsorted group's number, or 0 when it is final.  Reads
- * only the old ranks (isa is not updated yet). */
-__kernel void grp_mark_singles(const __global idx_t *u, const __global idx_t *isa, ulong m,
-                               ulong n, ulong h, __global uint *scan)
-{
-    ulong i = get_global_id(0);
-    if (i >= m) return;
-    if (grp_is_new_head(u, isa, m, n, h, i) && grp_is_new_head(u, isa, m, n, h, i + 1))
-        scan[i] = 0;
-}
-
-/* New ranks after a doubling sort: a singleton's is its slot + delta, the
- * others' their head's (heads[group]). */
-__kernel void grp_rank_split(const __global idx_t *u, const __global uint *scan,
-                             const __global idx_t *heads, const __global idx_t *delta, ulong m,
+/* New ranks after a doubling sort (heads: grp_head_scatter of the scan
+ * of grp_split_heads' flags, which also set val to GRP_NONE at those
+ * heads): a singleton's rank is in val, the others' is their head's.
+ * scan := keep flag (the suffix stays unsorted) for the compaction. */
+__kernel void grp_rank_split(const __global idx_t *u, __global uint *scan,
+                             const __global idx_t *heads, const __global idx_t *val, ulong m,
                              __global idx_t *isa)
 {
     ulong i = get_global_id(0);
     if (i >= m) return;
-    uint s = scan[i];
-    isa[u[i]] = s ? heads[s - 1] : (idx_t)i + delta[i];
-}
-
-/* keep = the suffix stays unsorted (scan marked by grp_mark_singles). */
-__kernel void grp_keep_marked(const __global uint *scan, ulong m, __global uint *keep)
-{
-    ulong i = get_global_id(0);
-    if (i >= m) return;
-    keep[i] = scan[i] != 0;
+    idx_t v = val[i];
+    int single = v != GRP_NONE;
+    isa[u[i]] = single ? v : heads[scan[i] - 1];
+    scan[i] = !single;
 }
 
 /* At each head (where the inclusive scan steps): heads[group] = slot +
- * delta[slot] (delta omitted: 0). */
-__kernel void grp_head_scatter(const __global uint *scan, ulong m, const __global idx_t *delta,
+ * delta[slot] (delta omitted: 0); a delta read is then set to GRP_NONE
+ * (the slot is no singleton: see grp_rank_split). */
+__kernel void grp_head_scatter(const __global uint *scan, ulong m, __global idx_t *delta,
                                int has_delta, __global idx_t *heads)
 {
     ulong i = get_global_id(0);
     if (i >= m) return;
     uint s = scan[i];
-    if (s != 0 && (i == 0 || scan[i - 1] != s)) heads[s - 1] = (idx_t)i + (has_delta ? delta[i] : 0);
-}
-
-/* delta = old rank - slot of the old group's first suffix. */
-__kernel void grp_delta(const __global idx_t *u, const __global idx_t *isa,
-                        const __global uint *scan, const __global idx_t *starts, ulong m,
-                        __global idx_t *delta)
-{
-    ulong i = get_global_id(0);
-    if (i >= m) return;
-    delta[i] = isa[u[i]] - starts[scan[i] - 1];
+    if (s == 0 || (i > 0 && scan[i - 1] == s)) return;
+    idx_t d = 0;
+    if (has_delta) {
+        d = delta[i];
+        delta[i] = GRP_NONE;
+    }
+    heads[s - 1] = (idx_t)i + d;
 }
 
 static int grp_is_head(const __global uint *scan, ulong i, ulong m)

@@ -28,7 +28,8 @@ clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const
                  sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),               \
                  (clsa__karg[]){__VA_ARGS__})
 
-/* heads[group] = first slot (+ delta) of every group of the inclusive scan. */
+/* heads[group] = first slot (+ delta) of every group of the inclusive scan;
+ * the deltas read become GRP_NONE (groups.cl). */
 static clsa_status head_scatter(clsa_context *ctx, clsa__sa_work *w, cl_mem scan, cl_mem delta,
                                 cl_mem heads)
 {
@@ -50,16 +51,16 @@ clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w)
     return head_scatter(ctx, w, w->sk, NULL, w->sv);
 }
 
-/* keep (uint flags of m slots) scanned in place; u compacted into sk, the
- * two swap; m = suffixes kept. */
-static clsa_status compact_kept(clsa_context *ctx, clsa__sa_work *w, cl_mem keep)
+/* keep (uint flags of m slots) scanned into pos (may be keep itself); u
+ * compacted into sk, the two swap; m = suffixes kept. */
+static clsa_status compact_kept(clsa_context *ctx, clsa__sa_work *w, cl_mem keep, cl_mem pos)
 {
     cl_ulong m = w->m;
     uint32_t kept = 0;
     clsa_status st;
-    if ((st = clsa__scan(ctx, keep, keep, w->m, 0, 0, &kept))) return st;
+    if ((st = clsa__scan(ctx, keep, pos, w->m, 0, 0, &kept))) return st;
     if (kept == w->m) return CLSA_OK;
-    if ((st = RUN(w, "grp_compact", w->m, CLSA_KARG(w->u), CLSA_KARG(keep), CLSA_KARG(m),
+    if ((st = RUN(w, "grp_compact", w->m, CLSA_KARG(w->u), CLSA_KARG(pos), CLSA_KARG(m),
                   CLSA_KARG(kept), CLSA_KARG(w->sk))))
         return st;
     cl_mem t = w->u;
@@ -70,22 +71,22 @@ static clsa_status compact_kept(clsa_context *ctx, clsa__sa_work *w, cl_mem keep
 }
 
 /* Only the heads of groups that stay unsorted are scattered (at most m / 2:
- * sv may be half the size of u); singletons take slot + delta directly. */
+ * sv may be half the size of u); singletons take slot + delta directly.
+ * Four kernels and two scans: split flags and values (grp_split_heads),
+ * scan, head scatter, ranks + keep flags (grp_rank_split), scan, compaction. */
 clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int starts_valid)
 {
     cl_ulong m = w->m, n = w->n, hh = h;
     uint32_t g = 0;
     clsa_status st;
-    /* Old groups: their first slots give each slot's delta. */
+    /* Old groups (sk: scan of their heads, sv: first slots) give each
+     * slot's delta. */
     if ((!starts_valid && (st = clsa__groups_starts(ctx, w))) ||
-        (st = RUN(w, "grp_delta", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(w->sk),
-                  CLSA_KARG(w->sv), CLSA_KARG(m), CLSA_KARG(w->k))) ||
-        (st = RUN(w, "grp_new_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(m),
-                  CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->sk))) ||
+        (st = RUN(w, "grp_split_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
+                  CLSA_KARG(w->sv), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->sk),
+                  CLSA_KARG(w->k))) ||
         (st = clsa__scan(ctx, w->sk, w->sk, w->m, 1, 0, &g)) ||
-        (st = head_scatter(ctx, w, w->sk, w->k, w->sv)) ||
-        (st = RUN(w, "grp_mark_singles", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(m),
-                  CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->sk))))
+        (st = head_scatter(ctx, w, w->sk, w->k, w->sv)))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     if ((st = RUN(w, "grp_rank_split", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KARG(w->sv),
@@ -97,20 +98,24 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
         w->m = 0;
         return CLSA_OK;
     }
-    if ((st = RUN(w, "grp_keep_marked", w->m, CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(w->k))))
-        return st;
-    return compact_kept(ctx, w, w->k);
+    /* keep flags in sk; their scan into k (its values are dead), as the
+     * compaction writes u into sk */
+    return compact_kept(ctx, w, w->sk, w->k);
 }
 
 clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_delta)
 {
     cl_ulong m = w->m;
-    uint32_t counts[2] = {0, 0};
+    uint32_t counts[2] = {0, 0}, heads = 0;
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    if ((st = clsa__scan(ctx, w->sk, w->sk, w->m, 1, 0, NULL)) ||
-        (st = head_scatter(ctx, w, w->sk, has_delta ? w->k : NULL, w->sv)))
-        return st;
+    if ((st = clsa__scan(ctx, w->sk, w->sk, w->m, 1, 0, &heads))) return st;
+    if (heads == w->m) { /* every suffix is a singleton: u is final, no rank needed */
+        w->g = w->m = 0;
+        w->isa_unset = 1;
+        return CLSA_OK;
+    }
+    if ((st = head_scatter(ctx, w, w->sk, has_delta ? w->k : NULL, w->sv))) return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     if ((st = clsa__fill_zero(ctx, w->counter, 0, sizeof counts)) ||
         (st = RUN(w, "grp_rank_update", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk),
@@ -129,7 +134,7 @@ clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_del
      * from consecutive positions, so sk (the head scan) is free for u. */
     if ((st = RUN(w, "grp_keep", w->m, CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(w->sv))))
         return st;
-    return compact_kept(ctx, w, w->sv);
+    return compact_kept(ctx, w, w->sv, w->sv);
 }
 
 static size_t pow2_floor(size_t x)

@@ -35,6 +35,8 @@ typedef struct clsa__sa_work {
     cl_mem u, isa, k, sk, sv;
     cl_mem counter; /* two uints */
     cl_mem counts;  /* 36 uints: class counts */
+    int isa_unset;  /* clsa__groups_settle found only singletons: u holds
+                     * every suffix in its final order, isa was not written */
 } clsa__sa_work;
 
 /* Layout of the current groups: sk = inclusive scan of the head flags
@@ -76,6 +78,7 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
 
 /* Initial groups (k, sk, sv of n entries): with head flags in sk (and
  * deltas in k when has_delta, else 0), ranks into isa, singletons dropped
- * from u (compacted; u and sk swap buffers), m and g updated. */
+ * from u (compacted; u and sk swap buffers), m and g updated.  When every
+ * group is a singleton, only m = g = 0 and isa_unset = 1 (u is final). */
 clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_delta);
 #endif

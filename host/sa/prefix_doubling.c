@@ -386,7 +386,9 @@ clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n
         CLSA_TRY(doubling_pass(ctx, &w, h));
     }
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
-    CLSA_TRY(RUN(ctx, index64, "pd_invert", w.n, CLSA_KARG(w.isa), CLSA_KARG(nn), CLSA_KARG(sa)));
+    if (!w.isa_unset) /* else the initial sort left the SA in sa (w.u) */
+        CLSA_TRY(RUN(ctx, index64, "pd_invert", w.n, CLSA_KARG(w.isa), CLSA_KARG(nn),
+                     CLSA_KARG(sa)));
 done:
     release_all(ctx, &b);
     clsa__set_phase(ctx, prev);
