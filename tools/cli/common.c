@@ -149,6 +149,7 @@ int cli_read_file(const char *path, uint8_t **data, size_t *n)
 {
     *data = NULL;
     *n = 0;
+    if (cli_is_stream(path)) return cli_read_stream(stdin, data, n);
     FILE *f = fopen(path, "rb");
     if (!f) {
         cli_error("cannot open '%s': %s", path, strerror(errno));
@@ -240,6 +241,7 @@ int cli_out_commit(cli_out *o)
 
 int cli_write_file(const char *path, const void *data, size_t n)
 {
+    if (cli_is_stream(path)) return cli_write_stream(data, n);
     cli_out o;
     int rc = cli_out_open(&o, path);
     if (rc) return rc;

@@ -1,0 +1,196 @@
+/* Whole-file input and output of the CLI: "-" for the standard streams,
+ * outputs that must not name an input, and big arrays in page-locked memory
+ * (clsa_host_alloc) so that they cross to the device at the fast rate. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int cli_is_stream(const char *path) { return path && !strcmp(path, "-"); }
+
+/* ---- outputs that would destroy an input ------------------------------------ */
+
+/* What a path names: the file itself when it exists (links followed),
+ * else its folder and last component (an output not written yet). */
+typedef struct file_id {
+    int exists, folder_ok;
+    dev_t dev;
+    ino_t ino;
+    const char *base;
+} file_id;
+
+static void identify(const char *path, file_id *id)
+{
+    struct stat s;
+    memset(id, 0, sizeof *id);
+    if (stat(path, &s) == 0) {
+        id->exists = 1;
+        id->dev = s.st_dev;
+        id->ino = s.st_ino;
+        return;
+    }
+    char folder[4096];
+    const char *slash = strrchr(path, '/');
+    id->base = slash ? slash + 1 : path;
+    size_t len = slash ? (size_t)(slash - path) : 0;
+    if (len >= sizeof folder) return;
+    memcpy(folder, path, len);
+    folder[len] = 0;
+    if (!slash) strcpy(folder, ".");
+    else if (len == 0) strcpy(folder, "/");
+    if (stat(folder, &s) == 0) {
+        id->folder_ok = 1;
+        id->dev = s.st_dev;
+        id->ino = s.st_ino;
+    }
+}
+
+static int same_file(const file_id *a, const file_id *b)
+{
+    if (a->exists != b->exists) return 0;
+    if (a->exists) return a->dev == b->dev && a->ino == b->ino;
+    return a->folder_ok && b->folder_ok && a->dev == b->dev && a->ino == b->ino &&
+           !strcmp(a->base, b->base);
+}
+
+int cli_distinct_paths(const char *const *in, int nin, const char *const *out, int nout)
+{
+    int stdin_uses = 0;
+    for (int i = 0; i < nin; i++) stdin_uses += cli_is_stream(in[i]);
+    if (stdin_uses > 1) {
+        cli_error("standard input ('-') can be read only once");
+        return CLI_USAGE;
+    }
+    for (int o = 0; o < nout; o++) {
+        if (cli_is_stream(out[o])) continue;
+        file_id oid;
+        identify(out[o], &oid);
+        for (int i = 0; i < nin + o; i++) {
+            const char *other = i < nin ? in[i] : out[i - nin];
+            if (cli_is_stream(other)) continue;
+            file_id id;
+            identify(other, &id);
+            if (!same_file(&oid, &id)) continue;
+            cli_error("output '%s' is the same file as %s '%s'; refusing to overwrite it",
+                      out[o], i < nin ? "input" : "output", other);
+            return CLI_USAGE;
+        }
+    }
+    return CLI_OK;
+}
+
+/* ---- page-locked arrays ----------------------------------------------------- */
+
+int cli_buf_alloc(clsa_context *ctx, size_t bytes, cli_buf *b, const char *what)
+{
+    b->p = NULL;
+    b->n = bytes;
+    b->ctx = ctx;
+    clsa_status st = ctx ? clsa_host_alloc(ctx, bytes ? bytes : 1, &b->p) : CLSA_ERR_HOST_MEMORY;
+    if (st != CLSA_OK && !ctx) b->p = malloc(bytes ? bytes : 1);
+    if (!b->p) {
+        cli_error("out of memory for %s (%zu bytes)", what, bytes);
+        return CLI_RUNTIME;
+    }
+    return CLI_OK;
+}
+
+void cli_buf_free(cli_buf *b)
+{
+    if (b->p && b->ctx) clsa_host_free(b->ctx, b->p);
+    else free(b->p);
+    b->p = NULL;
+}
+
+/* ---- whole inputs ------------------------------------------------------------ */
+
+int cli_in_open(cli_in *in, const char *path)
+{
+    in->path = path;
+    in->size = 0;
+    in->f = NULL;
+    if (cli_is_stream(path)) return CLI_OK;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_error("cannot open '%s': %s", path, strerror(errno));
+        return CLI_RUNTIME;
+    }
+    struct stat s;
+    if (fstat(fileno(f), &s) != 0 || !S_ISREG(s.st_mode)) {
+        cli_error("'%s' is not a regular file", path);
+        fclose(f);
+        return CLI_RUNTIME;
+    }
+    in->f = f;
+    in->size = (size_t)s.st_size;
+    return CLI_OK;
+}
+
+void cli_in_close(cli_in *in)
+{
+    if (in->f) fclose(in->f);
+    in->f = NULL;
+}
+
+int cli_in_read(cli_in *in, clsa_context *ctx, cli_buf *b)
+{
+    b->p = NULL;
+    b->ctx = NULL;
+    if (cli_is_stream(in->path)) {
+        uint8_t *data;
+        int rc = cli_read_file(in->path, &data, &b->n);
+        b->p = data;
+        return rc;
+    }
+    int rc = cli_buf_alloc(ctx, in->size, b, "the input");
+    if (rc) return rc;
+    size_t got = in->size ? fread(b->p, 1, in->size, in->f) : 0;
+    if (got != in->size || ferror(in->f)) {
+        cli_error("cannot read '%s': %s", in->path, strerror(errno ? errno : EIO));
+        cli_buf_free(b);
+        return CLI_RUNTIME;
+    }
+    cli_in_close(in);
+    return CLI_OK;
+}
+
+/* Standard input, whole, into a growing buffer (its size is not known). */
+int cli_read_stream(FILE *f, uint8_t **data, size_t *n)
+{
+    size_t cap = 1 << 20, len = 0;
+    uint8_t *buf = malloc(cap);
+    while (buf) {
+        len += fread(buf + len, 1, cap - len, f);
+        if (len < cap) break;
+        uint8_t *grown = realloc(buf, cap * 2);
+        if (!grown) free(buf);
+        buf = grown;
+        cap *= 2;
+    }
+    if (!buf) {
+        cli_error("out of memory reading standard input");
+        return CLI_RUNTIME;
+    }
+    if (ferror(f)) {
+        cli_error("cannot read standard input: %s", strerror(errno ? errno : EIO));
+        free(buf);
+        return CLI_RUNTIME;
+    }
+    *data = buf;
+    *n = len;
+    return CLI_OK;
+}
+
+/* Standard output, whole. */
+int cli_write_stream(const void *data, size_t n)
+{
+    if ((n && fwrite(data, 1, n, stdout) != n) || fflush(stdout) != 0 || ferror(stdout)) {
+        cli_error("cannot write standard output: %s", strerror(errno ? errno : EIO));
+        return CLI_RUNTIME;
+    }
+    return CLI_OK;
+}
