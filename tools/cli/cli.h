@@ -46,6 +46,9 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * status text) and returns the exit code for it. */
 int cli_fail(clsa_context *ctx, clsa_status st, const char *what);
 
+/* Start-up: loads only the OpenCL platform the selector names, where that
+ * can be told from the vendor files (devices.c). */
+void cli_narrow_platforms(const char *sel);
 /* Opens the context for a->device / a->backend; profile for --stats. */
 int cli_open(const cli_args *a, clsa_context **ctx);
 
@@ -77,7 +80,8 @@ int cli_distinct_paths(const char *const *in, int nin, const char *const *out, i
 typedef struct cli_buf {
     void *p;
     size_t n;
-    clsa_context *ctx; /* owner for clsa_host_free; NULL: malloc */
+    clsa_context *ctx; /* owner for clsa_host_free; NULL: malloc or mapped */
+    int mapped;        /* a file mapping (munmap) */
 } cli_buf;
 int cli_buf_alloc(clsa_context *ctx, size_t bytes, cli_buf *b, const char *what);
 void cli_buf_free(cli_buf *b);
@@ -91,6 +95,20 @@ typedef struct cli_in {
 int cli_in_open(cli_in *in, const char *path);
 int cli_in_read(cli_in *in, clsa_context *ctx, cli_buf *b);
 void cli_in_close(cli_in *in);
+/* An output array the library fills, then committed to path (atomically
+ * for files; "-" writes standard output): a page-locked buffer written out,
+ * or with CLSA_CLI_IO=mmap the output's temporary file mapped. */
+typedef struct cli_result {
+    cli_buf b;
+    cli_out o;
+    const char *path;
+    int open; /* o holds the mapped temporary */
+} cli_result;
+int cli_result_open(clsa_context *ctx, const char *path, size_t bytes, cli_result *r,
+                    const char *what);
+int cli_result_commit(cli_result *r);
+/* Frees the array; removes a temporary not committed. */
+void cli_result_close(cli_result *r);
 int cli_read_stream(FILE *f, uint8_t **data, size_t *n);
 int cli_write_stream(const void *data, size_t n);
 

@@ -20,25 +20,26 @@ static int bytes_to_bytes(const cli_args *a, const char *what, bytes_fn fn, int6
     int rc = cli_distinct_paths(a->pos, 1, a->pos + 1, 1);
     if (rc) return rc;
     cli_in in;
-    cli_buf src = {0}, dst = {0};
+    cli_buf src = {0};
+    cli_result dst = {0};
     clsa_context *ctx = NULL;
     if ((rc = cli_in_open(&in, a->pos[0]))) return rc;
     if ((rc = cli_open(a, &ctx)) || (rc = cli_in_read(&in, ctx, &src)) ||
-        (rc = cli_buf_alloc(ctx, src.n, &dst, "the output")))
+        (rc = cli_result_open(ctx, a->pos[1], src.n, &dst, "the output")))
         goto done;
     double t0 = cli_now();
-    clsa_status st = fn(ctx, a, src.p, dst.p, (int64_t)src.n, primary);
+    clsa_status st = fn(ctx, a, src.p, dst.b.p, (int64_t)src.n, primary);
     double t1 = cli_now();
     if (st) {
         rc = cli_fail(ctx, st, what);
         goto done;
     }
-    if ((rc = cli_write_file(a->pos[1], dst.p, src.n))) goto done;
+    if ((rc = cli_result_commit(&dst))) goto done;
     if (a->stats) cli_print_stats(ctx, src.n, t1 - t0);
 done:
     cli_in_close(&in);
     cli_buf_free(&src);
-    cli_buf_free(&dst);
+    cli_result_close(&dst);
     clsa_destroy(ctx);
     return rc;
 }
@@ -105,7 +106,8 @@ int cli_lcp(int argc, char **argv)
     if (rc || help) return rc;
     if ((rc = cli_distinct_paths(a.pos, 1, a.pos + 1, 1))) return rc;
     cli_in in;
-    cli_buf text = {0}, lcp = {0};
+    cli_buf text = {0};
+    cli_result lcp = {0};
     clsa_context *ctx = NULL;
     int width = a.index_bits / 8;
     if ((rc = cli_in_open(&in, a.pos[0]))) return rc;
@@ -117,22 +119,23 @@ int cli_lcp(int argc, char **argv)
         rc = CLI_RUNTIME;
         goto done;
     }
-    if ((rc = cli_buf_alloc(ctx, n * (size_t)width, &lcp, "the LCP array"))) goto done;
+    if ((rc = cli_result_open(ctx, a.pos[1], n * (size_t)width, &lcp, "the LCP array")))
+        goto done;
     double t0 = cli_now();
-    clsa_status st = width == 4 ? clsa_lcp32(ctx, text.p, lcp.p, (int64_t)n)
-                                : clsa_lcp64(ctx, text.p, lcp.p, (int64_t)n);
+    clsa_status st = width == 4 ? clsa_lcp32(ctx, text.p, lcp.b.p, (int64_t)n)
+                                : clsa_lcp64(ctx, text.p, lcp.b.p, (int64_t)n);
     double t1 = cli_now();
     if (st) {
         rc = cli_fail(ctx, st, "lcp");
         goto done;
     }
-    to_le(lcp.p, n, width);
-    if ((rc = cli_write_file(a.pos[1], lcp.p, n * (size_t)width))) goto done;
+    to_le(lcp.b.p, n, width);
+    if ((rc = cli_result_commit(&lcp))) goto done;
     if (a.stats) cli_print_stats(ctx, n, t1 - t0);
 done:
     cli_in_close(&in);
     cli_buf_free(&text);
-    cli_buf_free(&lcp);
+    cli_result_close(&lcp);
     clsa_destroy(ctx);
     return rc;
 }

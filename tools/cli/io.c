@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -83,15 +84,33 @@ int cli_distinct_paths(const char *const *in, int nin, const char *const *out, i
     return CLI_OK;
 }
 
-/* ---- page-locked arrays ----------------------------------------------------- */
+/* ---- big arrays ------------------------------------------------------------
+ * CLSA_CLI_IO picks how they meet the device (default pinned):
+ *   pinned  page-locked memory of the context (clsa_host_alloc), read into
+ *           and written out of with read/write;
+ *   mmap    the input file and the output's temporary mapped (no copy on the
+ *           host; the device copies from and to page-cache pages);
+ *   plain   malloc, as a caller without clsa_host_alloc would. */
+enum { IO_PINNED, IO_MMAP, IO_PLAIN };
+
+static int io_mode(void)
+{
+    const char *e = getenv("CLSA_CLI_IO");
+    if (e && !strcmp(e, "mmap")) return IO_MMAP;
+    if (e && !strcmp(e, "plain")) return IO_PLAIN;
+    return IO_PINNED;
+}
 
 int cli_buf_alloc(clsa_context *ctx, size_t bytes, cli_buf *b, const char *what)
 {
     b->p = NULL;
     b->n = bytes;
-    b->ctx = ctx;
-    clsa_status st = ctx ? clsa_host_alloc(ctx, bytes ? bytes : 1, &b->p) : CLSA_ERR_HOST_MEMORY;
-    if (st != CLSA_OK && !ctx) b->p = malloc(bytes ? bytes : 1);
+    b->ctx = io_mode() == IO_PINNED ? ctx : NULL;
+    b->mapped = 0;
+    if (!b->ctx || clsa_host_alloc(ctx, bytes ? bytes : 1, &b->p) != CLSA_OK) {
+        b->ctx = NULL;
+        b->p = malloc(bytes ? bytes : 1);
+    }
     if (!b->p) {
         cli_error("out of memory for %s (%zu bytes)", what, bytes);
         return CLI_RUNTIME;
@@ -101,9 +120,22 @@ int cli_buf_alloc(clsa_context *ctx, size_t bytes, cli_buf *b, const char *what)
 
 void cli_buf_free(cli_buf *b)
 {
-    if (b->p && b->ctx) clsa_host_free(b->ctx, b->p);
+    if (b->p && b->mapped) munmap(b->p, b->n);
+    else if (b->p && b->ctx) clsa_host_free(b->ctx, b->p);
     else free(b->p);
     b->p = NULL;
+}
+
+/* The whole of fd mapped (read-only, pages brought in at once). */
+static int map_fd(int fd, size_t bytes, int prot, int flags, cli_buf *b)
+{
+    void *p = bytes ? mmap(NULL, bytes, prot, flags, fd, 0) : MAP_FAILED;
+    if (p == MAP_FAILED) return -1;
+    b->p = p;
+    b->n = bytes;
+    b->ctx = NULL;
+    b->mapped = 1;
+    return 0;
 }
 
 /* ---- whole inputs ------------------------------------------------------------ */
@@ -138,13 +170,17 @@ void cli_in_close(cli_in *in)
 
 int cli_in_read(cli_in *in, clsa_context *ctx, cli_buf *b)
 {
-    b->p = NULL;
-    b->ctx = NULL;
+    memset(b, 0, sizeof *b);
     if (cli_is_stream(in->path)) {
         uint8_t *data;
         int rc = cli_read_file(in->path, &data, &b->n);
         b->p = data;
         return rc;
+    }
+    if (io_mode() == IO_MMAP &&
+        map_fd(fileno(in->f), in->size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, b) == 0) {
+        cli_in_close(in);
+        return CLI_OK;
     }
     int rc = cli_buf_alloc(ctx, in->size, b, "the input");
     if (rc) return rc;
@@ -156,6 +192,42 @@ int cli_in_read(cli_in *in, clsa_context *ctx, cli_buf *b)
     }
     cli_in_close(in);
     return CLI_OK;
+}
+
+/* ---- whole outputs ------------------------------------------------------------ */
+
+int cli_result_open(clsa_context *ctx, const char *path, size_t bytes, cli_result *r,
+                    const char *what)
+{
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    if (io_mode() == IO_MMAP && !cli_is_stream(path) && bytes) {
+        int rc = cli_out_open(&r->o, path);
+        if (rc) return rc;
+        r->open = 1;
+        int fd = fileno((FILE *)r->o.file);
+        if (ftruncate(fd, (off_t)bytes) == 0 &&
+            map_fd(fd, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, &r->b) == 0)
+            return CLI_OK;
+        cli_out_abort(&r->o);
+        r->open = 0;
+    }
+    return cli_buf_alloc(ctx, bytes, &r->b, what);
+}
+
+int cli_result_commit(cli_result *r)
+{
+    if (!r->open) return cli_write_file(r->path, r->b.p, r->b.n);
+    cli_buf_free(&r->b);
+    r->open = 0;
+    return cli_out_commit(&r->o);
+}
+
+void cli_result_close(cli_result *r)
+{
+    cli_buf_free(&r->b);
+    if (r->open) cli_out_abort(&r->o);
+    r->open = 0;
 }
 
 /* Standard input, whole, into a growing buffer (its size is not known). */

@@ -28,7 +28,8 @@ int cli_sa(int argc, char **argv)
     if (rc || help) return rc;
     if ((rc = cli_distinct_paths(a.pos, 1, a.pos + 1, 1))) return rc;
     cli_in in;
-    cli_buf text = {0}, sa = {0};
+    cli_buf text = {0};
+    cli_result sa = {0};
     clsa_context *ctx = NULL;
     int width = a.index_bits / 8;
     if ((rc = cli_in_open(&in, a.pos[0]))) return rc;
@@ -41,22 +42,23 @@ int cli_sa(int argc, char **argv)
         rc = CLI_RUNTIME;
         goto done;
     }
-    if ((rc = cli_buf_alloc(ctx, n * (size_t)width, &sa, "the suffix array"))) goto done;
+    if ((rc = cli_result_open(ctx, a.pos[1], n * (size_t)width, &sa, "the suffix array")))
+        goto done;
     double t0 = cli_now();
-    clsa_status st = width == 4 ? clsa_sa32(ctx, text.p, sa.p, (int64_t)n)
-                                : clsa_sa64(ctx, text.p, sa.p, (int64_t)n);
+    clsa_status st = width == 4 ? clsa_sa32(ctx, text.p, sa.b.p, (int64_t)n)
+                                : clsa_sa64(ctx, text.p, sa.b.p, (int64_t)n);
     double t1 = cli_now();
     if (st) {
         rc = cli_fail(ctx, st, "suffix array");
         goto done;
     }
-    to_le(sa.p, n, width);
-    if ((rc = cli_write_file(a.pos[1], sa.p, n * (size_t)width))) goto done;
+    to_le(sa.b.p, n, width);
+    if ((rc = cli_result_commit(&sa))) goto done;
     if (a.stats) cli_print_stats(ctx, n, t1 - t0);
 done:
     cli_in_close(&in);
     cli_buf_free(&text);
-    cli_buf_free(&sa);
+    cli_result_close(&sa);
     clsa_destroy(ctx);
     return rc;
 }
