@@ -46,9 +46,6 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * status text) and returns the exit code for it. */
 int cli_fail(clsa_context *ctx, clsa_status st, const char *what);
 
-/* Start-up: loads only the OpenCL platform the selector names, where that
- * can be told from the vendor files (devices.c). */
-void cli_narrow_platforms(const char *sel);
 /* Opens the context for a->device / a->backend; profile for --stats. */
 int cli_open(const cli_args *a, clsa_context **ctx);
 
@@ -75,8 +72,8 @@ int cli_is_stream(const char *path);
  * earlier output (links followed; an output not there yet is fine), or when
  * "-" is read twice.  Call before any work. */
 int cli_distinct_paths(const char *const *in, int nin, const char *const *out, int nout);
-/* A big array in page-locked memory of ctx (clsa_host_alloc), so it crosses
- * to and from the device at the fast rate; plain memory when ctx is NULL. */
+/* A big array: page-locked memory of ctx (clsa_host_alloc) with
+ * CLSA_CLI_IO=pinned, else malloc (io.c). */
 typedef struct cli_buf {
     void *p;
     size_t n;
@@ -96,8 +93,8 @@ int cli_in_open(cli_in *in, const char *path);
 int cli_in_read(cli_in *in, clsa_context *ctx, cli_buf *b);
 void cli_in_close(cli_in *in);
 /* An output array the library fills, then committed to path (atomically
- * for files; "-" writes standard output): a page-locked buffer written out,
- * or with CLSA_CLI_IO=mmap the output's temporary file mapped. */
+ * for files; "-" writes standard output): the output's temporary file
+ * mapped, or a buffer written out (CLSA_CLI_IO, io.c). */
 typedef struct cli_result {
     cli_buf b;
     cli_out o;

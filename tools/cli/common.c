@@ -133,8 +133,6 @@ int cli_open(const cli_args *a, clsa_context **ctx)
 {
     clsa_options o;
     clsa_options_init(&o);
-    if (a->backend != CLSA_BACKEND_HOST)
-        cli_narrow_platforms(a->device ? a->device : getenv("CLSA_DEVICE"));
     o.device = a->device;
     o.backend = a->backend;
     o.profile = a->stats;

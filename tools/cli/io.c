@@ -1,9 +1,13 @@
 /* Whole-file input and output of the CLI: "-" for the standard streams,
- * outputs that must not name an input, and big arrays in page-locked memory
- * (clsa_host_alloc) so that they cross to the device at the fast rate. */
+ * outputs that must not name an input, and big arrays that cross to the
+ * device without an extra copy on the host (file mappings, or page-locked
+ * memory from clsa_host_alloc). */
+/* fallocate, MAP_POPULATE */
+#define _GNU_SOURCE
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,20 +89,25 @@ int cli_distinct_paths(const char *const *in, int nin, const char *const *out, i
 }
 
 /* ---- big arrays ------------------------------------------------------------
- * CLSA_CLI_IO picks how they meet the device (default pinned):
+ * CLSA_CLI_IO picks how they meet the device.  Measured on the H200
+ * (2026-11-23, clsa sa, tmpfs, min of 3 wall): text 100 MB 0.70 s mmap,
+ * 0.81 s pinned, 0.88 s plain; random DNA 400 MB 1.78 / 2.10 / 2.45 s.
+ * Page-locking 500 MB costs more than the faster copy saves, and a mapping
+ * saves the copy into the output file, so mmap is the default.
+ *   mmap    the input file and the output's temporary mapped: no copy on
+ *           the host; the device copies from and to page-cache pages;
  *   pinned  page-locked memory of the context (clsa_host_alloc), read into
- *           and written out of with read/write;
- *   mmap    the input file and the output's temporary mapped (no copy on the
- *           host; the device copies from and to page-cache pages);
- *   plain   malloc, as a caller without clsa_host_alloc would. */
+ *           and written out of with read/write (the copy itself is ~30x
+ *           faster: 9 ms against 275 ms for 500 MB);
+ *   plain   malloc, as a caller without either would. */
 enum { IO_PINNED, IO_MMAP, IO_PLAIN };
 
 static int io_mode(void)
 {
     const char *e = getenv("CLSA_CLI_IO");
-    if (e && !strcmp(e, "mmap")) return IO_MMAP;
+    if (e && !strcmp(e, "pinned")) return IO_PINNED;
     if (e && !strcmp(e, "plain")) return IO_PLAIN;
-    return IO_PINNED;
+    return IO_MMAP;
 }
 
 int cli_buf_alloc(clsa_context *ctx, size_t bytes, cli_buf *b, const char *what)
@@ -206,8 +215,11 @@ int cli_result_open(clsa_context *ctx, const char *path, size_t bytes, cli_resul
         if (rc) return rc;
         r->open = 1;
         int fd = fileno((FILE *)r->o.file);
-        if (ftruncate(fd, (off_t)bytes) == 0 &&
-            map_fd(fd, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, &r->b) == 0)
+        /* The blocks are reserved before anything is written: a full file
+         * system is an error here, not a SIGBUS in the middle of the copy.
+         * Where fallocate is not supported, the output is written instead. */
+        if (fallocate(fd, 0, 0, (off_t)bytes) == 0 &&
+            map_fd(fd, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, &r->b) == 0)
             return CLI_OK;
         cli_out_abort(&r->o);
         r->open = 0;
