@@ -92,6 +92,8 @@ typedef struct cli_in {
 int cli_in_open(cli_in *in, const char *path);
 int cli_in_read(cli_in *in, clsa_context *ctx, cli_buf *b);
 void cli_in_close(cli_in *in);
+/* Reads the opened file whole into buf (in->size bytes) and closes it. */
+int cli_in_fill(cli_in *in, void *buf);
 /* An output array the library fills, then committed to path (atomically
  * for files; "-" writes standard output): the output's temporary file
  * mapped, or a buffer written out (CLSA_CLI_IO, io.c). */

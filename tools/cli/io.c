@@ -192,14 +192,20 @@ int cli_in_read(cli_in *in, clsa_context *ctx, cli_buf *b)
         return CLI_OK;
     }
     int rc = cli_buf_alloc(ctx, in->size, b, "the input");
-    if (rc) return rc;
-    size_t got = in->size ? fread(b->p, 1, in->size, in->f) : 0;
-    if (got != in->size || ferror(in->f)) {
-        cli_error("cannot read '%s': %s", in->path, strerror(errno ? errno : EIO));
-        cli_buf_free(b);
+    if (rc == CLI_OK && (rc = cli_in_fill(in, b->p))) cli_buf_free(b);
+    return rc;
+}
+
+int cli_in_fill(cli_in *in, void *buf)
+{
+    size_t got = in->size ? fread(buf, 1, in->size, in->f) : 0;
+    int bad = got != in->size || ferror(in->f);
+    int saved = errno;
+    cli_in_close(in);
+    if (bad) {
+        cli_error("cannot read '%s': %s", in->path, strerror(saved ? saved : EIO));
         return CLI_RUNTIME;
     }
-    cli_in_close(in);
     return CLI_OK;
 }
 
