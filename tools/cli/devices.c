@@ -29,4 +29,3 @@ int cli_devices(int argc, char **argv)
     printf("(* = default; choose with -d or CLSA_DEVICE: gpu, cpu, or a name substring[:index])\n");
     return CLI_OK;
 }
-
