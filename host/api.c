@@ -44,8 +44,12 @@ done:
 static clsa_status sa_on_device(clsa_context *ctx, const uint8_t *text, void *sa, int64_t n,
                                 int index64)
 {
-    if (ctx->tune.zero_copy) return sa_zero_copy(ctx, text, sa, n, index64);
     size_t w = index64 ? 8 : 4;
+    /* clsa_host_alloc memory is already a mapped buffer: copy from it (at
+     * the page-locked rate) rather than wrap it a second time. */
+    if (ctx->tune.zero_copy && !clsa__is_pinned(ctx, text, (size_t)n) &&
+        !clsa__is_pinned(ctx, sa, (size_t)n * w))
+        return sa_zero_copy(ctx, text, sa, n, index64);
     cl_mem dtext = NULL, dsa = NULL;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dtext));

@@ -4,6 +4,8 @@
  * Host backend (no device needed): the file handling is the same for all. */
 #include "testutil.h"
 
+#include <divsufsort.h>
+
 #include <dirent.h>
 #include <signal.h>
 #include <sys/mount.h>
@@ -271,6 +273,183 @@ static void no_icd(void **state)
     rmdir(empty);
 }
 
+
+/* The whole of dir/name (static buffer of the size of the file + 1). */
+static uint8_t *whole(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    *n = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = tu_malloc(*n + 1);
+    assert_int_equal(fread(buf, 1, *n, f), *n);
+    fclose(f);
+    return buf;
+}
+
+static void same_bytes(const char *path, const uint8_t *want, size_t n, const char *what)
+{
+    size_t got_n;
+    uint8_t *got = whole(path, &got_n);
+    if (got_n != n || memcmp(got, want, n)) fail_msg("%s: %s changed or wrong", what, path);
+    free(got);
+}
+
+/* Issue 16: an output that names an input (same path, a link to it, another
+ * spelling) is refused before any work, and the input stays as it was. */
+static void output_names_input(void **state)
+{
+    (void)state;
+    static const char *cmds[] = {"sa --backend host", "bwt --backend host",
+                                 "unbwt --backend host --primary 1", "lcp --backend host",
+                                 "index --backend host"};
+    size_t n;
+    uint8_t *orig = whole(in, &n);
+    char link[400], prefix[400], args[1600];
+    snprintf(link, sizeof link, "%s/link.bin", dir);
+    assert_int_equal(symlink(in, link), 0);
+    snprintf(prefix, sizeof prefix, "cd '%s' &&", dir);
+    for (size_t c = 0; c < sizeof cmds / sizeof *cmds; c++) {
+        const char *spellings[][2] = {
+            {in, in},              /* the same path */
+            {in, link},            /* a symbolic link to the input */
+            {link, in},            /* the input through the link */
+            {"in.bin", in},        /* relative and absolute */
+            {"./in.bin", "in.bin"} /* ./x and x */
+        };
+        for (size_t k = 0; k < sizeof spellings / sizeof *spellings; k++) {
+            snprintf(args, sizeof args, "%s %s %s", cmds[c], spellings[k][0], spellings[k][1]);
+            int rc = run_with(prefix, args);
+            if (rc != 2) fail_msg("'clsa %s' exited %d, want 2", args, rc);
+            one_error_line("same file");
+            const char *e = slurp("stderr");
+            if (!strstr(e, spellings[k][0]) || !strstr(e, spellings[k][1]))
+                fail_msg("'clsa %s': the error does not name both paths: %s", args, e);
+            same_bytes(in, orig, n, args);
+            struct stat ls;
+            assert_int_equal(lstat(link, &ls), 0);
+            assert_true(S_ISLNK(ls.st_mode));
+        }
+    }
+    /* check reads two inputs: standard input only once. */
+    assert_int_equal(run("check - -"), 2);
+    one_error_line("standard input");
+    /* A new output beside the input is fine. */
+    snprintf(args, sizeof args, "sa --backend host in.bin ./new.sa");
+    assert_int_equal(run_with(prefix, args), 0);
+    same_bytes(in, orig, n, "sa into a new file");
+    unlink(link);
+    char fresh[400];
+    snprintf(fresh, sizeof fresh, "%s/new.sa", dir);
+    unlink(fresh);
+    no_temporaries(dir);
+    free(orig);
+}
+
+/* Issue 14.2: "-" reads standard input and writes standard output, for every
+ * whole-file command; each result is checked against libdivsufsort, and the
+ * three ways the CLI moves big arrays (CLSA_CLI_IO) agree. */
+static void streams(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *t = whole(in, &n);
+    int32_t *ref = tu_malloc(n * 4);
+    assert_int_equal(divsufsort(t, ref, (saidx_t)n), 0);
+    uint8_t *bwt = tu_malloc(n);
+    saidx_t primary = divbwt(t, bwt, NULL, (saidx_t)n);
+    char args[1600], path[400];
+    snprintf(path, sizeof path, "%s/stdout", dir);
+    /* sa: stdin -> file, file -> stdout, stdin -> stdout */
+    snprintf(args, sizeof args, "sa --backend host - %s < %s", out, in);
+    assert_int_equal(run(args), 0);
+    same_bytes(out, (const uint8_t *)ref, n * 4, "sa - OUT");
+    snprintf(args, sizeof args, "sa --backend host %s -", in);
+    assert_int_equal(run(args), 0);
+    same_bytes(path, (const uint8_t *)ref, n * 4, "sa IN -");
+    snprintf(args, sizeof args, "sa --backend host - - < %s", in);
+    assert_int_equal(run(args), 0);
+    same_bytes(path, (const uint8_t *)ref, n * 4, "sa - -");
+    /* check: the text from stdin */
+    snprintf(args, sizeof args, "check - %s < %s", out, in);
+    assert_int_equal(run(args), 0);
+    snprintf(args, sizeof args, "check %s - < %s", in, out);
+    assert_int_equal(run(args), 0);
+    unlink(out);
+    /* bwt to stdout: the primary index goes to stderr */
+    snprintf(args, sizeof args, "bwt --backend host - - < %s", in);
+    assert_int_equal(run(args), 0);
+    same_bytes(path, bwt, n, "bwt - -");
+    char want[64];
+    snprintf(want, sizeof want, "primary=%d", (int)primary);
+    assert_non_null(strstr(slurp("stderr"), want));
+    /* unbwt back from stdin */
+    char bwt_file[400];
+    snprintf(bwt_file, sizeof bwt_file, "%s/in.bwt", dir);
+    write_file(bwt_file, bwt, n);
+    snprintf(args, sizeof args, "unbwt --backend host --primary %d - - < %s", (int)primary,
+             bwt_file);
+    assert_int_equal(run(args), 0);
+    same_bytes(path, t, n, "unbwt - -");
+    unlink(bwt_file);
+    /* lcp to stdout, from stdin, against Kasai */
+    int32_t *rank = tu_malloc(n * 4), *lcp = tu_malloc(n * 4);
+    for (size_t i = 0; i < n; i++) rank[ref[i]] = (int32_t)i;
+    for (size_t i = 0, h = 0; i < n; i++) {
+        if (rank[i] == 0) {
+            lcp[0] = 0;
+            h = 0;
+            continue;
+        }
+        size_t j = (size_t)ref[rank[i] - 1];
+        while (i + h < n && j + h < n && t[i + h] == t[j + h]) h++;
+        lcp[rank[i]] = (int32_t)h;
+        if (h) h--;
+    }
+    snprintf(args, sizeof args, "lcp --backend host - - < %s", in);
+    assert_int_equal(run(args), 0);
+    same_bytes(path, (const uint8_t *)lcp, n * 4, "lcp - -");
+    /* index from stdin; count with the patterns from stdin (the FM-index
+     * needs a device: the default one) */
+    char idx[400];
+    snprintf(idx, sizeof idx, "%s/in.fm", dir);
+    snprintf(args, sizeof args, "index - %s < %s", idx, in);
+    assert_int_equal(run(args), 0);
+    snprintf(args, sizeof args, "index --backend host %s -", in);
+    assert_int_equal(run(args), 2); /* the index is a file */
+    char pats[400];
+    snprintf(pats, sizeof pats, "%s/pats.txt", dir);
+    write_file(pats, "acg\nt\n", 6);
+    size_t want_acg = 0, want_t = 0;
+    for (size_t i = 0; i < n; i++) {
+        want_t += t[i] == 't';
+        want_acg += i + 3 <= n && !memcmp(t + i, "acg", 3);
+    }
+    snprintf(args, sizeof args, "count %s - < %s", idx, pats);
+    assert_int_equal(run(args), 0);
+    snprintf(want, sizeof want, "%zu\n%zu\n", want_acg, want_t);
+    assert_string_equal(slurp("stdout"), want);
+    unlink(idx);
+    unlink(pats);
+    /* The ways of moving big arrays give the same files. */
+    static const char *modes[] = {"mmap", "pinned", "plain"};
+    for (size_t m = 0; m < 3; m++) {
+        snprintf(args, sizeof args, "env CLSA_CLI_IO=%s", modes[m]);
+        char cmd[1600];
+        snprintf(cmd, sizeof cmd, "sa --backend host %s %s", in, out);
+        assert_int_equal(run_with(args, cmd), 0);
+        same_bytes(out, (const uint8_t *)ref, n * 4, modes[m]);
+        unlink(out);
+    }
+    no_temporaries(dir);
+    free(t);
+    free(ref);
+    free(bwt);
+    free(rank);
+    free(lcp);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "%s/clsa-cli-errors-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -284,6 +463,7 @@ int main(void)
         cmocka_unit_test(usage_errors), cmocka_unit_test(help_and_version),
         cmocka_unit_test(bad_inputs),   cmocka_unit_test(bad_outputs),
         cmocka_unit_test(full_tmpfs),   cmocka_unit_test(no_icd),
+        cmocka_unit_test(output_names_input), cmocka_unit_test(streams),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[400];

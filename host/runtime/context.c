@@ -395,6 +395,9 @@ void clsa_destroy(clsa_context *ctx)
 {
     if (!ctx) return;
     if (ctx->queue) clFinish(ctx->queue);
+    clsa__profile_drain(ctx);
+    free(ctx->pending);
+    clsa__host_free_all(ctx);
     release_kernels(ctx);
     for (int i = 0; i < ctx->nprograms; i++)
     {
@@ -478,5 +481,7 @@ static void release_kernels(clsa_context *ctx)
 
 void clsa__unlock(clsa_context *ctx)
 {
-    if (ctx) pthread_mutex_unlock(&ctx->lock);
+    if (!ctx) return;
+    clsa__profile_drain(ctx);
+    pthread_mutex_unlock(&ctx->lock);
 }

@@ -13,18 +13,52 @@ clsa_status clsa__arg_local(clsa_context *ctx, cl_kernel k, const char *kname, c
     return clsa__cl(ctx, clSetKernelArg(k, i, bytes, NULL), "clSetKernelArg", kname);
 }
 
-clsa_status clsa__charge_event(clsa_context *ctx, cl_event ev, int phase, const char *what)
+/* Adds a finished command's time to phase and releases the event. */
+static void charge(clsa_context *ctx, cl_event ev, int phase)
 {
-    clsa_status st = clsa__cl(ctx, clWaitForEvents(1, &ev), "clWaitForEvents", what);
     cl_ulong t0 = 0, t1 = 0;
-    if (st == CLSA_OK &&
+    if (clWaitForEvents(1, &ev) == CL_SUCCESS &&
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) ==
             CL_SUCCESS &&
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) ==
             CL_SUCCESS && t1 >= t0 && phase >= 0 && phase < CLSA_PHASE_COUNT)
         ctx->stats.phase_ms[phase] += (double)(t1 - t0) * 1e-6;
     clReleaseEvent(ev);
-    return st;
+}
+
+void clsa__profile_drain(clsa_context *ctx)
+{
+    for (size_t i = 0; i < ctx->npending; i++)
+        charge(ctx, ctx->pending[i].ev, ctx->pending[i].phase);
+    ctx->npending = 0;
+}
+
+/* Profiling must not change what it measures: the event is kept and read
+ * when the public call ends (clsa__unlock), so kernels queue back to back
+ * as they do without --stats.  A full list is read at once (a wait on work
+ * already queued every 4096 commands). */
+clsa_status clsa__charge_event(clsa_context *ctx, cl_event ev, int phase, const char *what)
+{
+    (void)what;
+    if (ctx->npending == ctx->pending_cap) {
+        size_t cap = ctx->pending_cap ? ctx->pending_cap * 2 : 256;
+        struct clsa_pending_event *grown =
+            cap <= 4096 ? realloc(ctx->pending, cap * sizeof *grown) : NULL;
+        if (grown) {
+            ctx->pending = grown;
+            ctx->pending_cap = cap;
+        } else {
+            clsa__profile_drain(ctx);
+        }
+    }
+    if (ctx->npending == ctx->pending_cap) {
+        charge(ctx, ev, phase);
+        return CLSA_OK;
+    }
+    ctx->pending[ctx->npending].ev = ev;
+    ctx->pending[ctx->npending].phase = phase;
+    ctx->npending++;
+    return CLSA_OK;
 }
 
 int clsa__set_phase(clsa_context *ctx, int phase)

@@ -80,6 +80,21 @@ struct clsa_context {
         size_t bytes;
     } *live;
     size_t nlive, live_cap;
+    /* clsa_host_alloc's arrays: mapped page-locked buffers (mem != NULL)
+     * or malloc'd fall-backs (host_mem.c). */
+    struct clsa_pinned {
+        void *ptr;
+        size_t bytes;
+        cl_mem mem;
+    } *pinned;
+    size_t npinned, pinned_cap;
+    /* Profiling events not read yet (launch.c): read when the public call
+     * ends, so that timing does not make each kernel wait for the last. */
+    struct clsa_pending_event {
+        cl_event ev;
+        int phase;
+    } *pending;
+    size_t npending, pending_cap;
 };
 
 /* ---- errors (status.c) --------------------------------------------------
@@ -159,6 +174,14 @@ clsa_status clsa__finish(clsa_context *ctx);
 clsa_status clsa__charge_event(clsa_context *ctx, cl_event ev, int phase, const char *what);
 /* Sets the phase later launches are charged to; returns the previous one. */
 int clsa__set_phase(clsa_context *ctx, int phase);
+
+/* ---- page-locked host memory (host_mem.c) ----------------------------------
+ * 1 if [p, p + bytes) lies inside one clsa_host_alloc array of a device. */
+int clsa__is_pinned(const clsa_context *ctx, const void *p, size_t bytes);
+/* Frees every array clsa_host_alloc gave (clsa_destroy). */
+void clsa__host_free_all(clsa_context *ctx);
+/* Reads the profiling events still pending into the phase times. */
+void clsa__profile_drain(clsa_context *ctx);
 
 /* ---- context helpers (context.c) ----------------------------------------- */
 /* CLSA_OK if the context can run kernels, else a clear error. */

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "clsa.h"
 
@@ -63,6 +64,52 @@ typedef struct cli_out {
 int cli_out_open(cli_out *o, const char *path);
 int cli_out_commit(cli_out *o);
 void cli_out_abort(cli_out *o);
+
+/* ---- io.c: whole files, "-" for the standard streams --------------------- */
+/* 1 if path is "-" (standard input or output). */
+int cli_is_stream(const char *path);
+/* Exit 2 with one line when an output names the same file as an input or an
+ * earlier output (links followed; an output not there yet is fine), or when
+ * "-" is read twice.  Call before any work. */
+int cli_distinct_paths(const char *const *in, int nin, const char *const *out, int nout);
+/* A big array: page-locked memory of ctx (clsa_host_alloc) with
+ * CLSA_CLI_IO=pinned, else malloc (io.c). */
+typedef struct cli_buf {
+    void *p;
+    size_t n;
+    clsa_context *ctx; /* owner for clsa_host_free; NULL: malloc or mapped */
+    int mapped;        /* a file mapping (munmap) */
+} cli_buf;
+int cli_buf_alloc(clsa_context *ctx, size_t bytes, cli_buf *b, const char *what);
+void cli_buf_free(cli_buf *b);
+/* A whole input in two steps: open (errors before the device starts), then
+ * read into a cli_buf of ctx.  "-" reads standard input. */
+typedef struct cli_in {
+    void *f; /* FILE* */
+    const char *path;
+    size_t size;
+} cli_in;
+int cli_in_open(cli_in *in, const char *path);
+int cli_in_read(cli_in *in, clsa_context *ctx, cli_buf *b);
+void cli_in_close(cli_in *in);
+/* Reads the opened file whole into buf (in->size bytes) and closes it. */
+int cli_in_fill(cli_in *in, void *buf);
+/* An output array the library fills, then committed to path (atomically
+ * for files; "-" writes standard output): the output's temporary file
+ * mapped, or a buffer written out (CLSA_CLI_IO, io.c). */
+typedef struct cli_result {
+    cli_buf b;
+    cli_out o;
+    const char *path;
+    int open; /* o holds the mapped temporary */
+} cli_result;
+int cli_result_open(clsa_context *ctx, const char *path, size_t bytes, cli_result *r,
+                    const char *what);
+int cli_result_commit(cli_result *r);
+/* Frees the array; removes a temporary not committed. */
+void cli_result_close(cli_result *r);
+int cli_read_stream(FILE *f, uint8_t **data, size_t *n);
+int cli_write_stream(const void *data, size_t n);
 
 /* --stats: peak device bytes per input byte, phase times, passes, cache. */
 void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds);

@@ -149,34 +149,22 @@ int cli_read_file(const char *path, uint8_t **data, size_t *n)
 {
     *data = NULL;
     *n = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_error("cannot open '%s': %s", path, strerror(errno));
-        return CLI_RUNTIME;
-    }
-    struct stat s;
-    if (fstat(fileno(f), &s) != 0 || !S_ISREG(s.st_mode)) {
-        cli_error("'%s' is not a regular file", path);
-        fclose(f);
-        return CLI_RUNTIME;
-    }
-    size_t size = (size_t)s.st_size;
-    uint8_t *buf = malloc(size ? size : 1);
+    if (cli_is_stream(path)) return cli_read_stream(stdin, data, n);
+    cli_in in;
+    int rc = cli_in_open(&in, path);
+    if (rc) return rc;
+    uint8_t *buf = malloc(in.size ? in.size : 1);
     if (!buf) {
-        cli_error("out of memory reading '%s' (%zu bytes)", path, size);
-        fclose(f);
+        cli_error("out of memory reading '%s' (%zu bytes)", path, in.size);
+        cli_in_close(&in);
         return CLI_RUNTIME;
     }
-    size_t got = size ? fread(buf, 1, size, f) : 0;
-    int bad = got != size || ferror(f);
-    fclose(f);
-    if (bad) {
-        cli_error("cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+    if ((rc = cli_in_fill(&in, buf))) {
         free(buf);
-        return CLI_RUNTIME;
+        return rc;
     }
     *data = buf;
-    *n = size;
+    *n = in.size;
     return CLI_OK;
 }
 
@@ -240,6 +228,7 @@ int cli_out_commit(cli_out *o)
 
 int cli_write_file(const char *path, const void *data, size_t n)
 {
+    if (cli_is_stream(path)) return cli_write_stream(data, n);
     cli_out o;
     int rc = cli_out_open(&o, path);
     if (rc) return rc;

@@ -29,13 +29,22 @@ int cli_index(int argc, char **argv)
     int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_RATE | OPT_STATS, 2, 2, index_usage,
                              &a, &help);
     if (rc || help) return rc;
-    uint8_t *text = NULL;
+    if ((rc = cli_distinct_paths(a.pos, 1, a.pos + 1, 1))) return rc;
+    if (cli_is_stream(a.pos[1])) {
+        cli_error("the index is written to a file, not to standard output (usage: %s)",
+                  index_usage);
+        return CLI_USAGE;
+    }
+    cli_in in;
+    cli_buf text = {0};
     size_t n = 0;
     clsa_context *ctx = NULL;
     clsa_fm *fm = NULL;
-    if ((rc = cli_read_file(a.pos[0], &text, &n)) || (rc = cli_open(&a, &ctx))) goto done;
+    if ((rc = cli_in_open(&in, a.pos[0]))) return rc;
+    if ((rc = cli_open(&a, &ctx)) || (rc = cli_in_read(&in, ctx, &text))) goto done;
+    n = text.n;
     double t0 = cli_now();
-    clsa_status st = clsa_fm_create(ctx, text, (int64_t)n, a.sample_rate, &fm);
+    clsa_status st = clsa_fm_create(ctx, text.p, (int64_t)n, a.sample_rate, &fm);
     if (st == CLSA_OK) st = clsa_fm_save(fm, a.pos[1]);
     double t1 = cli_now();
     if (st) {
@@ -44,9 +53,10 @@ int cli_index(int argc, char **argv)
     }
     if (a.stats) cli_print_stats(ctx, n, t1 - t0);
 done:
+    cli_in_close(&in);
     clsa_fm_free(fm);
+    cli_buf_free(&text);
     clsa_destroy(ctx);
-    free(text);
     return rc;
 }
 

@@ -10,37 +10,64 @@ static const char *unbwt_usage =
 static const char *lcp_usage =
     "clsa lcp [-d DEV] [--backend B] [--index 32|64] [--stats] INPUT OUTPUT";
 
+/* The shape of bwt and unbwt: a byte array in, a byte array of the same
+ * length out, both in page-locked memory of the context. */
+typedef clsa_status (*bytes_fn)(clsa_context *ctx, const cli_args *a, const uint8_t *in,
+                                uint8_t *out, int64_t n, int64_t *primary);
+
+static int bytes_to_bytes(const cli_args *a, const char *what, bytes_fn fn, int64_t *primary)
+{
+    int rc = cli_distinct_paths(a->pos, 1, a->pos + 1, 1);
+    if (rc) return rc;
+    cli_in in;
+    cli_buf src = {0};
+    cli_result dst = {0};
+    clsa_context *ctx = NULL;
+    if ((rc = cli_in_open(&in, a->pos[0]))) return rc;
+    if ((rc = cli_open(a, &ctx)) || (rc = cli_in_read(&in, ctx, &src)) ||
+        (rc = cli_result_open(ctx, a->pos[1], src.n, &dst, "the output")))
+        goto done;
+    double t0 = cli_now();
+    clsa_status st = fn(ctx, a, src.p, dst.b.p, (int64_t)src.n, primary);
+    double t1 = cli_now();
+    if (st) {
+        rc = cli_fail(ctx, st, what);
+        goto done;
+    }
+    if ((rc = cli_result_commit(&dst))) goto done;
+    if (a->stats) cli_print_stats(ctx, src.n, t1 - t0);
+done:
+    cli_in_close(&in);
+    cli_buf_free(&src);
+    cli_result_close(&dst);
+    clsa_destroy(ctx);
+    return rc;
+}
+
+static clsa_status run_bwt(clsa_context *ctx, const cli_args *a, const uint8_t *in, uint8_t *out,
+                           int64_t n, int64_t *primary)
+{
+    (void)a;
+    return clsa_bwt(ctx, in, out, n, primary);
+}
+
+static clsa_status run_unbwt(clsa_context *ctx, const cli_args *a, const uint8_t *in,
+                             uint8_t *out, int64_t n, int64_t *primary)
+{
+    (void)primary;
+    return clsa_unbwt(ctx, in, out, n, a->primary);
+}
+
 int cli_bwt(int argc, char **argv)
 {
     cli_args a;
     int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_STATS, 2, 2, bwt_usage, &a, &help);
     if (rc || help) return rc;
-    uint8_t *text = NULL, *out = NULL;
-    clsa_context *ctx = NULL;
-    size_t n = 0;
     int64_t primary = 0;
-    if ((rc = cli_read_file(a.pos[0], &text, &n))) goto done;
-    if (!(out = malloc(n ? n : 1))) {
-        cli_error("out of memory for the BWT (%zu bytes)", n);
-        rc = CLI_RUNTIME;
-        goto done;
-    }
-    if ((rc = cli_open(&a, &ctx))) goto done;
-    double t0 = cli_now();
-    clsa_status st = clsa_bwt(ctx, text, out, (int64_t)n, &primary);
-    double t1 = cli_now();
-    if (st) {
-        rc = cli_fail(ctx, st, "bwt");
-        goto done;
-    }
-    if ((rc = cli_write_file(a.pos[1], out, n))) goto done;
-    printf("primary=%lld\n", (long long)primary);
-    if (a.stats) cli_print_stats(ctx, n, t1 - t0);
-done:
-    clsa_destroy(ctx);
-    free(text);
-    free(out);
-    return rc;
+    if ((rc = bytes_to_bytes(&a, "bwt", run_bwt, &primary))) return rc;
+    /* With the BWT on standard output, the primary index goes to stderr. */
+    fprintf(cli_is_stream(a.pos[1]) ? stderr : stdout, "primary=%lld\n", (long long)primary);
+    return CLI_OK;
 }
 
 int cli_unbwt(int argc, char **argv)
@@ -53,30 +80,8 @@ int cli_unbwt(int argc, char **argv)
         cli_error("missing --primary P (the value 'clsa bwt' printed; usage: %s)", unbwt_usage);
         return CLI_USAGE;
     }
-    uint8_t *bwt = NULL, *out = NULL;
-    clsa_context *ctx = NULL;
-    size_t n = 0;
-    if ((rc = cli_read_file(a.pos[0], &bwt, &n))) goto done;
-    if (!(out = malloc(n ? n : 1))) {
-        cli_error("out of memory for the text (%zu bytes)", n);
-        rc = CLI_RUNTIME;
-        goto done;
-    }
-    if ((rc = cli_open(&a, &ctx))) goto done;
-    double t0 = cli_now();
-    clsa_status st = clsa_unbwt(ctx, bwt, out, (int64_t)n, a.primary);
-    double t1 = cli_now();
-    if (st) {
-        rc = cli_fail(ctx, st, "unbwt");
-        goto done;
-    }
-    if ((rc = cli_write_file(a.pos[1], out, n))) goto done;
-    if (a.stats) cli_print_stats(ctx, n, t1 - t0);
-done:
-    clsa_destroy(ctx);
-    free(bwt);
-    free(out);
-    return rc;
+    int64_t unused;
+    return bytes_to_bytes(&a, "unbwt", run_unbwt, &unused);
 }
 
 /* The file format is little-endian whatever the host. */
@@ -99,38 +104,38 @@ int cli_lcp(int argc, char **argv)
     int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_INDEX | OPT_STATS, 2, 2, lcp_usage, &a,
                              &help);
     if (rc || help) return rc;
-    uint8_t *text = NULL;
-    void *lcp = NULL;
+    if ((rc = cli_distinct_paths(a.pos, 1, a.pos + 1, 1))) return rc;
+    cli_in in;
+    cli_buf text = {0};
+    cli_result lcp = {0};
     clsa_context *ctx = NULL;
-    size_t n = 0;
     int width = a.index_bits / 8;
-    if ((rc = cli_read_file(a.pos[0], &text, &n))) goto done;
+    if ((rc = cli_in_open(&in, a.pos[0]))) return rc;
+    if ((rc = cli_open(&a, &ctx)) || (rc = cli_in_read(&in, ctx, &text))) goto done;
+    size_t n = text.n;
     if (width == 4 && n > INT32_MAX) {
         cli_error("'%s' has %zu bytes: too large for a 32-bit LCP array; use --index 64",
                   a.pos[0], n);
         rc = CLI_RUNTIME;
         goto done;
     }
-    if (!(lcp = malloc(n ? n * (size_t)width : 1))) {
-        cli_error("out of memory for the LCP array (%zu bytes)", n * (size_t)width);
-        rc = CLI_RUNTIME;
+    if ((rc = cli_result_open(ctx, a.pos[1], n * (size_t)width, &lcp, "the LCP array")))
         goto done;
-    }
-    if ((rc = cli_open(&a, &ctx))) goto done;
     double t0 = cli_now();
-    clsa_status st = width == 4 ? clsa_lcp32(ctx, text, lcp, (int64_t)n)
-                                : clsa_lcp64(ctx, text, lcp, (int64_t)n);
+    clsa_status st = width == 4 ? clsa_lcp32(ctx, text.p, lcp.b.p, (int64_t)n)
+                                : clsa_lcp64(ctx, text.p, lcp.b.p, (int64_t)n);
     double t1 = cli_now();
     if (st) {
         rc = cli_fail(ctx, st, "lcp");
         goto done;
     }
-    to_le(lcp, n, width);
-    if ((rc = cli_write_file(a.pos[1], lcp, n * (size_t)width))) goto done;
+    to_le(lcp.b.p, n, width);
+    if ((rc = cli_result_commit(&lcp))) goto done;
     if (a.stats) cli_print_stats(ctx, n, t1 - t0);
 done:
+    cli_in_close(&in);
+    cli_buf_free(&text);
+    cli_result_close(&lcp);
     clsa_destroy(ctx);
-    free(text);
-    free(lcp);
     return rc;
 }

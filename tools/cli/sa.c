@@ -26,40 +26,40 @@ int cli_sa(int argc, char **argv)
     cli_args a;
     int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_INDEX | OPT_STATS, 2, 2, sa_usage, &a, &help);
     if (rc || help) return rc;
-    uint8_t *text = NULL;
-    void *sa = NULL;
+    if ((rc = cli_distinct_paths(a.pos, 1, a.pos + 1, 1))) return rc;
+    cli_in in;
+    cli_buf text = {0};
+    cli_result sa = {0};
     clsa_context *ctx = NULL;
-    size_t n = 0;
     int width = a.index_bits / 8;
-    if ((rc = cli_read_file(a.pos[0], &text, &n))) goto done;
+    if ((rc = cli_in_open(&in, a.pos[0]))) return rc;
+    /* The context first: the arrays live in its page-locked memory. */
+    if ((rc = cli_open(&a, &ctx)) || (rc = cli_in_read(&in, ctx, &text))) goto done;
+    size_t n = text.n;
     if (a.index_bits == 32 && n > INT32_MAX) {
         cli_error("'%s' has %zu bytes: too large for a 32-bit suffix array; use --index 64",
                   a.pos[0], n);
         rc = CLI_RUNTIME;
         goto done;
     }
-    sa = malloc(n ? n * (size_t)width : 1);
-    if (!sa) {
-        cli_error("out of memory for the suffix array (%zu bytes)", n * (size_t)width);
-        rc = CLI_RUNTIME;
+    if ((rc = cli_result_open(ctx, a.pos[1], n * (size_t)width, &sa, "the suffix array")))
         goto done;
-    }
-    if ((rc = cli_open(&a, &ctx))) goto done;
     double t0 = cli_now();
-    clsa_status st = width == 4 ? clsa_sa32(ctx, text, sa, (int64_t)n)
-                                : clsa_sa64(ctx, text, sa, (int64_t)n);
+    clsa_status st = width == 4 ? clsa_sa32(ctx, text.p, sa.b.p, (int64_t)n)
+                                : clsa_sa64(ctx, text.p, sa.b.p, (int64_t)n);
     double t1 = cli_now();
     if (st) {
         rc = cli_fail(ctx, st, "suffix array");
         goto done;
     }
-    to_le(sa, n, width);
-    if ((rc = cli_write_file(a.pos[1], sa, n * (size_t)width))) goto done;
+    to_le(sa.b.p, n, width);
+    if ((rc = cli_result_commit(&sa))) goto done;
     if (a.stats) cli_print_stats(ctx, n, t1 - t0);
 done:
+    cli_in_close(&in);
+    cli_buf_free(&text);
+    cli_result_close(&sa);
     clsa_destroy(ctx);
-    free(text);
-    free(sa);
     return rc;
 }
 
@@ -70,6 +70,7 @@ int cli_check(int argc, char **argv)
     cli_args a;
     int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_INDEX, 2, 2, check_usage, &a, &help);
     if (rc || help) return rc;
+    if ((rc = cli_distinct_paths(a.pos, 2, NULL, 0))) return rc;
     uint8_t *text = NULL, *sa = NULL;
     size_t n = 0, bytes = 0;
     int width = a.index_bits / 8;
