@@ -43,50 +43,16 @@ __kernel void radix_hist_all(const __global key_t *keys, ulong n, uint npasses,
     for (ulong base = (ulong)get_group_id(0) * tsize; base < n;
          base += (ulong)get_num_groups(0) * tsize) {
         key_t k[ITEMS];
-        uint valid = (uint)min((ulong)tsize, n - base), m = 0;
-        for (uint j = 0; j < ITEMS; j++) {
-            uint r = j * lsize + lid;
-            k[j] = r < valid ? keys[base + r] : 0;
-            if (r < valid) {
-                or_k |= k[j];
-                and_k &= k[j];
-                m = j + 1;
-            }
-        }
-        /* Runs of one digit are added once: all-equal or skewed keys would
-         * otherwise serialise on one counter. */
-        for (uint p = 0; p < npasses; p++) {
-            uint shift = plan[2 * p], dmask = plan[2 * p + 1], run_d = 0, run_c = 0;
-            __local uint *c = cnt + p * 256;
-            for (uint j = 0; j < m; j++) {
-                uint d = digit_of(k[j], shift, dmask);
-                if (run_c && d != run_d) {
-                    atomic_add(&c[run_d], run_c);
-                    run_c = 0;
-                }
-                run_d = d;
-                run_c++;
-            }
-            if (run_c) atomic_add(&c[run_d], run_c);
-        }
+        uint m = load_keys(keys, base, (uint)min((ulong)tsize, n - base), k, &or_k, &and_k,
+                           lid, lsize);
+        for (uint p = 0; p < npasses; p++)
+            count_digits(k, m, plan[2 * p], plan[2 * p + 1], cnt + p * 256);
     }
-    if (want_masks) {
-        atomic_or(&lmask[0], (uint)or_k);
-        atomic_and(&lmask[2], (uint)and_k);
-#if KEY_BYTES == 8
-        atomic_or(&lmask[1], (uint)(or_k >> 32));
-        atomic_and(&lmask[3], (uint)(and_k >> 32));
-#endif
-    }
+    if (want_masks) local_masks(lmask, or_k, and_k);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint d = lid; d < npasses * 256; d += lsize)
         if (cnt[d]) atomic_add(&counts[d], cnt[d]);
-    if (want_masks && lid == 0) {
-        atomic_or(&masks[0], lmask[0]);
-        atomic_or(&masks[1], lmask[1]);
-        atomic_and(&masks[2], lmask[2]);
-        atomic_and(&masks[3], lmask[3]);
-    }
+    if (want_masks && lid == 0) global_masks(lmask, masks);
 }
 
 /* ---- one pass --------------------------------------------------------------- */

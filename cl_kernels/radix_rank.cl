@@ -33,6 +33,68 @@ static uint digit_of(key_t k, uint shift, uint dmask) { return (uint)(k >> shift
  * they rank after every real key of the tile and are never written. */
 #define PAD_KEY ((key_t)~(key_t)0)
 
+/* ---- histograms (radix_hist, radix_hist_all) ------------------------------ */
+
+/* Loads this work-item's keys of the tile at base: k[j] = keys[base + j *
+ * lsize + lid] for j < the returned count (the positions below valid), and
+ * folds them into the OR/AND. */
+static uint load_keys(const __global key_t *keys, ulong base, uint valid, key_t *k, key_t *or_k,
+                      key_t *and_k, uint lid, uint lsize)
+{
+    uint m = 0;
+    for (uint j = 0; j < ITEMS; j++) {
+        uint r = j * lsize + lid;
+        k[j] = r < valid ? keys[base + r] : 0;
+        if (r < valid) {
+            *or_k |= k[j];
+            *and_k &= k[j];
+            m = j + 1;
+        }
+    }
+    return m;
+}
+
+/* Adds the digits of k[0 .. m) to the local counters.  Runs of one digit
+ * are added once: all-equal or skewed keys (common in the suffix-array
+ * passes) would otherwise serialise on one counter. */
+static void count_digits(const key_t *k, uint m, uint shift, uint dmask, __local uint *cnt)
+{
+    uint run_d = 0, run_c = 0;
+    for (uint j = 0; j < m; j++) {
+        uint d = digit_of(k[j], shift, dmask);
+        if (run_c && d != run_d) {
+            atomic_add(&cnt[run_d], run_c);
+            run_c = 0;
+        }
+        run_d = d;
+        run_c++;
+    }
+    if (run_c) atomic_add(&cnt[run_d], run_c);
+}
+
+/* OR/AND of the keys (low, high word): into the work-group's lmask (set to
+ * 0, 0, ~0, ~0 before), then, after a barrier, by one work-item into the
+ * global masks. */
+static void local_masks(__local uint *lmask, key_t or_k, key_t and_k)
+{
+    atomic_or(&lmask[0], (uint)or_k);
+    atomic_and(&lmask[2], (uint)and_k);
+#if KEY_BYTES == 8
+    atomic_or(&lmask[1], (uint)(or_k >> 32));
+    atomic_and(&lmask[3], (uint)(and_k >> 32));
+#endif
+}
+
+static void global_masks(const __local uint *lmask, volatile __global uint *masks)
+{
+    atomic_or(&masks[0], lmask[0]);
+    atomic_or(&masks[1], lmask[1]);
+    atomic_and(&masks[2], lmask[2]);
+    atomic_and(&masks[3], lmask[3]);
+}
+
+/* ---- tile ranking ----------------------------------------------------------- */
+
 /* Exclusive scan of one value per work-item; x: lsize uints, y: at least
  * lsize / SCAN_CHUNK + 1 uints.  Chunks of SCAN_CHUNK values are scanned
  * serially by one work-item each, then the chunk totals by one work-item:

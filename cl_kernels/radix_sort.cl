@@ -22,42 +22,14 @@ __kernel void radix_hist(const __global key_t *keys, ulong n, uint shift, uint d
     if (lid == 0)
         for (uint w = 0; w < 4; w++) lmask[w] = w < 2 ? 0u : ~0u;
     barrier(CLK_LOCAL_MEM_FENCE);
-    /* Runs of one digit are added once: all-equal or skewed keys (common in
-     * the suffix-array passes) would otherwise serialise on one counter. */
-    key_t or_k = 0, and_k = PAD_KEY;
-    uint run_d = 0, run_c = 0;
-    for (uint j = 0; j < ITEMS; j++) {
-        ulong i = base + (ulong)j * lsize + lid;
-        if (i < n) {
-            key_t k = keys[i];
-            or_k |= k;
-            and_k &= k;
-            uint d = digit_of(k, shift, dmask);
-            if (run_c && d != run_d) {
-                atomic_add(&cnt[run_d], run_c);
-                run_c = 0;
-            }
-            run_d = d;
-            run_c++;
-        }
-    }
-    if (run_c) atomic_add(&cnt[run_d], run_c);
-    if (want_masks) {
-        atomic_or(&lmask[0], (uint)or_k);
-        atomic_and(&lmask[2], (uint)and_k);
-#if KEY_BYTES == 8
-        atomic_or(&lmask[1], (uint)(or_k >> 32));
-        atomic_and(&lmask[3], (uint)(and_k >> 32));
-#endif
-    }
+    key_t k[ITEMS], or_k = 0, and_k = PAD_KEY;
+    uint m = load_keys(keys, base, (uint)min((ulong)lsize * ITEMS, n - base), k, &or_k, &and_k,
+                       lid, lsize);
+    count_digits(k, m, shift, dmask, cnt);
+    if (want_masks) local_masks(lmask, or_k, and_k);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint d = lid; d <= dmask; d += lsize) hist[(ulong)d * nb + g] = cnt[d];
-    if (want_masks && lid == 0) {
-        atomic_or(&masks[0], lmask[0]);
-        atomic_or(&masks[1], lmask[1]);
-        atomic_and(&masks[2], lmask[2]);
-        atomic_and(&masks[3], lmask[3]);
-    }
+    if (want_masks && lid == 0) global_masks(lmask, masks);
 }
 
 /* ---- scatter ---------------------------------------------------------------- */

@@ -1,6 +1,6 @@
-/* Prelude of the local-memory segmented sorts (bitonic_segsort.cl,
- * merge_segsort.cl): element types, the float key order and segment
- * lengths.  Prepended by the host (clsa__kernel "segsort_prelude+...").
+/* Prelude of the segmented sort family (bitonic_segsort.cl,
+ * merge_segsort.cl and their dispatcher segmented_sort.cl): element types,
+ * the float key order and segment lengths.  Prepended by the host (clsa__kernel "segsort_prelude+...").
  *
  * Build options (host/prim/segsort_layout.c, clsa__segsort_options):
  * KEY_BYTES 4|8, VAL_BYTES 0|4|8, KEY_FLOAT (keys are floats: order of
@@ -40,7 +40,7 @@ static key_t key_out(key_t k)
 #endif
 }
 
-static ulong seg_len(const __global idx_t *offs, const __global idx_t *lens, uint s)
+static ulong seg_len(const __global idx_t *offs, const __global idx_t *lens, ulong s)
 {
 #if SEG_CSR
     (void)lens;

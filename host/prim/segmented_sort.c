@@ -36,7 +36,7 @@ static clsa_status classify_launch(clsa_context *ctx, const char *opts, int inde
     cl_uint ncl = nc, items = CLASSIFY_ITEMS;
     cl_uint i = 0;
     clsa_status st = CLSA_OK;
-    CLSA_TRY(clsa__kernel(ctx, "segmented_sort", index64, opts, name, &k));
+    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+segmented_sort", index64, opts, name, &k));
     CLSA_TRY(CLSA_ARG(ctx, k, name, i++, offsets));
     CLSA_TRY(CLSA_ARG(ctx, k, name, i++, lengths));
     CLSA_TRY(CLSA_ARG(ctx, k, name, i++, n));
@@ -73,7 +73,7 @@ static clsa_status classify(clsa_context *ctx, const clsa__seg_layout *l, const 
     CLSA_TRY(classify_launch(ctx, opts, l->index64, "segsort_scatter", offsets, lengths, nseg, nc,
                              counts, sc->list, nb));
     CLSA_TRY(clsa__alloc(ctx, nc * 4, &starts));
-    CLSA_TRY(clsa__kernel(ctx, "segmented_sort", l->index64, opts, sname, &k));
+    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+segmented_sort", l->index64, opts, sname, &k));
     CLSA_TRY(CLSA_ARG(ctx, k, sname, 0, counts));
     CLSA_TRY(CLSA_ARG(ctx, k, sname, 1, nbl));
     CLSA_TRY(CLSA_ARG(ctx, k, sname, 2, ncl));
@@ -135,7 +135,7 @@ static clsa_status flip(clsa_context *ctx, const char *opts, int index64, cl_mem
     cl_kernel k;
     cl_ulong nn = n;
     cl_int fw = forward;
-    clsa_status st = clsa__kernel(ctx, "segmented_sort", index64, opts, name, &k);
+    clsa_status st = clsa__kernel(ctx, "segsort_prelude+segmented_sort", index64, opts, name, &k);
     if (st || (st = CLSA_ARG(ctx, k, name, 0, keys)) || (st = CLSA_ARG(ctx, k, name, 1, nn)) ||
         (st = CLSA_ARG(ctx, k, name, 2, fw)))
         return st;
