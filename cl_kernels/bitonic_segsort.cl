@@ -12,55 +12,7 @@
  * so the sort is stable and padding (index >= length) stays behind real
  * elements.
  *
- * Build options (host/prim/segmented_sort.c, clsa__segsort_options):
- * KEY_BYTES 4|8, VAL_BYTES 0|4|8, KEY_FLOAT (keys are floats: order of
- * their flipped bits), SEG_CSR (segment s = [offs[s], offs[s+1])), TILE and
- * WG (powers of two, TILE >= 2 WG). */
-#if KEY_BYTES == 8
-typedef ulong key_t;
-#define KEY_MAX 0xFFFFFFFFFFFFFFFFUL
-#else
-typedef uint key_t;
-#define KEY_MAX 0xFFFFFFFFu
-#endif
-#if VAL_BYTES == 8
-typedef ulong val_t;
-#else
-typedef uint val_t;
-#endif
-#define HAS_VALUES (VAL_BYTES != 0)
-#define ITEMS (TILE / WG)
-
-/* Floats: flip to an unsigned order (negatives reversed below positives). */
-static key_t key_in(key_t k)
-{
-#if KEY_FLOAT
-    return k ^ ((k >> 31) ? 0xFFFFFFFFu : 0x80000000u);
-#else
-    return k;
-#endif
-}
-
-static key_t key_out(key_t k)
-{
-#if KEY_FLOAT
-    return k ^ ((k >> 31) ? 0x80000000u : 0xFFFFFFFFu);
-#else
-    return k;
-#endif
-}
-
-static ulong seg_len(const __global idx_t *offs, const __global idx_t *lens, uint s)
-{
-#if SEG_CSR
-    (void)lens;
-    return (ulong)offs[s + 1] - (ulong)offs[s];
-#else
-    (void)offs;
-    return lens[s];
-#endif
-}
-
+ * Types, build options and helpers: segsort_prelude.cl. */
 /* Local arrays are indexed with one word of skew per 32, so that the
  * work-items' consecutive chunks (chunk_steps) hit distinct banks. */
 #define LI(i) ((i) + ((i) >> 5))

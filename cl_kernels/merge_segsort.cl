@@ -11,48 +11,7 @@
  * tile_base[m] * TILE), starting on the side that makes the last pass
  * write in place.  Ties take the left run first: stable.
  *
- * Build options as bitonic_segsort.cl. */
-#if KEY_BYTES == 8
-typedef ulong key_t;
-#else
-typedef uint key_t;
-#endif
-#if VAL_BYTES == 8
-typedef ulong val_t;
-#else
-typedef uint val_t;
-#endif
-#define HAS_VALUES (VAL_BYTES != 0)
-#define ITEMS (TILE / WG)
-
-static key_t key_in(key_t k)
-{
-#if KEY_FLOAT
-    return k ^ ((k >> 31) ? 0xFFFFFFFFu : 0x80000000u);
-#else
-    return k;
-#endif
-}
-
-static key_t key_out(key_t k)
-{
-#if KEY_FLOAT
-    return k ^ ((k >> 31) ? 0x80000000u : 0xFFFFFFFFu);
-#else
-    return k;
-#endif
-}
-
-static ulong seg_len(const __global idx_t *offs, const __global idx_t *lens, uint s)
-{
-#if SEG_CSR
-    (void)lens;
-    return (ulong)offs[s + 1] - (ulong)offs[s];
-#else
-    (void)offs;
-    return lens[s];
-#endif
-}
+ * Types, build options and helpers: segsort_prelude.cl. */
 
 /* Number of elements of a[0..na) among the first d of merge(a, b).  The
  * search starts at 0 rather than at d - nb (positions past b's end count

@@ -7,19 +7,9 @@
  * order of ids within a block and class is whatever the local atomics
  * give: every segment is sorted on its own, so it does not matter.
  *
- * Build options as bitonic_segsort.cl (only SEG_CSR and TILE are used). */
+ * Types, build options and seg_len: segsort_prelude.cl (only SEG_CSR and
+ * TILE are used here). */
 #define NO_CLASS 0xFFFFFFFFu
-
-static ulong seg_len(const __global idx_t *offs, const __global idx_t *lens, ulong s)
-{
-#if SEG_CSR
-    (void)lens;
-    return (ulong)offs[s + 1] - (ulong)offs[s];
-#else
-    (void)offs;
-    return lens[s];
-#endif
-}
 
 static uint class_of(ulong len, ulong r2)
 {

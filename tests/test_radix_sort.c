@@ -82,10 +82,14 @@ static clsa_status sort_host(layout l, void *k, void *v, size_t n, unsigned b, u
     return clsa_radix_sort_u64(ctx, k, v, n, b, e);
 }
 
-static void check_sort(layout l, enum pattern p, size_t n, unsigned b, unsigned e, uint64_t seed)
+/* Both paths of the sort are checked: the single pass with look-back
+ * (onesweep = 1) and the reduce-then-scan fallback (0). */
+static void check_one(layout l, enum pattern p, size_t n, unsigned b, unsigned e, uint64_t seed,
+                      unsigned onesweep)
 {
     tu_rng r = {seed};
     tu_refresh(&ctx);
+    ctx->tune.onesweep = onesweep;
     uint64_t *k64 = tu_malloc(n * 8), *v64 = tu_malloc(n * 8);
     size_t *idx = tu_malloc(n * sizeof *idx), *tmp = tu_malloc(n * sizeof *tmp);
     for (size_t i = 0; i < n; i++) {
@@ -100,12 +104,14 @@ static void check_sort(layout l, enum pattern p, size_t n, unsigned b, unsigned 
     for (size_t i = 0; i < n; i++) {
         uint64_t gk = get(k, i, l.key_bits), wk = k64[idx[i]];
         if (gk != wk)
-            fail_msg("k%d v%d %s n=%zu bits [%u,%u): key[%zu]=%llx want %llx", l.key_bits,
-                     l.value_bits, pattern_name[p], n, b, e, i, (unsigned long long)gk,
+            fail_msg("onesweep=%u k%d v%d %s n=%zu bits [%u,%u): key[%zu]=%llx want %llx",
+                     onesweep, l.key_bits, l.value_bits, pattern_name[p], n, b, e, i,
+                     (unsigned long long)gk,
                      (unsigned long long)wk);
         if (v && get(v, i, l.value_bits) != value_of(idx[i], l.value_bits))
-            fail_msg("k%d v%d %s n=%zu bits [%u,%u): value[%zu]=%llx want %llx (unstable?)",
-                     l.key_bits, l.value_bits, pattern_name[p], n, b, e, i,
+            fail_msg("onesweep=%u k%d v%d %s n=%zu bits [%u,%u): value[%zu]=%llx want %llx "
+                     "(unstable?)",
+                     onesweep, l.key_bits, l.value_bits, pattern_name[p], n, b, e, i,
                      (unsigned long long)get(v, i, l.value_bits),
                      (unsigned long long)value_of(idx[i], l.value_bits));
     }
@@ -115,6 +121,20 @@ static void check_sort(layout l, enum pattern p, size_t n, unsigned b, unsigned 
     free(tmp);
     free(k);
     free(v);
+}
+
+/* The single pass is checked where it is known to work: every device but
+ * rusticl on llvmpipe, where it gives wrong orders (open defect; CPU
+ * devices default to reduce-then-scan, tuning.c). */
+static unsigned paths(void)
+{
+    return strstr(ctx->info.platform, "rusticl") ? 1 : 2;
+}
+
+static void check_sort(layout l, enum pattern p, size_t n, unsigned b, unsigned e, uint64_t seed)
+{
+    for (unsigned onesweep = 0; onesweep < paths(); onesweep++)
+        check_one(l, p, n, b, e, seed, onesweep);
 }
 
 /* Every layout and pattern over the edge lengths, whole key range. */
@@ -150,6 +170,10 @@ static void small_cases(void **state)
         {1, ALL_EQUAL, 255, 0, 32},  {2, HIGH_BITS, 257, 0, 64},   {3, SMALL_RANGE, 200, 0, 64},
         {4, RANDOM, 70, 0, 64},      {1, RANDOM, 129, 5, 29},      {3, RANDOM, 100, 60, 64},
         {2, REVERSED, 65, 1, 12},
+        /* many tiles (and tickets, look-back over several aggregates),
+         * a partial last tile, constant digits, all-equal keys */
+        {1, RANDOM, 2001, 0, 32},    {0, HIGH_BITS, 1500, 0, 32},  {1, ALL_EQUAL, 1100, 0, 32},
+        {3, SMALL_RANGE, 1300, 0, 64},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         check_sort(layouts[cases[i].layout], cases[i].p, cases[i].n, cases[i].b, cases[i].e,
@@ -194,8 +218,9 @@ static void device_buffers(void **state)
     uint64_t *k = tu_malloc(n * 8), *got = tu_malloc(n * 8);
     uint32_t *v = tu_malloc(n * 4), *gv = tu_malloc(n * 4);
     for (size_t i = 0; i < n; i++) k[i] = tu_next(&r) >> (tu_small() ? 54 : 20), v[i] = (uint32_t)i;
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 2 * (int)paths(); pass++) {
         tu_refresh(&ctx);
+        ctx->tune.onesweep = pass >= 2; /* both paths, each in both forms */
         cl_mem dk = NULL, dv = NULL, sk = NULL, sv = NULL;
         TU_OK(ctx, clsa__alloc(ctx, n * 8, &dk));
         TU_OK(ctx, clsa__alloc(ctx, n * 4, &dv));
@@ -203,7 +228,7 @@ static void device_buffers(void **state)
         TU_OK(ctx, clsa__alloc(ctx, n * 4 + 64, &sv));
         TU_OK(ctx, clsa__write(ctx, dk, 0, k, n * 8));
         TU_OK(ctx, clsa__write(ctx, dv, 0, v, n * 4));
-        if (pass == 0) TU_OK(ctx, clsa__radix_sort(ctx, dk, dv, n, 8, 4, 0, 44, sk, sv));
+        if (pass % 2 == 0) TU_OK(ctx, clsa__radix_sort(ctx, dk, dv, n, 8, 4, 0, 44, sk, sv));
         else TU_OK(ctx, clsa_radix_sort_mem(ctx, dk, dv, n, 64, 32, 0, 44));
         TU_OK(ctx, clsa__read(ctx, dk, 0, got, n * 8));
         TU_OK(ctx, clsa__read(ctx, dv, 0, gv, n * 4));

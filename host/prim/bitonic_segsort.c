@@ -28,7 +28,7 @@ clsa_status clsa__bitonic_small(clsa_context *ctx, const clsa__seg_layout *layou
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)nclasses * 3 * 8, &dinfo));
     CLSA_TRY(clsa__write(ctx, dinfo, 0, info, (size_t)nclasses * 3 * 8));
-    CLSA_TRY(clsa__kernel(ctx, "bitonic_segsort", layout->index64, opts, name, &k));
+    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+bitonic_segsort", layout->index64, opts, name, &k));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 0, keys));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 1, vals));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 2, offsets));
@@ -57,7 +57,7 @@ clsa_status clsa__bitonic_block(clsa_context *ctx, const clsa__seg_layout *layou
     cl_mem vals = values ? values : keys, svals = svalues ? svalues : skeys;
     cl_mem lens = lengths ? lengths : offsets;
     clsa_status st = CLSA_OK;
-    CLSA_TRY(clsa__kernel(ctx, "bitonic_segsort", layout->index64, opts, name, &k));
+    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+bitonic_segsort", layout->index64, opts, name, &k));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 0, keys));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 1, vals));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 2, skeys));

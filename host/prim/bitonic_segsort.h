@@ -2,7 +2,7 @@
  * (launchers of cl_kernels/bitonic_segsort.cl). */
 #ifndef CLSA_PRIM_BITONIC_SEGSORT_H
 #define CLSA_PRIM_BITONIC_SEGSORT_H
-#include "segmented_sort.h"
+#include "segsort_layout.h"
 
 /* Sorts the S segments listed in `list` (uint segment ids, grouped by
  * class c: 2^c < length <= 2^(c+1)).  info[3c .. 3c+2] (host array, nclasses

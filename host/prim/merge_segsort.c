@@ -21,7 +21,7 @@ static clsa_status build_tiles(clsa_context *ctx, const clsa__seg_layout *l, con
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, count * 4, &t->ntiles));
     CLSA_TRY(clsa__alloc(ctx, count * 4, &t->tile_base));
-    CLSA_TRY(clsa__kernel(ctx, "merge_segsort", l->index64, opts, cname, &k));
+    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+merge_segsort", l->index64, opts, cname, &k));
     CLSA_TRY(CLSA_ARG(ctx, k, cname, 0, offsets));
     CLSA_TRY(CLSA_ARG(ctx, k, cname, 1, lengths));
     CLSA_TRY(CLSA_ARG(ctx, k, cname, 2, list));
@@ -30,7 +30,7 @@ static clsa_status build_tiles(clsa_context *ctx, const clsa__seg_layout *l, con
     CLSA_TRY(clsa__launch(ctx, k, cname, count, ctx->tune.wg));
     CLSA_TRY(clsa__scan(ctx, t->ntiles, t->tile_base, count, 0, 0, &t->total));
     CLSA_TRY(clsa__alloc(ctx, (size_t)t->total * 4, &t->tile_seg));
-    CLSA_TRY(clsa__kernel(ctx, "merge_segsort", l->index64, opts, ename, &k));
+    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+merge_segsort", l->index64, opts, ename, &k));
     CLSA_TRY(CLSA_ARG(ctx, k, ename, 0, t->ntiles));
     CLSA_TRY(CLSA_ARG(ctx, k, ename, 1, t->tile_base));
     CLSA_TRY(CLSA_ARG(ctx, k, ename, 2, n));
@@ -50,7 +50,7 @@ static clsa_status merge_pass(clsa_context *ctx, const clsa__seg_layout *l, cons
     cl_kernel k;
     cl_uint p = pass;
     clsa_status st = CLSA_OK;
-    CLSA_TRY(clsa__kernel(ctx, "merge_segsort", l->index64, opts, name, &k));
+    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+merge_segsort", l->index64, opts, name, &k));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 0, keys));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 1, vals));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 2, skeys));

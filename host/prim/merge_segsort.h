@@ -2,7 +2,7 @@
  * cl_kernels/merge_segsort.cl). */
 #ifndef CLSA_PRIM_MERGE_SEGSORT_H
 #define CLSA_PRIM_MERGE_SEGSORT_H
-#include "segmented_sort.h"
+#include "segsort_layout.h"
 
 /* Sorts the `count` segments whose ids are list[0..count), each longer
  * than one tile and at most max_len long, in place.  Scratch of about the

@@ -1,38 +1,49 @@
-/* LSD radix sort launcher: per pass, tile histograms (radix_hist), an
- * exclusive scan of the digit-major table (clsa__scan), and the stable
- * scatter (radix_scatter), ping-ponging between the keys and the scratch
- * buffers.  The first histogram also reduces OR/AND of all keys, so passes
- * over bits that never vary are skipped. */
+/* LSD radix sort: argument checks, tile shape, the choice between the
+ * single-pass driver (radix_onesweep.c) and the reduce-then-scan fallback
+ * here.  Fallback, per pass: tile histograms (radix_hist), an exclusive
+ * scan of the digit-major table (clsa__scan), and the stable scatter
+ * (radix_scatter), ping-ponging between the keys and the scratch buffers.
+ * The first histogram also reduces OR/AND of all keys, so passes over bits
+ * that never vary are skipped. */
 #include "radix_sort.h"
+#include "radix_run.h"
 #include "scan.h"
 
 #include <stdio.h>
 
-/* Bits per local split round in radix_scatter: its counter matrix has
- * 2^SUB_BITS rows, whatever the digit width. */
-#define SUB_BITS 4
+typedef clsa__radix_run sort_run;
+
 /* perm and the counters are ushorts in local memory. */
 #define MAX_TILE 32768
+/* The look-back packs a count below 2^30 with its flag (radix_onesweep.cl). */
+#define ONESWEEP_MAX_N ((size_t)1 << 30)
 
-typedef struct sort_run {
-    clsa_context *ctx;
-    int kb, vb;
-    unsigned bits;     /* digit width */
-    size_t wg, items, tile, n, nb;
-    cl_kernel hist, scatter;
-    cl_mem table;      /* (1 << bits) * nb counts, then offsets */
-    cl_mem masks;      /* OR lo, OR hi, AND lo, AND hi of all keys */
-} sort_run;
+size_t clsa__radix_tile_elems(size_t tile) { return tile + tile / 32 + 1; }
+size_t clsa__radix_counter_elems(size_t wg) { return 17 * wg + 1; }
 
-/* Padded local array lengths of radix_scatter (TPAD/CPAD in the kernel). */
-static size_t tile_elems(size_t tile) { return tile + tile / 32 + 1; }
-static size_t counter_elems(size_t wg) { return 17 * wg + 1; }
-
-static size_t scatter_local_bytes(size_t wg, size_t items, int kb, int vb, unsigned bits)
+size_t clsa__radix_scatter_local(const sort_run *r, size_t wg, size_t items)
 {
-    size_t t = tile_elems(wg * items), w = (size_t)(kb > vb ? kb : vb);
-    return t * w + (vb ? t * 2 : 8) + counter_elems(wg) * 2 + 2 * wg * 4 + ((size_t)4 << bits) +
-           64;
+    size_t t = clsa__radix_tile_elems(wg * items), w = (size_t)(r->kb > r->vb ? r->kb : r->vb);
+    size_t digits = (size_t)4 << r->bits;
+    return t * w + (r->vb ? t * 2 : 8) + clsa__radix_counter_elems(wg) * 2 + 2 * wg * 4 +
+           digits * (r->onesweep ? 3 : 1) + 64;
+}
+
+clsa_status clsa__radix_rank_args(const sort_run *r, cl_kernel k, const char *name, cl_uint a,
+                                  cl_uint dmask, cl_uint *next)
+{
+    clsa_context *ctx = r->ctx;
+    size_t t = clsa__radix_tile_elems(r->tile), w = (size_t)(r->kb > r->vb ? r->kb : r->vb);
+    clsa_status st;
+    if ((st = clsa__arg_local(ctx, k, name, a++, t * w)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, r->vb ? t * 2 : 8)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, clsa__radix_counter_elems(r->wg) * 2)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, ((size_t)dmask + 1) * 4)))
+        return st;
+    *next = a;
+    return CLSA_OK;
 }
 
 static size_t pow2_floor(size_t x)
@@ -46,9 +57,11 @@ static clsa_status get_kernels(sort_run *r)
 {
     char opts[128];
     snprintf(opts, sizeof opts, "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%zu -DSUB_BITS=%d", r->kb,
-             r->vb, r->items, SUB_BITS);
-    clsa_status st = clsa__kernel(r->ctx, "radix_sort", 0, opts, "radix_hist", &r->hist);
-    if (st == CLSA_OK) st = clsa__kernel(r->ctx, "radix_sort", 0, opts, "radix_scatter", &r->scatter);
+             r->vb, r->items, CLSA_RADIX_SUB_BITS);
+    if (r->onesweep) return clsa__radix_onesweep_kernels(r, opts);
+    clsa_status st = clsa__kernel(r->ctx, "radix_rank+radix_sort", 0, opts, "radix_hist", &r->hist);
+    if (st == CLSA_OK)
+        st = clsa__kernel(r->ctx, "radix_rank+radix_sort", 0, opts, "radix_scatter", &r->scatter);
     return st;
 }
 
@@ -73,9 +86,9 @@ static clsa_status choose_shape(sort_run *r)
     if (wg > t->max_wg) wg = pow2_floor(t->max_wg ? t->max_wg : 1);
     while (wg * items > MAX_TILE) items > 1 ? (items /= 2) : (wg /= 2);
     uint64_t lm = t->local_mem ? t->local_mem : 16384;
-    while (scatter_local_bytes(wg, items, r->kb, r->vb, r->bits) > lm && wg * items > 1)
+    while (clsa__radix_scatter_local(r, wg, items) > lm && wg * items > 1)
         items > 1 ? (items /= 2) : (wg /= 2);
-    if (scatter_local_bytes(wg, items, r->kb, r->vb, r->bits) > lm)
+    if (clsa__radix_scatter_local(r, wg, items) > lm)
         return clsa__fail(r->ctx, CLSA_ERR_UNSUPPORTED,
                           "radix sort: device local memory (%llu bytes) is too small",
                           (unsigned long long)lm);
@@ -116,7 +129,6 @@ static clsa_status run_scatter(sort_run *r, cl_mem kin, cl_mem kout, cl_mem vin,
     cl_kernel k = r->scatter;
     cl_ulong n = r->n;
     cl_uint nb = (cl_uint)r->nb, a = 0;
-    size_t t = tile_elems(r->tile), w = (size_t)(r->kb > r->vb ? r->kb : r->vb);
     clsa_status st;
     if ((st = CLSA_ARG(ctx, k, name, a++, kin)) || (st = CLSA_ARG(ctx, k, name, a++, kout)))
         return st;
@@ -126,42 +138,36 @@ static clsa_status run_scatter(sort_run *r, cl_mem kin, cl_mem kout, cl_mem vin,
     if ((st = CLSA_ARG(ctx, k, name, a++, n)) || (st = CLSA_ARG(ctx, k, name, a++, shift)) ||
         (st = CLSA_ARG(ctx, k, name, a++, dmask)) || (st = CLSA_ARG(ctx, k, name, a++, nb)) ||
         (st = CLSA_ARG(ctx, k, name, a++, r->table)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, t * w)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, r->vb ? t * 2 : 8)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, counter_elems(r->wg) * 2)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, ((size_t)dmask + 1) * 4)))
+        (st = clsa__radix_rank_args(r, k, name, a, dmask, &a)))
         return st;
     return clsa__launch(ctx, k, name, r->nb * r->wg, r->wg);
 }
 
 /* ---- pass planning ---------------------------------------------------------- */
 
-static unsigned digit_width(const sort_run *r, unsigned shift, unsigned end_bit)
+unsigned clsa__radix_digit_width(const sort_run *r, unsigned shift, unsigned end_bit)
 {
     return end_bit - shift < r->bits ? end_bit - shift : r->bits;
 }
 
-/* Lowest bit >= from set in varying, or 64. */
-static unsigned next_bit(uint64_t varying, unsigned from)
+unsigned clsa__radix_next_bit(uint64_t varying, unsigned from)
 {
     if (from >= 64) return 64;
     uint64_t v = varying >> from << from;
     return v ? (unsigned)__builtin_ctzll(v) : 64;
 }
 
-/* Passes needed when each starts at the lowest varying bit not yet covered. */
-static unsigned count_passes(const sort_run *r, uint64_t varying, unsigned from, unsigned end_bit)
+unsigned clsa__radix_count_passes(const sort_run *r, uint64_t varying, unsigned from,
+                                  unsigned end_bit)
 {
     unsigned c = 0;
-    for (unsigned s = next_bit(varying, from); s < end_bit;
-         s = next_bit(varying, s + digit_width(r, s, end_bit)))
+    for (unsigned s = clsa__radix_next_bit(varying, from); s < end_bit;
+         s = clsa__radix_next_bit(varying, s + clsa__radix_digit_width(r, s, end_bit)))
         c++;
     return c;
 }
 
-static uint64_t bit_range(unsigned begin_bit, unsigned end_bit)
+uint64_t clsa__radix_bit_range(unsigned begin_bit, unsigned end_bit)
 {
     uint64_t hi = end_bit >= 64 ? ~0ull : (1ull << end_bit) - 1;
     return hi & ~((1ull << begin_bit) - 1);
@@ -174,17 +180,17 @@ static clsa_status first_hist(sort_run *r, cl_mem keys, unsigned begin_bit, unsi
                               uint64_t *varying, int *keep)
 {
     cl_uint init[4] = {0, 0, ~0u, ~0u}, m[4];
-    unsigned w = digit_width(r, begin_bit, end_bit);
+    unsigned w = clsa__radix_digit_width(r, begin_bit, end_bit);
     clsa_status st = clsa__write(r->ctx, r->masks, 0, init, sizeof init);
     if (st == CLSA_OK) st = run_hist(r, keys, begin_bit, (1u << w) - 1, 1);
     if (st == CLSA_OK) st = clsa__read(r->ctx, r->masks, 0, m, sizeof m);
     if (st) return st;
     uint64_t or_k = m[0] | (uint64_t)m[1] << 32, and_k = m[2] | (uint64_t)m[3] << 32;
-    *varying = (or_k ^ and_k) & bit_range(begin_bit, end_bit);
-    uint64_t first_digit = bit_range(begin_bit, begin_bit + w);
+    *varying = (or_k ^ and_k) & clsa__radix_bit_range(begin_bit, end_bit);
+    uint64_t first_digit = clsa__radix_bit_range(begin_bit, begin_bit + w);
     *keep = (*varying & first_digit) != 0 &&
-            1 + count_passes(r, *varying, begin_bit + w, end_bit) <=
-                count_passes(r, *varying, begin_bit, end_bit);
+            1 + clsa__radix_count_passes(r, *varying, begin_bit + w, end_bit) <=
+                clsa__radix_count_passes(r, *varying, begin_bit, end_bit);
     return CLSA_OK;
 }
 
@@ -196,9 +202,9 @@ static clsa_status sort_passes(sort_run *r, cl_mem keys, cl_mem values, cl_mem s
     cl_mem kcur = keys, kalt = skeys, vcur = values, valt = svalues, tmp;
     clsa_status st = first_hist(r, keys, begin_bit, end_bit, &varying, &have_hist);
     if (st || !varying) return st;
-    unsigned s = have_hist ? begin_bit : next_bit(varying, begin_bit);
+    unsigned s = have_hist ? begin_bit : clsa__radix_next_bit(varying, begin_bit);
     while (s < end_bit) {
-        unsigned w = digit_width(r, s, end_bit);
+        unsigned w = clsa__radix_digit_width(r, s, end_bit);
         cl_uint dmask = (1u << w) - 1;
         if (!have_hist && (st = run_hist(r, kcur, s, dmask, 0))) return st;
         have_hist = 0;
@@ -207,7 +213,7 @@ static clsa_status sort_passes(sort_run *r, cl_mem keys, cl_mem values, cl_mem s
             return st;
         tmp = kcur, kcur = kalt, kalt = tmp;
         tmp = vcur, vcur = valt, valt = tmp;
-        s = next_bit(varying, s + w);
+        s = clsa__radix_next_bit(varying, s + w);
     }
     if (kcur != keys) {
         st = clsa__copy(r->ctx, kcur, 0, keys, 0, r->n * (size_t)r->kb);
@@ -247,6 +253,7 @@ clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem value
     r.vb = value_bytes;
     r.bits = ctx->tune.radix_bits >= 4 && ctx->tune.radix_bits <= 8 ? ctx->tune.radix_bits : 8;
     r.n = n;
+    r.onesweep = ctx->tune.onesweep && n < ONESWEEP_MAX_N;
     cl_mem own_k = NULL, own_v = NULL;
     clsa_status st = CLSA_OK;
     CLSA_TRY(choose_shape(&r));
@@ -255,13 +262,16 @@ clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem value
     while (max_table_bytes && r.bits > 4 && ((size_t)4 << r.bits) * r.nb > max_table_bytes)
         r.bits--;
     unsigned width = end_bit - begin_bit < r.bits ? end_bit - begin_bit : r.bits;
-    CLSA_TRY(clsa__alloc(ctx, ((size_t)4 << width) * r.nb, &r.table));
-    CLSA_TRY(clsa__alloc(ctx, 16, &r.masks));
+    CLSA_TRY(clsa__alloc(ctx, ((size_t)4 << (r.onesweep ? r.bits : width)) * r.nb, &r.table));
+    CLSA_TRY(clsa__alloc(ctx, 4 * (4 + CLSA_RADIX_MAX_PASSES), &r.masks));
     if (!scratch_keys) CLSA_TRY(clsa__alloc(ctx, n * (size_t)key_bytes, &own_k));
     if (value_bytes && !scratch_values)
         CLSA_TRY(clsa__alloc(ctx, n * (size_t)value_bytes, &own_v));
-    CLSA_TRY(sort_passes(&r, keys, values, scratch_keys ? scratch_keys : own_k,
-                         scratch_values ? scratch_values : own_v, begin_bit, end_bit));
+    cl_mem sk = scratch_keys ? scratch_keys : own_k, sv = scratch_values ? scratch_values : own_v;
+    if (r.onesweep)
+        CLSA_TRY(clsa__radix_onesweep_passes(&r, keys, values, sk, sv, begin_bit, end_bit));
+    else
+        CLSA_TRY(sort_passes(&r, keys, values, sk, sv, begin_bit, end_bit));
 done:
     clsa__free(ctx, &r.table);
     clsa__free(ctx, &r.masks);

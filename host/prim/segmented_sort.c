@@ -13,42 +13,6 @@
 #define CLASSIFY_ITEMS 4
 #define MAX_CLASSES 32
 
-static size_t pow2_floor(size_t x)
-{
-    size_t p = 1;
-    while (p * 2 <= x) p *= 2;
-    return p;
-}
-
-size_t clsa__segsort_tile(const clsa_context *ctx, const clsa__seg_layout *l)
-{
-    /* The merge pass keeps a key and a 4-byte source index per element in
-     * local memory, the bitonic sorts a key and a 4-byte slot index (with
-     * 1/32 skew against bank conflicts): R1
-     * (tune.r1) is clamped to what fits on this device for these keys. */
-    size_t lm = ctx->tune.local_mem ? (size_t)ctx->tune.local_mem : 16384;
-    size_t fit = pow2_floor((lm > 256 ? lm - 256 : lm) / ((size_t)l->key_bytes + 4) * 32 / 33);
-    size_t t = pow2_floor(ctx->tune.r1 ? ctx->tune.r1 : 1024);
-    if (t > fit) t = fit;
-    if (t > 4096) t = 4096;
-    return t < 4 ? 4 : t;
-}
-
-size_t clsa__segsort_wg(const clsa_context *ctx, const clsa__seg_layout *l)
-{
-    size_t wg = ctx->tune.wg ? ctx->tune.wg : 64, tile = clsa__segsort_tile(ctx, l);
-    if (ctx->tune.max_wg && wg > ctx->tune.max_wg) wg = pow2_floor(ctx->tune.max_wg);
-    return wg > tile / 2 ? tile / 2 : wg;
-}
-
-void clsa__segsort_options(const clsa_context *ctx, const clsa__seg_layout *l, char *buf,
-                           size_t cap)
-{
-    snprintf(buf, cap, "-DKEY_BYTES=%d -DVAL_BYTES=%d -DKEY_FLOAT=%d -DSEG_CSR=%d -DTILE=%zu -DWG=%zu",
-             l->key_bytes, l->value_bytes, l->key_float, l->csr, clsa__segsort_tile(ctx, l),
-             clsa__segsort_wg(ctx, l));
-}
-
 static unsigned log2_of(size_t p)
 {
     unsigned k = 0;
@@ -72,7 +36,7 @@ static clsa_status classify_launch(clsa_context *ctx, const char *opts, int inde
     cl_uint ncl = nc, items = CLASSIFY_ITEMS;
     cl_uint i = 0;
     clsa_status st = CLSA_OK;
-    CLSA_TRY(clsa__kernel(ctx, "segmented_sort", index64, opts, name, &k));
+    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+segmented_sort", index64, opts, name, &k));
     CLSA_TRY(CLSA_ARG(ctx, k, name, i++, offsets));
     CLSA_TRY(CLSA_ARG(ctx, k, name, i++, lengths));
     CLSA_TRY(CLSA_ARG(ctx, k, name, i++, n));
@@ -109,7 +73,7 @@ static clsa_status classify(clsa_context *ctx, const clsa__seg_layout *l, const 
     CLSA_TRY(classify_launch(ctx, opts, l->index64, "segsort_scatter", offsets, lengths, nseg, nc,
                              counts, sc->list, nb));
     CLSA_TRY(clsa__alloc(ctx, nc * 4, &starts));
-    CLSA_TRY(clsa__kernel(ctx, "segmented_sort", l->index64, opts, sname, &k));
+    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+segmented_sort", l->index64, opts, sname, &k));
     CLSA_TRY(CLSA_ARG(ctx, k, sname, 0, counts));
     CLSA_TRY(CLSA_ARG(ctx, k, sname, 1, nbl));
     CLSA_TRY(CLSA_ARG(ctx, k, sname, 2, ncl));
@@ -171,7 +135,7 @@ static clsa_status flip(clsa_context *ctx, const char *opts, int index64, cl_mem
     cl_kernel k;
     cl_ulong nn = n;
     cl_int fw = forward;
-    clsa_status st = clsa__kernel(ctx, "segmented_sort", index64, opts, name, &k);
+    clsa_status st = clsa__kernel(ctx, "segsort_prelude+segmented_sort", index64, opts, name, &k);
     if (st || (st = CLSA_ARG(ctx, k, name, 0, keys)) || (st = CLSA_ARG(ctx, k, name, 1, nn)) ||
         (st = CLSA_ARG(ctx, k, name, 2, fw)))
         return st;

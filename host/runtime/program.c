@@ -204,19 +204,70 @@ static clsa_status from_binary(clsa_context *ctx, const unsigned char *bin, size
     return CLSA_OK;
 }
 
+/* A program's sources: common.cl, then (for "prelude+file" names) the
+ * family's prelude, then the file itself.  A prelude holds what a family of
+ * kernel files shares (types, helpers), so each file keeps only its own
+ * kernels.  Returns the number of parts, 0 if one is missing (*missing). */
+#define MAX_PARTS 3
+typedef struct source_parts {
+    const char *text[MAX_PARTS];
+    size_t len[MAX_PARTS];
+    const char *sha[MAX_PARTS];
+    int count;
+} source_parts;
+
+static int part_of(const char *name, size_t len, source_parts *sp)
+{
+    char base[128];
+    if (len >= sizeof base) return 0;
+    memcpy(base, name, len);
+    base[len] = 0;
+    const clsa_embedded_source *src = clsa__find_source(base);
+    const char *over = override_of(base);
+    if (!src && !over) return 0;
+    sp->text[sp->count] = over ? over : (const char *)src->data;
+    sp->len[sp->count] = over ? strlen(over) : src->size;
+    sp->sha[sp->count] = over ? "override" : src->sha256;
+    sp->count++;
+    return 1;
+}
+
+static int get_parts(const char *file, source_parts *sp)
+{
+    const clsa_embedded_source *common = clsa__find_source("common");
+    sp->count = 0;
+    sp->text[0] = common ? (const char *)common->data : "";
+    sp->len[0] = common ? common->size : 0;
+    sp->sha[0] = common ? common->sha256 : "?";
+    sp->count = 1;
+    const char *plus = strchr(file, '+');
+    if (plus && !part_of(file, (size_t)(plus - file), sp)) return 0;
+    const char *own = plus ? plus + 1 : file;
+    return part_of(own, strlen(own), sp) ? sp->count : 0;
+}
+
+/* Whether any part of the program is overridden by a test (never cached). */
+static int overridden(const char *file)
+{
+    char base[128];
+    const char *plus = strchr(file, '+');
+    if (!plus) return override_of(file) != NULL;
+    size_t len = (size_t)(plus - file);
+    if (len >= sizeof base) return 0;
+    memcpy(base, file, len);
+    base[len] = 0;
+    return override_of(base) || override_of(plus + 1);
+}
+
 static clsa_status from_source(clsa_context *ctx, const char *file, const char *options,
                                cl_program *out)
 {
-    const clsa_embedded_source *common = clsa__find_source("common");
-    const clsa_embedded_source *src = clsa__find_source(file);
-    const char *over = override_of(file);
-    if (!src && !over)
+    source_parts sp;
+    if (!get_parts(file, &sp))
         return clsa__fail(ctx, CLSA_ERR_BUILD, "no embedded kernel source cl_kernels/%s.cl", file);
-    const char *texts[2] = {common ? (const char *)common->data : "",
-                            over ? over : (const char *)src->data};
-    size_t lens[2] = {common ? common->size : 0, over ? strlen(over) : src->size};
     cl_int err;
-    cl_program p = clCreateProgramWithSource(ctx->cl, 2, texts, lens, &err);
+    cl_program p =
+        clCreateProgramWithSource(ctx->cl, (cl_uint)sp.count, sp.text, sp.len, &err);
     if (err != CL_SUCCESS) return clsa__cl(ctx, err, "clCreateProgramWithSource", file);
     err = clBuildProgram(p, 1, &ctx->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
@@ -231,14 +282,19 @@ static clsa_status from_source(clsa_context *ctx, const char *file, const char *
 static void make_key(clsa_context *ctx, const char *file, const char *options, char *key,
                      size_t cap)
 {
-    const clsa_embedded_source *common = clsa__find_source("common");
-    const clsa_embedded_source *src = clsa__find_source(file);
+    source_parts sp;
+    if (!get_parts(file, &sp)) sp.count = 0;
+    char shas[3 * 80] = "";
+    for (int i = 1; i < sp.count; i++) {
+        size_t at = strlen(shas);
+        snprintf(shas + at, sizeof shas - at, "%s%s", i > 1 ? "+" : "", sp.sha[i]);
+    }
     char plat_version[128] = "";
     clGetPlatformInfo(ctx->platform, CL_PLATFORM_VERSION, sizeof plat_version, plat_version,
                       NULL);
     plat_version[sizeof plat_version - 1] = 0;
     snprintf(key, cap, "clsa %s|cache %u|%s %s|common %s|%s|%s|%s|%s|%s", CLSA_VERSION_STRING,
-             CACHE_FORMAT, file, src ? src->sha256 : "?", common ? common->sha256 : "?", options,
+             CACHE_FORMAT, file, sp.count ? shas : "?", sp.count ? sp.sha[0] : "?", options,
              ctx->info.platform, plat_version, ctx->info.name, ctx->info.driver);
 }
 
@@ -270,7 +326,7 @@ static clsa_status get_program(clsa_context *ctx, const char *file, const char *
         return clsa__fail(ctx, CLSA_ERR_OPENCL, "too many programs in one context");
     char key[1024], dir[1024], path[1100];
     make_key(ctx, file, options, key, sizeof key);
-    int cached = !override_of(file) && cache_dir(dir, sizeof dir);
+    int cached = !overridden(file) && cache_dir(dir, sizeof dir);
     cl_program p = NULL;
     *fresh = 0;
     if (cached) {

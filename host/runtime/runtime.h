@@ -32,6 +32,8 @@ typedef struct clsa_tuning {
     unsigned sa_path;         /* SA doubling sorts: 0 auto, 1 one radix sort of all
                                  unsorted suffixes, 2 by group length class, 3 as 1
                                  without the combined key (docs/SA.md) */
+    unsigned onesweep;        /* radix sort: 1 single pass with decoupled look-back
+                                 (radix_onesweep.cl), 0 reduce-then-scan */
 } clsa_tuning;
 
 #define CLSA_MAX_PROGRAMS 64
@@ -123,7 +125,8 @@ void clsa__log(clsa_context *ctx, const char *fmt, ...) __attribute__((format(pr
 
 /* ---- programs and kernels (program.c) -----------------------------------
  * name: base name of a cl_kernels/ file ("scan"); the embedded common.cl is
- * prepended.  index64: builds with -DCLSA_IDX64=1 (idx_t = ulong, else uint).
+ * prepended.  "prelude+file" ("radix_rank+radix_sort") also prepends the
+ * family's shared prelude file after common.cl.  index64: builds with -DCLSA_IDX64=1 (idx_t = ulong, else uint).
  * extra: further build options or NULL.  Kernels are created once per
  * (program, name) and kept in the context. */
 clsa_status clsa__kernel(clsa_context *ctx, const char *file, int index64, const char *extra,

@@ -1,0 +1,152 @@
+/* Single-pass ("onesweep") LSD radix sort: radix_hist_all counts the
+ * digits of every pass in one read of the keys, then each pass is one
+ * radix_onesweep launch that reads keys and values once, ranks its tile in
+ * local memory (radix_rank.cl, stable) and scatters once.  A tile's global
+ * digit offsets come from a decoupled look-back over the tiles before it
+ * (Merrill & Garland, "Single-pass parallel prefix scan with decoupled
+ * look-back"; Adinets & Merrill, "Onesweep").
+ *
+ * Progress: a work-group takes its tile number from a global counter
+ * (ticket) when it starts, so the tiles it waits for belong to work-groups
+ * that started before it and never wait for it: any device that keeps a
+ * started work-group running (every OpenCL device we know; a simulator
+ * that runs work-groups one after another trivially) finishes.
+ *
+ * Cross-work-group data goes only through 32-bit atomics on one word per
+ * (tile, digit): the flag in the top two bits, the count below, so a reader
+ * never sees a flag without its value.  Values below 2^30: the host sends
+ * larger inputs to the reduce-then-scan path (radix_sort.cl). */
+
+#define ST_AGG 0x40000000u    /* the tile's own count of the digit */
+#define ST_PREFIX 0x80000000u /* global start of the digit + counts of tiles <= this */
+#define ST_VALUE 0x3fffffffu
+
+/* ---- histograms of all passes -------------------------------------------------
+ * counts[p * 256 + d] += keys of digit d in pass p, where pass p's digit is
+ * (key >> plan[2p]) & plan[2p + 1].  Work-groups stride over tiles of lsize *
+ * ITEMS keys; counts must be zero before.  With want_masks, also ORs/ANDs
+ * every key into masks[0..1] / masks[2..3] (low, high word), so the host can
+ * skip passes whose digit is the same for every key.  Local: cnt npasses *
+ * 256 uints. */
+__kernel void radix_hist_all(const __global key_t *keys, ulong n, uint npasses,
+                             const __global uint *plan, volatile __global uint *counts,
+                             __local uint *cnt, int want_masks, volatile __global uint *masks)
+{
+    __local uint lmask[4];
+    uint lid = get_local_id(0), lsize = get_local_size(0);
+    uint tsize = lsize * ITEMS;
+    for (uint d = lid; d < npasses * 256; d += lsize) cnt[d] = 0;
+    if (lid == 0)
+        for (uint w = 0; w < 4; w++) lmask[w] = w < 2 ? 0u : ~0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    key_t or_k = 0, and_k = PAD_KEY;
+    for (ulong base = (ulong)get_group_id(0) * tsize; base < n;
+         base += (ulong)get_num_groups(0) * tsize) {
+        key_t k[ITEMS];
+        uint m = load_keys(keys, base, (uint)min((ulong)tsize, n - base), k, &or_k, &and_k,
+                           lid, lsize);
+        for (uint p = 0; p < npasses; p++)
+            count_digits(k, m, plan[2 * p], plan[2 * p + 1], cnt + p * 256);
+    }
+    if (want_masks) local_masks(lmask, or_k, and_k);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = lid; d < npasses * 256; d += lsize)
+        if (cnt[d]) atomic_add(&counts[d], cnt[d]);
+    if (want_masks && lid == 0) global_masks(lmask, masks);
+}
+
+/* ---- one pass --------------------------------------------------------------- */
+
+/* Exclusive scan of counts[0 .. nd) into out (local), for any lsize: each
+ * work-item sums a run of consecutive digits, one group scan, then the
+ * runs are filled in. */
+static void scan_digits(const __global uint *counts, __local uint *out, uint nd,
+                        __local uint *wx, __local uint *wy, uint lid, uint lsize)
+{
+    uint per = (nd + lsize - 1) / lsize, lo = min(nd, lid * per), hi = min(nd, lo + per), s = 0;
+    for (uint d = lo; d < hi; d++) s += counts[d];
+    uint run = group_exclusive_scan(s, wx, wy, lid, lsize);
+    for (uint d = lo; d < hi; d++) {
+        out[d] = run;
+        run += counts[d];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Sum of digit d's counts over the tiles before t (plus the digit's global
+ * start, which tile 0's prefix includes): walks back until a tile that has
+ * its inclusive prefix, adding the aggregates on the way.  Every tile
+ * before t has a ticket, so its work-group is running and will publish. */
+static uint look_back(volatile __global uint *status, uint t, uint d, uint nd)
+{
+    uint sum = 0;
+    while (t-- > 0) {
+        uint s;
+        do
+            s = atomic_or(&status[(ulong)t * nd + d], 0u);
+        while (s == 0);
+        sum += s & ST_VALUE;
+        if (s & ST_PREFIX) break;
+    }
+    return sum;
+}
+
+/* One pass over digit (key >> shift) & dmask.  counts[pass * 256 ..]: this
+ * pass's digit totals (radix_hist_all); status: nb * (dmask + 1) words,
+ * zero before; ctl: radix_hist_all's masks (4 words), then one ticket
+ * counter per pass, zero before (ctl[4 + pass]).  Local memory as radix_scatter, plus dstart/dend
+ * 2 * (dmask + 1) uints. */
+__kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
+#if VAL_BYTES
+                             const __global val_t *vin, __global val_t *vout,
+#endif
+                             ulong n, uint shift, uint dmask, uint pass,
+                             const __global uint *counts, volatile __global uint *status,
+                             volatile __global uint *ctl,
+                             __local ulong *buf, __local ushort *perm, __local ushort *cnt,
+                             __local uint *wx, __local uint *wy, __local uint *dbase,
+                             __local uint *dstart, __local uint *dend)
+{
+    __local uint tile_no;
+    uint lid = get_local_id(0), lsize = get_local_size(0), nd = dmask + 1;
+    if (lid == 0) tile_no = atomic_inc(&ctl[4 + pass]);
+    for (uint d = lid; d < nd; d += lsize) dstart[d] = dend[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint g = tile_no;
+    ulong base = (ulong)g * lsize * ITEMS;
+    uint valid = (uint)min((ulong)lsize * ITEMS, n - base);
+    __local key_t *tile = (__local key_t *)buf;
+    rank_tile(kin, base, valid, shift, dmask, tile, perm, cnt, wx, wy, lid, lsize,
+              VAL_BYTES != 0);
+    /* Run of each digit in the sorted tile: [dstart, dend). */
+    for (uint j = 0; j < ITEMS; j++) {
+        uint r = j * lsize + lid;
+        if (r < valid) {
+            uint d = digit_of(tile[TPAD(r)], shift, dmask);
+            if (r == 0 || digit_of(tile[TPAD(r - 1)], shift, dmask) != d) dstart[d] = r;
+            if (r + 1 == valid || digit_of(tile[TPAD(r + 1)], shift, dmask) != d) dend[d] = r + 1;
+        }
+    }
+    /* Only tile 0 needs the digits' global starts, but every work-group
+     * scans (256 cached words): barriers stay out of conditional code,
+     * which some CPU compilers (PoCL) handle badly. */
+    scan_digits(counts + pass * 256, dbase, nd, wx, wy, lid, lsize);
+    /* Publish every aggregate first, then look back digit by digit. */
+    volatile __global uint *own = status + (ulong)g * nd;
+    for (uint d = lid; d < nd; d += lsize) {
+        uint c = dend[d] - dstart[d];
+        if (g == 0) atomic_xchg(&own[d], ST_PREFIX | (dbase[d] + c));
+        else atomic_xchg(&own[d], ST_AGG | c);
+    }
+    for (uint d = lid; d < nd; d += lsize) {
+        uint c = dend[d] - dstart[d], before = g == 0 ? dbase[d] : look_back(status, g, d, nd);
+        if (g) atomic_xchg(&own[d], ST_PREFIX | (before + c));
+        dbase[d] = before - dstart[d];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    write_tile(kout,
+#if VAL_BYTES
+               vin, vout, perm,
+#endif
+               tile, dbase, base, valid, shift, dmask, lid, lsize);
+}

@@ -1,0 +1,152 @@
+/* Single-pass LSD radix sort driver (launchers of cl_kernels/radix_onesweep.cl):
+ * one radix_hist_all over the keys for the digits of every pass (and the
+ * OR/AND of the keys: one small blocking read), then one radix_onesweep
+ * launch per pass whose digit varies.  Chosen by radix_sort.c when the
+ * tuning record's onesweep flag is set and n < 2^30. */
+#include "radix_run.h"
+
+/* Histogram work-groups per compute unit: enough to hide memory latency,
+ * few enough that the global atomics of the per-group tables stay cheap. */
+#define HIST_GROUPS_PER_CU 4
+
+typedef struct plan {
+    cl_uint word[2 * CLSA_RADIX_MAX_PASSES]; /* shift, dmask per pass */
+    unsigned count;
+} plan;
+
+static void add_pass(const clsa__radix_run *r, plan *p, unsigned shift, unsigned end_bit)
+{
+    unsigned w = clsa__radix_digit_width(r, shift, end_bit);
+    p->word[2 * p->count] = shift;
+    p->word[2 * p->count + 1] = (1u << w) - 1;
+    p->count++;
+}
+
+/* Passes at begin_bit, begin_bit + bits, ... (varying = all bits), or each
+ * at the lowest varying bit not yet covered. */
+static void make_plan(const clsa__radix_run *r, plan *p, uint64_t varying, unsigned begin_bit,
+                      unsigned end_bit)
+{
+    p->count = 0;
+    for (unsigned s = clsa__radix_next_bit(varying, begin_bit); s < end_bit;
+         s = clsa__radix_next_bit(varying, s + clsa__radix_digit_width(r, s, end_bit)))
+        add_pass(r, p, s, end_bit);
+}
+
+clsa_status clsa__radix_onesweep_kernels(clsa__radix_run *r, const char *opts)
+{
+    clsa_status st =
+        clsa__kernel(r->ctx, "radix_rank+radix_onesweep", 0, opts, "radix_hist_all", &r->hist);
+    if (st == CLSA_OK)
+        st = clsa__kernel(r->ctx, "radix_rank+radix_onesweep", 0, opts, "radix_onesweep",
+                          &r->scatter);
+    return st;
+}
+
+static clsa_status hist_all(clsa__radix_run *r, cl_mem keys, cl_mem plan_mem, cl_uint npasses,
+                            cl_mem counts, cl_int want_masks)
+{
+    static const char *name = "radix_hist_all";
+    clsa_context *ctx = r->ctx;
+    cl_kernel k = r->hist;
+    cl_ulong n = r->n;
+    size_t cu = ctx->tune.compute_units ? ctx->tune.compute_units : 1;
+    size_t groups = cu * HIST_GROUPS_PER_CU < r->nb ? cu * HIST_GROUPS_PER_CU : r->nb;
+    clsa_status st;
+    if ((st = clsa__fill_zero(ctx, counts, 0, (size_t)npasses * 256 * 4)) ||
+        (st = CLSA_ARG(ctx, k, name, 0, keys)) || (st = CLSA_ARG(ctx, k, name, 1, n)) ||
+        (st = CLSA_ARG(ctx, k, name, 2, npasses)) || (st = CLSA_ARG(ctx, k, name, 3, plan_mem)) ||
+        (st = CLSA_ARG(ctx, k, name, 4, counts)) ||
+        (st = clsa__arg_local(ctx, k, name, 5, (size_t)npasses * 256 * 4)) ||
+        (st = CLSA_ARG(ctx, k, name, 6, want_masks)) || (st = CLSA_ARG(ctx, k, name, 7, r->masks)))
+        return st;
+    return clsa__launch(ctx, k, name, groups * r->wg, r->wg);
+}
+
+static clsa_status one_pass(clsa__radix_run *r, cl_mem kin, cl_mem kout, cl_mem vin, cl_mem vout,
+                            cl_uint shift, cl_uint dmask, cl_uint pass, cl_mem counts)
+{
+    static const char *name = "radix_onesweep";
+    clsa_context *ctx = r->ctx;
+    cl_kernel k = r->scatter;
+    cl_ulong n = r->n;
+    cl_uint a = 0;
+    size_t digits = ((size_t)dmask + 1) * 4;
+    clsa_status st;
+    if ((st = clsa__fill_zero(ctx, r->table, 0, digits * r->nb)) ||
+        (st = CLSA_ARG(ctx, k, name, a++, kin)) || (st = CLSA_ARG(ctx, k, name, a++, kout)))
+        return st;
+    if (r->vb &&
+        ((st = CLSA_ARG(ctx, k, name, a++, vin)) || (st = CLSA_ARG(ctx, k, name, a++, vout))))
+        return st;
+    if ((st = CLSA_ARG(ctx, k, name, a++, n)) || (st = CLSA_ARG(ctx, k, name, a++, shift)) ||
+        (st = CLSA_ARG(ctx, k, name, a++, dmask)) || (st = CLSA_ARG(ctx, k, name, a++, pass)) ||
+        (st = CLSA_ARG(ctx, k, name, a++, counts)) ||
+        (st = CLSA_ARG(ctx, k, name, a++, r->table)) ||
+        (st = CLSA_ARG(ctx, k, name, a++, r->masks)) ||
+        (st = clsa__radix_rank_args(r, k, name, a, dmask, &a)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, digits)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, digits)))
+        return st;
+    return clsa__launch(ctx, k, name, r->nb * r->wg, r->wg);
+}
+
+/* The histograms of the plan at begin_bit with the key masks; replanned
+ * (a second histogram) when aligning passes to the varying bits saves a
+ * pass, else the passes whose digit is constant are dropped. */
+static clsa_status histograms(clsa__radix_run *r, cl_mem keys, cl_mem plan_mem, cl_mem counts,
+                              unsigned begin_bit, unsigned end_bit, plan *p, int *run)
+{
+    /* masks: OR lo/hi, AND lo/hi; then the per-pass tickets, zero */
+    cl_uint init[4 + CLSA_RADIX_MAX_PASSES] = {0, 0, ~0u, ~0u}, m[4];
+    make_plan(r, p, ~0ull, begin_bit, end_bit);
+    clsa_status st;
+    if ((st = clsa__write(r->ctx, r->masks, 0, init, sizeof init)) ||
+        (st = clsa__write(r->ctx, plan_mem, 0, p->word, sizeof p->word)) ||
+        (st = hist_all(r, keys, plan_mem, p->count, counts, 1)) ||
+        (st = clsa__read(r->ctx, r->masks, 0, m, sizeof m)))
+        return st;
+    uint64_t varying = (m[0] ^ m[2]) | (uint64_t)(m[1] ^ m[3]) << 32;
+    varying &= clsa__radix_bit_range(begin_bit, end_bit);
+    unsigned kept = 0;
+    for (unsigned i = 0; i < p->count; i++) {
+        uint64_t digit = (uint64_t)p->word[2 * i + 1] << p->word[2 * i];
+        run[i] = (varying & digit) != 0;
+        kept += (unsigned)run[i];
+    }
+    if (!varying || clsa__radix_count_passes(r, varying, begin_bit, end_bit) >= kept) return CLSA_OK;
+    make_plan(r, p, varying, begin_bit, end_bit);
+    for (unsigned i = 0; i < p->count; i++) run[i] = 1;
+    if ((st = clsa__write(r->ctx, plan_mem, 0, p->word, sizeof p->word))) return st;
+    return hist_all(r, keys, plan_mem, p->count, counts, 0);
+}
+
+clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem values,
+                                        cl_mem skeys, cl_mem svalues, unsigned begin_bit,
+                                        unsigned end_bit)
+{
+    clsa_context *ctx = r->ctx;
+    cl_mem plan_mem = NULL, counts = NULL;
+    cl_mem kcur = keys, kalt = skeys, vcur = values, valt = svalues, tmp;
+    plan p;
+    int run[CLSA_RADIX_MAX_PASSES];
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, sizeof p.word, &plan_mem));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)CLSA_RADIX_MAX_PASSES * 256 * 4, &counts));
+    CLSA_TRY(histograms(r, keys, plan_mem, counts, begin_bit, end_bit, &p, run));
+    for (unsigned i = 0; i < p.count; i++) {
+        if (!run[i]) continue;
+        CLSA_TRY(one_pass(r, kcur, kalt, vcur, valt, p.word[2 * i], p.word[2 * i + 1], i,
+                          counts));
+        tmp = kcur, kcur = kalt, kalt = tmp;
+        tmp = vcur, vcur = valt, valt = tmp;
+    }
+    if (kcur != keys) {
+        CLSA_TRY(clsa__copy(ctx, kcur, 0, keys, 0, r->n * (size_t)r->kb));
+        if (r->vb) CLSA_TRY(clsa__copy(ctx, vcur, 0, values, 0, r->n * (size_t)r->vb));
+    }
+done:
+    clsa__free(ctx, &plan_mem);
+    clsa__free(ctx, &counts);
+    return st;
+}

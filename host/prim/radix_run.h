@@ -1,0 +1,52 @@
+/* State of one radix sort call shared by its two pass drivers: the
+ * reduce-then-scan path (radix_sort.c, the fallback) and the single-pass
+ * path (radix_onesweep.c).  Internal to host/prim. */
+#ifndef CLSA_PRIM_RADIX_RUN_H
+#define CLSA_PRIM_RADIX_RUN_H
+#include "runtime.h"
+
+/* Bits per local split round of the tile ranking (radix_rank.cl): its
+ * counter matrix has 2^SUB_BITS rows, whatever the digit width. */
+#define CLSA_RADIX_SUB_BITS 4
+/* Most digit passes of one call (64-bit keys, 4-bit digits). */
+#define CLSA_RADIX_MAX_PASSES 16
+
+typedef struct clsa__radix_run {
+    clsa_context *ctx;
+    int kb, vb;
+    int onesweep;      /* 1: radix_onesweep.cl, 0: reduce-then-scan */
+    unsigned bits;     /* digit width */
+    size_t wg, items, tile, n, nb;
+    cl_kernel hist, scatter;
+    cl_mem table;      /* reduce-then-scan: (1 << bits) * nb counts, then offsets;
+                          onesweep: the look-back status words, as many */
+    cl_mem masks;      /* OR lo, OR hi, AND lo, AND hi of all keys; onesweep: then
+                          one ticket counter per pass */
+} clsa__radix_run;
+
+/* Local memory of the ranking scatter for a tile shape (both paths). */
+size_t clsa__radix_scatter_local(const clsa__radix_run *r, size_t wg, size_t items);
+/* Padded local array lengths of the ranking (TPAD/CPAD in radix_rank.cl). */
+size_t clsa__radix_tile_elems(size_t tile);
+size_t clsa__radix_counter_elems(size_t wg);
+/* Sets the ranking's local arguments from index a on: buf, perm, cnt, wx,
+ * wy, dbase; returns the next index in *next. */
+clsa_status clsa__radix_rank_args(const clsa__radix_run *r, cl_kernel k, const char *name,
+                                  cl_uint a, cl_uint dmask, cl_uint *next);
+
+/* Pass planning over the key bits that vary. */
+unsigned clsa__radix_digit_width(const clsa__radix_run *r, unsigned shift, unsigned end_bit);
+/* Lowest bit >= from set in varying, or 64. */
+unsigned clsa__radix_next_bit(uint64_t varying, unsigned from);
+/* Passes needed when each starts at the lowest varying bit not yet covered. */
+unsigned clsa__radix_count_passes(const clsa__radix_run *r, uint64_t varying, unsigned from,
+                                  unsigned end_bit);
+uint64_t clsa__radix_bit_range(unsigned begin_bit, unsigned end_bit);
+
+/* The single-pass driver (radix_onesweep.c): kernels for the run's shape,
+ * and all passes over [begin_bit, end_bit), result in keys/values. */
+clsa_status clsa__radix_onesweep_kernels(clsa__radix_run *r, const char *opts);
+clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem values,
+                                        cl_mem skeys, cl_mem svalues, unsigned begin_bit,
+                                        unsigned end_bit);
+#endif
