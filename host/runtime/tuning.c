@@ -65,6 +65,12 @@ void clsa__tuning_init(clsa_tuning *t)
      * 256-wide tile (about 35 KB for u32 pairs) still lets several
      * work-groups share a GPU core; smaller local memories shrink it. */
     t->radix_items = 16;
+    /* GPUs: the same 4096-key tile as 128 work-items x 32 keys ranks
+     * faster (H200, 2^28 u32 pairs: 1.27e10 vs 9.9e9 pairs/s). */
+    if (t->is_gpu && t->sort_wg >= 128) {
+        t->sort_wg = 128;
+        t->radix_items = 32;
+    }
     /* S groups are sorted in local memory (bitonic_segsort.cl; the merge
      * passes of merge_segsort.cl use the same tile), which holds a key of
      * up to 8 bytes and a 4-byte index per element: values are gathered
@@ -92,10 +98,11 @@ void clsa__tuning_init(clsa_tuning *t)
     t->zero_copy = t->host_unified && t->is_gpu;
     /* The single-pass radix sort lets a work-group wait (spin) on tiles of
      * work-groups that took their ticket before it, which needs only that
-     * a started work-group keeps running.  GPUs: on (H200: 1.24e10 vs
-     * 9.9e9 pairs/s).  CPU devices: off; it passes on PoCL and Oclgrind but
-     * sorts wrongly on rusticl/llvmpipe (open), and CPUs gain little from
-     * saving a read.  onesweep=0|1 forces either path. */
-    t->onesweep = t->is_gpu != 0;
+     * a started work-group keeps running.  Off everywhere until the
+     * wrong orders it gives on rusticl/llvmpipe are explained (a difference
+     * between implementations may be undefined behaviour in the kernel, and
+     * a wrong answer is worse than a slower one): onesweep=1 turns it on
+     * (H200: 1.24e10 vs 9.9e9 pairs/s at 256x16 tiles). */
+    t->onesweep = 0;
     apply_env(t);
 }
