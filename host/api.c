@@ -84,6 +84,7 @@ static clsa_status sa_any(clsa_context *ctx, const uint8_t *text, void *sa, int6
         ctx->stats.last_backend = CLSA_BACKEND_HOST;
         st = clsa__sa_host(ctx, text, sa, n, index64);
     }
+    st = clsa__progress_end(ctx, st);
     clsa__unlock(ctx);
     return st;
 }
@@ -107,7 +108,7 @@ static clsa_status sa_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, 
     st = sa_args(ctx, text, sa, n, index64);
     if (st == CLSA_OK && n > 0) {
         ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
-        st = clsa__sa_device(ctx, text, sa, n, index64);
+        st = clsa__progress_end(ctx, clsa__sa_device(ctx, text, sa, n, index64));
     }
     clsa__unlock(ctx);
     return st;

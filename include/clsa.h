@@ -46,7 +46,8 @@ typedef enum clsa_status {
     CLSA_ERR_BUILD = -7,          /* kernel compilation failed: message holds the build log */
     CLSA_ERR_IO = -8,             /* file could not be read or written */
     CLSA_ERR_FORMAT = -9,         /* corrupt, truncated or foreign file */
-    CLSA_ERR_UNSUPPORTED = -10    /* operation not available on this context/backend */
+    CLSA_ERR_UNSUPPORTED = -10,   /* operation not available on this context/backend */
+    CLSA_ERR_CANCELLED = -11      /* the progress callback asked the call to stop */
 } clsa_status;
 
 /* Where the work runs. AUTO: device, except inputs below the measured
@@ -76,6 +77,18 @@ typedef struct clsa_options {
     /* Optional log sink (debug messages such as program cache hits). */
     void (*log)(void *user, const char *message);
     void *log_user;
+    /* Optional progress callback, copied into the context at creation.
+     * Long calls (suffix array, BWT, LCP, FM-index build) call it between
+     * steps, never from inside a kernel and at most a few hundred times
+     * per call: phase names the step ("initial sort", "doubling", ...),
+     * fraction in [0, 1] is an estimate of the whole call's progress,
+     * non-decreasing within one call; a successful call ends with
+     * fraction 1.  Returning nonzero stops the call at that point: it
+     * frees what it allocated and returns CLSA_ERR_CANCELLED (outputs
+     * are then unspecified).  It runs with the context locked: it must
+     * not call clsa on the same context. */
+    int (*progress)(void *user, const char *phase, double fraction);
+    void *progress_user;
 } clsa_options;
 
 /* Fills *opt with the defaults (all NULL/0, backend DEFAULT). */

@@ -78,6 +78,8 @@ clsa_status clsa__bwt_host(clsa_context *ctx, const uint8_t *text, uint8_t *bwt,
 {
     *primary = 0;
     if (n == 0) return CLSA_OK;
+    clsa_status st = clsa__progress(ctx, "bwt (libdivsufsort)", 0.0);
+    if (st) return st;
     int64_t p = n <= INT32_MAX ? divbwt(text, bwt, NULL, (saidx_t)n)
                                : divbwt64(text, bwt, NULL, (saidx64_t)n);
     if (p < 0)
@@ -85,6 +87,17 @@ clsa_status clsa__bwt_host(clsa_context *ctx, const uint8_t *text, uint8_t *bwt,
                           "libdivsufsort divbwt failed (%lld)", (long long)p);
     *primary = p;
     return CLSA_OK;
+}
+
+/* The suffix array step of a BWT built from the text: 90% of the call's
+ * progress (the gather after it is one pass over the text). */
+static clsa_status bwt_sa_step(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n,
+                                     int index64)
+{
+    clsa__progress_slice(ctx, 0.0, 0.9);
+    clsa_status st = clsa__sa_device(ctx, text, sa, n, index64);
+    clsa__progress_slice(ctx, 0.0, 1.0);
+    return st ? st : clsa__progress(ctx, "bwt", 0.9);
 }
 
 /* sa: host array of the caller, or NULL to build it on the device. */
@@ -98,7 +111,7 @@ static clsa_status bwt_on_device(clsa_context *ctx, const uint8_t *text, const v
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &dsa));
     CLSA_TRY(clsa__write(ctx, dtext, 0, text, (size_t)n));
     if (sa) CLSA_TRY(clsa__write(ctx, dsa, 0, sa, (size_t)n * w));
-    else CLSA_TRY(clsa__sa_device(ctx, dtext, dsa, n, index64));
+    else CLSA_TRY(bwt_sa_step(ctx, dtext, dsa, n, index64));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dbwt));
     CLSA_TRY(clsa__bwt_device(ctx, dtext, dsa, n, index64, dbwt, primary));
     CLSA_TRY(clsa__read(ctx, dbwt, 0, bwt, (size_t)n));
@@ -121,7 +134,7 @@ static clsa_status bwt_any(clsa_context *ctx, const uint8_t *text, const void *s
     else if (!sa) st = clsa__bwt_host(ctx, text, bwt, n, primary);
     else if (bwt_from_sa_host(text, sa, bwt, n, index64, primary))
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: the suffix array has no entry 0");
-    return clsa__index_end(ctx, st);
+    return clsa__index_end(ctx, clsa__progress_end(ctx, st));
 }
 
 clsa_status clsa_bwt(clsa_context *ctx, const uint8_t *text, uint8_t *bwt, int64_t n,
@@ -156,9 +169,9 @@ clsa_status clsa_bwt_mem(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n, 
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: text and bwt must be different buffers");
     if (st || n == 0) goto done;
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * (index64 ? 8 : 4), &sa));
-    CLSA_TRY(clsa__sa_device(ctx, text, sa, n, index64));
+    CLSA_TRY(bwt_sa_step(ctx, text, sa, n, index64));
     CLSA_TRY(clsa__bwt_device(ctx, text, sa, n, index64, bwt, primary));
 done:
     clsa__free(ctx, &sa);
-    return clsa__index_end(ctx, st);
+    return clsa__index_end(ctx, clsa__progress_end(ctx, st));
 }

@@ -270,20 +270,29 @@ static clsa_status create_locked(clsa_context *ctx, const uint8_t *text, int64_t
     uint64_t hist[256];
     clsa_fm *fm = NULL;
     clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__progress(ctx, "fm histogram", 0.0));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dtext));
     CLSA_TRY(clsa__write(ctx, dtext, 0, text, (size_t)n));
     CLSA_TRY(histogram(ctx, dtext, n, hist));
     CLSA_TRY(clsa__fm_new(ctx, n, rate, hist, &fm));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * iw, &sa));
-    if (n > 0) CLSA_TRY(clsa__sa_device(ctx, dtext, sa, n, fm->index64));
+    /* shares of the progress: the suffix array is most of the build */
+    clsa__progress_slice(ctx, 0.02, 0.8);
+    if (n > 0) st = clsa__sa_device(ctx, dtext, sa, n, fm->index64);
+    clsa__progress_slice(ctx, 0.0, 1.0);
+    CLSA_TRY(st);
+    CLSA_TRY(clsa__progress(ctx, "bwt", 0.8));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n, &bwt));
     fm->primary = 0;
     if (n > 0) CLSA_TRY(clsa__bwt_device(ctx, dtext, sa, n, fm->index64, bwt, &fm->primary));
     clsa__free(ctx, &dtext);
+    CLSA_TRY(clsa__progress(ctx, "fm samples", 0.85));
     CLSA_TRY(build_samples(fm, sa));
     clsa__free(ctx, &sa);
+    CLSA_TRY(clsa__progress(ctx, "fm occurrences", 0.9));
     CLSA_TRY(clsa__fm_build_occ(fm, bwt, fm->primary));
     CLSA_TRY(clsa__finish(ctx));
+    CLSA_TRY(clsa__progress_end(ctx, CLSA_OK));
 done:
     clsa__free(ctx, &dtext);
     clsa__free(ctx, &sa);

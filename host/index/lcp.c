@@ -217,7 +217,14 @@ static clsa_status lcp_on_device(clsa_context *ctx, const uint8_t *text, const v
     CLSA_TRY(clsa__alloc(ctx, bytes, &dsa));
     CLSA_TRY(clsa__write(ctx, dtext, 0, text, (size_t)n));
     if (sa) CLSA_TRY(clsa__write(ctx, dsa, 0, sa, bytes));
-    else CLSA_TRY(clsa__sa_device(ctx, dtext, dsa, n, index64));
+    else {
+        /* the suffix array is most of the work; Kasai on the device the rest */
+        clsa__progress_slice(ctx, 0.0, 0.8);
+        st = clsa__sa_device(ctx, dtext, dsa, n, index64);
+        clsa__progress_slice(ctx, 0.0, 1.0);
+        CLSA_TRY(st);
+    }
+    CLSA_TRY(clsa__progress(ctx, "lcp", sa ? 0.0 : 0.8));
     CLSA_TRY(clsa__lcp_device(ctx, dtext, dsa, n, index64, dsa));
     CLSA_TRY(clsa__read(ctx, dsa, 0, lcp, bytes));
 done:
@@ -232,7 +239,10 @@ static clsa_status lcp_on_host(clsa_context *ctx, const uint8_t *text, const voi
     if (sa) return clsa__lcp_host(ctx, text, sa, lcp, n, index64);
     void *tmp = malloc((size_t)n * (index64 ? 8 : 4));
     if (!tmp) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "LCP: out of host memory");
+    clsa__progress_slice(ctx, 0.0, 0.6);
     clsa_status st = clsa__sa_host(ctx, text, tmp, n, index64);
+    clsa__progress_slice(ctx, 0.0, 1.0);
+    if (st == CLSA_OK) st = clsa__progress(ctx, "lcp", 0.6);
     if (st == CLSA_OK) st = clsa__lcp_host(ctx, text, tmp, lcp, n, index64);
     free(tmp);
     return st;
@@ -246,7 +256,7 @@ static clsa_status lcp_any(clsa_context *ctx, const uint8_t *text, const void *s
     if (st || n == 0 || (st = clsa__index_begin(ctx, n, &device))) return st;
     st = device ? lcp_on_device(ctx, text, sa, lcp, n, index64)
                 : lcp_on_host(ctx, text, sa, lcp, n, index64);
-    return clsa__index_end(ctx, st);
+    return clsa__index_end(ctx, clsa__progress_end(ctx, st));
 }
 
 clsa_status clsa_lcp32(clsa_context *ctx, const uint8_t *text, int32_t *lcp, int64_t n)

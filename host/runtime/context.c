@@ -228,6 +228,8 @@ static clsa_context *new_context(const clsa_options *opt)
     ctx->want_profile = opt ? opt->profile : 0;
     ctx->log = opt ? opt->log : NULL;
     ctx->log_user = opt ? opt->log_user : NULL;
+    ctx->progress = opt ? opt->progress : NULL;
+    ctx->progress_user = opt ? opt->progress_user : NULL;
     ctx->phase = CLSA_PHASE_PRIMITIVE;
     ctx->mem_limit = parse_size(getenv("CLSA_DEVICE_MEM_LIMIT"));
     return ctx;
@@ -469,7 +471,9 @@ int clsa__use_device(clsa_context *ctx, uint64_t n)
 
 void clsa__lock(clsa_context *ctx)
 {
-    if (ctx) pthread_mutex_lock(&ctx->lock);
+    if (!ctx) return;
+    pthread_mutex_lock(&ctx->lock);
+    clsa__progress_begin(ctx);
 }
 
 static void release_kernels(clsa_context *ctx)

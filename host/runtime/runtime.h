@@ -75,6 +75,13 @@ struct clsa_context {
     int phase;            /* clsa_phase charged by clsa__launch */
     void (*log)(void *, const char *);
     void *log_user;
+    /* clsa_options.progress, and the state of the public call under way
+     * (progress.c): the slice [lo, hi] of the call its current step fills,
+     * the last fraction reported (reports never go back), reports made. */
+    int (*progress)(void *, const char *, double);
+    void *progress_user;
+    double progress_lo, progress_hi, progress_last;
+    unsigned progress_calls;
     /* Sizes of the buffers clsa__alloc made that are still alive, so that
      * clsa__free's accounting never depends on a query that can fail. */
     struct clsa_live_buffer {
@@ -177,6 +184,22 @@ clsa_status clsa__finish(clsa_context *ctx);
 clsa_status clsa__charge_event(clsa_context *ctx, cl_event ev, int phase, const char *what);
 /* Sets the phase later launches are charged to; returns the previous one. */
 int clsa__set_phase(clsa_context *ctx, int phase);
+
+/* ---- progress and cancellation (progress.c) ---------------------------------
+ * A public call's progress runs from 0 to 1.  clsa__lock starts it afresh
+ * (the whole call = [0, 1]); a step that runs inside a larger call (the
+ * suffix array inside the BWT) is given its slice with clsa__progress_slice
+ * and reports its own fraction f in [0, 1], reported as lo + f (hi - lo).
+ * clsa__progress returns CLSA_ERR_CANCELLED (message set, queue drained so
+ * no kernel still uses the caller's memory) when the callback says stop;
+ * the caller unwinds through its clean-up label.  Never call it from a
+ * point where the device holds half-written caller data the caller still
+ * relies on. */
+void clsa__progress_begin(clsa_context *ctx);
+void clsa__progress_slice(clsa_context *ctx, double lo, double hi);
+clsa_status clsa__progress(clsa_context *ctx, const char *phase, double fraction);
+/* The successful end of a public call: reports fraction 1 ("done"). */
+clsa_status clsa__progress_end(clsa_context *ctx, clsa_status st);
 
 /* ---- page-locked host memory (host_mem.c) ----------------------------------
  * 1 if [p, p + bytes) lies inside one clsa_host_alloc array of a device. */

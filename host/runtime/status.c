@@ -18,6 +18,7 @@ const char *clsa_status_string(clsa_status s)
     case CLSA_ERR_IO: return "input/output error";
     case CLSA_ERR_FORMAT: return "corrupt or unrecognised file";
     case CLSA_ERR_UNSUPPORTED: return "unsupported operation";
+    case CLSA_ERR_CANCELLED: return "cancelled";
     }
     return "unknown status";
 }

@@ -256,6 +256,17 @@ static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h
     return clsa__groups_split(ctx, w, h, !global);
 }
 
+/* Share of the call's progress the sorting takes; the inversion the rest. */
+#define SORTED_SHARE 0.95
+
+/* Progress after a sort step: the share of suffixes already final, an
+ * honest measure of the work done (passes shrink with the unsorted set). */
+static clsa_status report_sorted(clsa_context *ctx, const char *phase, const clsa__sa_work *w)
+{
+    double done = w->n ? 1.0 - (double)w->m / (double)w->n : 1.0;
+    return clsa__progress(ctx, phase, SORTED_SHARE * done);
+}
+
 /* Buffers the loop owns; sa (the caller's) is borrowed as work space. */
 typedef struct pd_buffers {
     cl_mem own[8];
@@ -373,22 +384,28 @@ clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n
      * loop then needs ISA plus three arrays of the unsorted suffixes
      * (checked in shrink, once their number is known). */
     CLSA_TRY(clsa__reserve_check(ctx, 3 * iw * (uint64_t)n + 4096, "suffix array working set"));
+    CLSA_TRY(clsa__progress(ctx, "initial sort", 0.0));
     CLSA_TRY(alphabet(ctx, text, w.n, &a));
     if (a.sigma == 1) {
         CLSA_TRY(RUN(ctx, index64, "pd_reverse", w.n, CLSA_KARG(nn), CLSA_KARG(sa)));
+        CLSA_TRY(clsa__progress(ctx, "initial sort", 1.0));
         goto done;
     }
     CLSA_TRY(alloc(ctx, &b, 8, &w.counter));
     CLSA_TRY(alloc(ctx, &b, 36 * 4, &w.counts));
     CLSA_TRY(initial_groups(ctx, text, sa, &b, &w, &a));
+    CLSA_TRY(report_sorted(ctx, "initial sort", &w));
     for (uint64_t h = a.h0; w.m > 0; h *= 2) {
         ctx->stats.doubling_passes++;
         CLSA_TRY(doubling_pass(ctx, &w, h));
+        CLSA_TRY(report_sorted(ctx, "doubling", &w));
     }
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
+    CLSA_TRY(clsa__progress(ctx, "inversion", SORTED_SHARE));
     if (!w.isa_unset) /* else the initial sort left the SA in sa (w.u) */
         CLSA_TRY(RUN(ctx, index64, "pd_invert", w.n, CLSA_KARG(w.isa), CLSA_KARG(nn),
                      CLSA_KARG(sa)));
+    CLSA_TRY(clsa__progress(ctx, "inversion", 1.0));
 done:
     release_all(ctx, &b);
     clsa__set_phase(ctx, prev);

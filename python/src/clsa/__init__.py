@@ -12,7 +12,7 @@ backend (libdivsufsort); the FM-index and the sorting primitives need a
 device.  Errors raise ClsaError subclasses carrying the library's message.
 """
 from ._core import (
-    LCS, BuildError, ClsaError, Context, DeviceMemoryError, FileError, FMIndex, FormatError,
+    LCS, BuildError, CancelledError, ClsaError, Context, DeviceMemoryError, FileError, FMIndex, FormatError,
     HostMemoryError, InvalidArgumentError, NoDeviceError, OpenCLError, Text, TooLargeError,
     UnsupportedError, batched_sort, bwt, check_sa, default_context, devices, isa, lcp, lcs,
     opencl_available, radix_sort, sa, segmented_sort, unbwt, version)
@@ -20,7 +20,7 @@ from ._core import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "LCS", "BuildError", "ClsaError", "Context", "DeviceMemoryError", "FileError", "FMIndex",
+    "LCS", "BuildError", "CancelledError", "ClsaError", "Context", "DeviceMemoryError", "FileError", "FMIndex",
     "FormatError", "HostMemoryError", "InvalidArgumentError", "NoDeviceError", "OpenCLError",
     "Text", "TooLargeError", "UnsupportedError", "batched_sort", "bwt", "check_sa",
     "default_context", "devices", "isa", "lcp", "lcs", "opencl_available", "radix_sort", "sa",

@@ -71,10 +71,14 @@ class UnsupportedError(ClsaError, NotImplementedError):
     """CLSA_ERR_UNSUPPORTED, or a feature this libclsa lacks."""
 
 
+class CancelledError(ClsaError):
+    """CLSA_ERR_CANCELLED: the progress callback asked the call to stop."""
+
+
 _ERRORS = {
     -1: InvalidArgumentError, -2: HostMemoryError, -3: DeviceMemoryError, -4: TooLargeError,
     -5: NoDeviceError, -6: OpenCLError, -7: BuildError, -8: FileError, -9: FormatError,
-    -10: UnsupportedError,
+    -10: UnsupportedError, -11: CancelledError,
 }
 
 
