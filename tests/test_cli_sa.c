@@ -82,13 +82,63 @@ static void empty_input(void **state)
     assert_int_equal(run("%s", args), 0);
 }
 
+static char *read_stream(const char *name)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    size_t n;
+    uint8_t *d = read_file(path, &n);
+    char *s = tu_malloc(n + 1);
+    memcpy(s, d, n);
+    s[n] = 0;
+    free(d);
+    return s;
+}
+
+/* -q/-v on the long commands: -v prints phase times; stderr here is a file,
+ * so no progress line (no carriage return, no percentage) either way. */
+static void progress_flags(void **state)
+{
+    (void)state;
+    size_t n = tu_size(20000, 1000);
+    uint8_t *t = tu_malloc(n);
+    gen_fill(t, n, GEN_RANDOM, 4, 7);
+    char in[300], out[300];
+    snprintf(in, sizeof in, "%s/prog.bin", dir);
+    snprintf(out, sizeof out, "%s/prog.sa", dir);
+    write_file(in, t, n);
+    assert_int_equal(run("sa --backend device %s %s", in, out), 0);
+    char *err = read_stream("stderr");
+    assert_null(strchr(err, '\r'));
+    assert_null(strchr(err, '%'));
+    free(err);
+    assert_int_equal(run("sa --backend device -q -v %s %s", in, out), 0);
+    err = read_stream("stderr");
+    assert_null(strchr(err, '\r'));
+    assert_non_null(strstr(err, "clsa: phase initial sort"));
+    assert_non_null(strstr(err, "clsa: total"));
+    free(err);
+    assert_int_equal(run("sa --backend host --quiet --verbose %s %s", in, out), 0);
+    err = read_stream("stderr");
+    assert_non_null(strstr(err, "clsa: phase sort (libdivsufsort)"));
+    free(err);
+    assert_int_equal(run("check -v %s %s", in, out), 2);  /* check has no progress */
+    assert_int_equal(run("sa --quiet=1 %s %s", in, out), 2);
+    assert_int_equal(run("--version"), 0);
+    char *o = read_stream("stdout");
+    assert_non_null(strstr(o, "clsa " CLSA_VERSION_STRING "\n"));
+    assert_non_null(strstr(o, "OpenCL: "));
+    free(o);
+    free(t);
+}
+
 int main(void)
 {
     if (cli_dir_create("clsa-cli-sa")) return 1;
     clsa_destroy(tu_context()); /* skips cleanly when the device is missing */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sa_then_check), cmocka_unit_test(failures_leave_nothing),
-        cmocka_unit_test(empty_input),
+        cmocka_unit_test(empty_input), cmocka_unit_test(progress_flags),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     if (cli_dir_remove()) rc = 1;

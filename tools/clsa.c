@@ -11,13 +11,13 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"sa", cli_sa, "sa [-d DEV] [--index 32|64] [--stats] INPUT OUTPUT   suffix array"},
+    {"sa", cli_sa, "sa [--index 32|64] [--stats] [-q] [-v] INPUT OUTPUT  suffix array"},
     {"check", cli_check, "check INPUT SA [--index 32|64]                     verify a suffix array"},
     {"devices", cli_devices, "devices                                            list OpenCL devices"},
-    {"bwt", cli_bwt, "bwt INPUT OUTPUT                                   Burrows-Wheeler transform"},
+    {"bwt", cli_bwt, "bwt [-q] [-v] INPUT OUTPUT                         Burrows-Wheeler transform"},
     {"unbwt", cli_unbwt, "unbwt --primary P INPUT OUTPUT                     inverse BWT"},
-    {"lcp", cli_lcp, "lcp [--index 32|64] INPUT OUTPUT                   LCP array"},
-    {"index", cli_index, "index INPUT INDEX                                  build an FM-index file"},
+    {"lcp", cli_lcp, "lcp [--index 32|64] [-q] [-v] INPUT OUTPUT         LCP array"},
+    {"index", cli_index, "index [--sample-rate R] [-q] [-v] INPUT INDEX      build an FM-index file"},
     {"count", cli_count, "count INDEX PATTERNS                               count occurrences"},
     {"locate", cli_locate, "locate INDEX PATTERNS                              list occurrences"},
     {"lcs", cli_lcs, "lcs A B                                            longest common substring"},
@@ -30,8 +30,11 @@ static void usage(FILE *f)
     for (size_t i = 0; i < NCOMMANDS; i++) fprintf(f, "  clsa %s\n", commands[i].summary);
     fprintf(f,
             "\nevery command takes -d/--device DEV (gpu, cpu, or a name substring[:index])\n"
-            "and --backend auto|device|host; 'clsa COMMAND --help' for details.\n"
-            "exit codes: 0 success, 1 check failed, 2 usage error, 3 runtime error\n");
+            "and --backend auto|device|host; sa, bwt, lcp and index take -q/--quiet (no\n"
+            "progress line on a terminal) and -v/--verbose (phase times after the run).\n"
+            "'clsa COMMAND --help' for details; 'clsa --version' for the version and OpenCL.\n"
+            "exit codes: 0 success, 1 check failed, 2 usage error, 3 runtime error,\n"
+            "130 interrupted (Ctrl-C; no output written)\n");
 }
 
 int main(int argc, char **argv)
@@ -45,8 +48,7 @@ int main(int argc, char **argv)
         return CLI_OK;
     }
     if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-        printf("clsa %s\n", clsa_version());
-        return CLI_OK;
+        return cli_version();
     }
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 2, argv + 2);

@@ -9,7 +9,8 @@
 
 #include "clsa.h"
 
-enum { CLI_OK = 0, CLI_INVALID = 1, CLI_USAGE = 2, CLI_RUNTIME = 3 };
+/* CLI_INTERRUPTED: Ctrl-C stopped the work (128 + SIGINT, as shells do). */
+enum { CLI_OK = 0, CLI_INVALID = 1, CLI_USAGE = 2, CLI_RUNTIME = 3, CLI_INTERRUPTED = 130 };
 
 /* Options a subcommand accepts (bit mask for cli_parse). */
 enum {
@@ -17,7 +18,8 @@ enum {
     OPT_INDEX = 1 << 1,    /* --index 32|64 */
     OPT_STATS = 1 << 2,    /* --stats */
     OPT_PRIMARY = 1 << 3,  /* --primary P */
-    OPT_RATE = 1 << 4      /* --sample-rate R */
+    OPT_RATE = 1 << 4,     /* --sample-rate R */
+    OPT_PROGRESS = 1 << 5  /* -q/--quiet, -v/--verbose: the long commands */
 };
 
 #define CLI_MAX_POS 8
@@ -30,6 +32,8 @@ typedef struct cli_args {
     int64_t primary;
     int has_primary;
     int64_t sample_rate;   /* 0: default */
+    int progress;          /* the command shows progress (OPT_PROGRESS allowed) */
+    int quiet, verbose;    /* -q: no progress display; -v: phase times after the run */
     const char *pos[CLI_MAX_POS];
     int npos;
 } cli_args;
@@ -111,6 +115,17 @@ void cli_result_close(cli_result *r);
 int cli_read_stream(FILE *f, uint8_t **data, size_t *n);
 int cli_write_stream(const void *data, size_t n);
 
+/* ---- progress.c: the progress display, -v phase times, Ctrl-C -------------- */
+/* Puts the CLI's callback into o (every command: Ctrl-C cancels the work);
+ * the display shows only when stderr is a terminal and -q is not given. */
+void cli_progress_install(const cli_args *a, clsa_options *o);
+/* The input's size, for MB/s; restarts the clock. */
+void cli_progress_input(size_t n);
+/* After the library call: ends the display line, prints -v's phase times;
+ * returns CLSA_ERR_CANCELLED for a success that Ctrl-C came after. */
+clsa_status cli_progress_done(clsa_status st);
+int cli_interrupted(void);
+
 /* --stats: peak device bytes per input byte, phase times, passes, cache. */
 void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds);
 double cli_now(void);
@@ -126,4 +141,6 @@ int cli_index(int argc, char **argv);
 int cli_count(int argc, char **argv);
 int cli_locate(int argc, char **argv);
 int cli_lcs(int argc, char **argv);
+/* clsa --version (version.c). */
+int cli_version(void);
 #endif

@@ -69,6 +69,10 @@ static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_arg
         a->index_bits = (int)x;
     } else if ((allowed & OPT_STATS) && !strcmp(arg, "--stats")) {
         a->stats = 1;
+    } else if ((allowed & OPT_PROGRESS) && (!strcmp(arg, "-q") || !strcmp(arg, "--quiet"))) {
+        a->quiet = 1;
+    } else if ((allowed & OPT_PROGRESS) && (!strcmp(arg, "-v") || !strcmp(arg, "--verbose"))) {
+        a->verbose = 1;
     } else if ((allowed & OPT_PRIMARY) && is_opt(arg, NULL, "--primary")) {
         if (value_of(argc, argv, i, &v) || parse_int64(v, &a->primary)) return -1;
         a->has_primary = 1;
@@ -87,6 +91,7 @@ int cli_parse(int argc, char **argv, unsigned allowed, int npos_min, int npos_ma
     memset(a, 0, sizeof *a);
     a->backend = CLSA_BACKEND_DEFAULT;
     a->index_bits = 32;
+    a->progress = (allowed & OPT_PROGRESS) != 0;
     *help = 0;
     int only_pos = 0;
     for (int i = 0; i < argc; i++) {
@@ -123,6 +128,10 @@ int cli_parse(int argc, char **argv, unsigned allowed, int npos_min, int npos_ma
 
 int cli_fail(clsa_context *ctx, clsa_status st, const char *what)
 {
+    if (st == CLSA_ERR_CANCELLED && cli_interrupted()) {
+        cli_error("%s: interrupted; no output written", what);
+        return CLI_INTERRUPTED;
+    }
     const char *msg = ctx ? clsa_last_error(ctx) : "";
     if (msg && *msg) cli_error("%s: %s", what, msg);
     else cli_error("%s: %s", what, clsa_status_string(st));
@@ -136,6 +145,7 @@ int cli_open(const cli_args *a, clsa_context **ctx)
     o.device = a->device;
     o.backend = a->backend;
     o.profile = a->stats;
+    cli_progress_install(a, &o);
     char err[1024];
     clsa_status st = clsa_create_ex(&o, ctx, err, sizeof err);
     if (st != CLSA_OK) {

@@ -18,7 +18,7 @@
 #define BATCH 262144
 
 static const char *index_usage =
-    "clsa index [-d DEV] [--backend B] [--sample-rate R] [--stats] INPUT INDEX";
+    "clsa index [-d DEV] [--backend B] [--sample-rate R] [--stats] [-q] [-v] INPUT INDEX";
 static const char *count_usage = "clsa count [-d DEV] [--backend B] INDEX PATTERNS";
 static const char *locate_usage = "clsa locate [-d DEV] [--backend B] INDEX PATTERNS";
 static const char *lcs_usage = "clsa lcs [-d DEV] [--backend B] A B";
@@ -26,7 +26,8 @@ static const char *lcs_usage = "clsa lcs [-d DEV] [--backend B] A B";
 int cli_index(int argc, char **argv)
 {
     cli_args a;
-    int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_RATE | OPT_STATS, 2, 2, index_usage,
+    int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_RATE | OPT_STATS | OPT_PROGRESS, 2, 2,
+                             index_usage,
                              &a, &help);
     if (rc || help) return rc;
     if ((rc = cli_distinct_paths(a.pos, 1, a.pos + 1, 1))) return rc;
@@ -43,8 +44,10 @@ int cli_index(int argc, char **argv)
     if ((rc = cli_in_open(&in, a.pos[0]))) return rc;
     if ((rc = cli_open(&a, &ctx)) || (rc = cli_in_read(&in, ctx, &text))) goto done;
     n = text.n;
+    cli_progress_input(n);
     double t0 = cli_now();
     clsa_status st = clsa_fm_create(ctx, text.p, (int64_t)n, a.sample_rate, &fm);
+    st = cli_progress_done(st);
     if (st == CLSA_OK) st = clsa_fm_save(fm, a.pos[1]);
     double t1 = cli_now();
     if (st) {

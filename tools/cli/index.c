@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char *bwt_usage = "clsa bwt [-d DEV] [--backend B] [--stats] INPUT OUTPUT";
+static const char *bwt_usage = "clsa bwt [-d DEV] [--backend B] [--stats] [-q] [-v] INPUT OUTPUT";
 static const char *unbwt_usage =
     "clsa unbwt --primary P [-d DEV] [--backend B] [--stats] INPUT OUTPUT";
 static const char *lcp_usage =
-    "clsa lcp [-d DEV] [--backend B] [--index 32|64] [--stats] INPUT OUTPUT";
+    "clsa lcp [-d DEV] [--backend B] [--index 32|64] [--stats] [-q] [-v] INPUT OUTPUT";
 
 /* The shape of bwt and unbwt: a byte array in, a byte array of the same
  * length out, both in page-locked memory of the context. */
@@ -27,9 +27,11 @@ static int bytes_to_bytes(const cli_args *a, const char *what, bytes_fn fn, int6
     if ((rc = cli_open(a, &ctx)) || (rc = cli_in_read(&in, ctx, &src)) ||
         (rc = cli_result_open(ctx, a->pos[1], src.n, &dst, "the output")))
         goto done;
+    cli_progress_input(src.n);
     double t0 = cli_now();
     clsa_status st = fn(ctx, a, src.p, dst.b.p, (int64_t)src.n, primary);
     double t1 = cli_now();
+    st = cli_progress_done(st);
     if (st) {
         rc = cli_fail(ctx, st, what);
         goto done;
@@ -61,7 +63,7 @@ static clsa_status run_unbwt(clsa_context *ctx, const cli_args *a, const uint8_t
 int cli_bwt(int argc, char **argv)
 {
     cli_args a;
-    int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_STATS, 2, 2, bwt_usage, &a, &help);
+    int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_STATS | OPT_PROGRESS, 2, 2, bwt_usage, &a, &help);
     if (rc || help) return rc;
     int64_t primary = 0;
     if ((rc = bytes_to_bytes(&a, "bwt", run_bwt, &primary))) return rc;
@@ -101,7 +103,7 @@ static void to_le(void *v, size_t n, int width)
 int cli_lcp(int argc, char **argv)
 {
     cli_args a;
-    int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_INDEX | OPT_STATS, 2, 2, lcp_usage, &a,
+    int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_INDEX | OPT_STATS | OPT_PROGRESS, 2, 2, lcp_usage, &a,
                              &help);
     if (rc || help) return rc;
     if ((rc = cli_distinct_paths(a.pos, 1, a.pos + 1, 1))) return rc;
@@ -121,10 +123,12 @@ int cli_lcp(int argc, char **argv)
     }
     if ((rc = cli_result_open(ctx, a.pos[1], n * (size_t)width, &lcp, "the LCP array")))
         goto done;
+    cli_progress_input(n);
     double t0 = cli_now();
     clsa_status st = width == 4 ? clsa_lcp32(ctx, text.p, lcp.b.p, (int64_t)n)
                                 : clsa_lcp64(ctx, text.p, lcp.b.p, (int64_t)n);
     double t1 = cli_now();
+    st = cli_progress_done(st);
     if (st) {
         rc = cli_fail(ctx, st, "lcp");
         goto done;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *sa_usage = "clsa sa [-d DEV] [--backend B] [--index 32|64] [--stats] INPUT OUTPUT";
+static const char *sa_usage = "clsa sa [-d DEV] [--backend B] [--index 32|64] [--stats] [-q] [-v] INPUT OUTPUT";
 
 /* Little-endian on disk whatever the host: the file format is fixed. */
 static void to_le(void *sa, size_t n, int width)
@@ -24,7 +24,8 @@ static void to_le(void *sa, size_t n, int width)
 int cli_sa(int argc, char **argv)
 {
     cli_args a;
-    int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_INDEX | OPT_STATS, 2, 2, sa_usage, &a, &help);
+    int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_INDEX | OPT_STATS | OPT_PROGRESS, 2, 2,
+                           sa_usage, &a, &help);
     if (rc || help) return rc;
     if ((rc = cli_distinct_paths(a.pos, 1, a.pos + 1, 1))) return rc;
     cli_in in;
@@ -44,10 +45,12 @@ int cli_sa(int argc, char **argv)
     }
     if ((rc = cli_result_open(ctx, a.pos[1], n * (size_t)width, &sa, "the suffix array")))
         goto done;
+    cli_progress_input(n);
     double t0 = cli_now();
     clsa_status st = width == 4 ? clsa_sa32(ctx, text.p, sa.b.p, (int64_t)n)
                                 : clsa_sa64(ctx, text.p, sa.b.p, (int64_t)n);
     double t1 = cli_now();
+    st = cli_progress_done(st);
     if (st) {
         rc = cli_fail(ctx, st, "suffix array");
         goto done;
