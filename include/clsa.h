@@ -185,6 +185,13 @@ CLSA_API const char *clsa_phase_name(int phase);
 CLSA_API clsa_status clsa_get_stats(const clsa_context *ctx, clsa_stats *stats);
 /* Zeroes the timings and the peak (the current device bytes stay). */
 CLSA_API void clsa_reset_stats(clsa_context *ctx);
+/* Profiled time per kernel (or copy) name since the last reset, entry i in
+ * order of first use (needs options.profile; at most 96 names): name into
+ * name[0..cap) (NUL-terminated, may be NULL), total milliseconds and launch
+ * count.  CLSA_ERR_INVALID_ARG past the last entry, so a loop from i = 0
+ * lists them all. */
+CLSA_API clsa_status clsa_get_kernel_time(const clsa_context *ctx, size_t i, char *name,
+                                          size_t cap, double *ms, uint64_t *launches);
 
 /* ---- suffix arrays ------------------------------------------------------ */
 

@@ -446,6 +446,18 @@ void clsa_reset_stats(clsa_context *ctx)
     ctx->stats.peak_device_bytes = cur;
     ctx->stats.programs_built = built;
     ctx->stats.programs_loaded = loaded;
+    ctx->nktime = 0;
+}
+
+clsa_status clsa_get_kernel_time(const clsa_context *ctx, size_t i, char *name, size_t cap,
+                                 double *ms, uint64_t *launches)
+{
+    if (!ctx || i >= ctx->nktime) return CLSA_ERR_INVALID_ARG;
+    const struct clsa_kernel_time *e = &ctx->ktime[i];
+    if (name && cap) snprintf(name, cap, "%s", e->name);
+    if (ms) *ms = e->ms;
+    if (launches) *launches = e->launches;
+    return CLSA_OK;
 }
 
 const char *clsa_version(void) { return CLSA_VERSION_STRING; }

@@ -1,6 +1,9 @@
 /* Kernel arguments and 1-D launches, timed per phase when profiling. */
 #include "runtime.h"
 
+#include <stdio.h>
+#include <string.h>
+
 clsa_status clsa__arg(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i, size_t size,
                       const void *value)
 {
@@ -13,23 +16,44 @@ clsa_status clsa__arg_local(clsa_context *ctx, cl_kernel k, const char *kname, c
     return clsa__cl(ctx, clSetKernelArg(k, i, bytes, NULL), "clSetKernelArg", kname);
 }
 
-/* Adds a finished command's time to phase and releases the event. */
-static void charge(clsa_context *ctx, cl_event ev, int phase)
+/* The per-name entry of what (a new one while the table has room). */
+static struct clsa_kernel_time *kernel_entry(clsa_context *ctx, const char *what)
+{
+    for (size_t i = 0; i < ctx->nktime; i++)
+        if (!strcmp(ctx->ktime[i].name, what)) return &ctx->ktime[i];
+    if (ctx->nktime == CLSA_KERNEL_TIMES) return NULL;
+    struct clsa_kernel_time *e = &ctx->ktime[ctx->nktime++];
+    snprintf(e->name, sizeof e->name, "%s", what);
+    e->ms = 0;
+    e->launches = 0;
+    return e;
+}
+
+/* Adds a finished command's time to phase and to its name, and releases
+ * the event. */
+static void charge(clsa_context *ctx, cl_event ev, int phase, const char *what)
 {
     cl_ulong t0 = 0, t1 = 0;
     if (clWaitForEvents(1, &ev) == CL_SUCCESS &&
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) ==
             CL_SUCCESS &&
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) ==
-            CL_SUCCESS && t1 >= t0 && phase >= 0 && phase < CLSA_PHASE_COUNT)
-        ctx->stats.phase_ms[phase] += (double)(t1 - t0) * 1e-6;
+            CL_SUCCESS && t1 >= t0 && phase >= 0 && phase < CLSA_PHASE_COUNT) {
+        double ms = (double)(t1 - t0) * 1e-6;
+        ctx->stats.phase_ms[phase] += ms;
+        struct clsa_kernel_time *e = kernel_entry(ctx, what && *what ? what : "?");
+        if (e) {
+            e->ms += ms;
+            e->launches++;
+        }
+    }
     clReleaseEvent(ev);
 }
 
 void clsa__profile_drain(clsa_context *ctx)
 {
     for (size_t i = 0; i < ctx->npending; i++)
-        charge(ctx, ctx->pending[i].ev, ctx->pending[i].phase);
+        charge(ctx, ctx->pending[i].ev, ctx->pending[i].phase, ctx->pending[i].what);
     ctx->npending = 0;
 }
 
@@ -39,7 +63,6 @@ void clsa__profile_drain(clsa_context *ctx)
  * already queued every 4096 commands). */
 clsa_status clsa__charge_event(clsa_context *ctx, cl_event ev, int phase, const char *what)
 {
-    (void)what;
     if (ctx->npending == ctx->pending_cap) {
         size_t cap = ctx->pending_cap ? ctx->pending_cap * 2 : 256;
         struct clsa_pending_event *grown =
@@ -52,12 +75,13 @@ clsa_status clsa__charge_event(clsa_context *ctx, cl_event ev, int phase, const 
         }
     }
     if (ctx->npending == ctx->pending_cap) {
-        charge(ctx, ev, phase);
+        charge(ctx, ev, phase, what);
         return CLSA_OK;
     }
-    ctx->pending[ctx->npending].ev = ev;
-    ctx->pending[ctx->npending].phase = phase;
-    ctx->npending++;
+    struct clsa_pending_event *p = &ctx->pending[ctx->npending++];
+    p->ev = ev;
+    p->phase = phase;
+    snprintf(p->what, sizeof p->what, "%s", what ? what : "");
     return CLSA_OK;
 }
 

@@ -53,6 +53,9 @@ typedef struct clsa_kernel_slot {
     cl_kernel kernel;
 } clsa_kernel_slot;
 
+#define CLSA_KERNEL_NAME_CAP 40
+#define CLSA_KERNEL_TIMES 96
+
 struct clsa_context {
     pthread_mutex_t lock;
     int has_device;       /* 0: host-only context */
@@ -102,8 +105,17 @@ struct clsa_context {
     struct clsa_pending_event {
         cl_event ev;
         int phase;
+        char what[CLSA_KERNEL_NAME_CAP];
     } *pending;
     size_t npending, pending_cap;
+    /* Time per kernel (or copy) name while profiling, for
+     * clsa_get_kernel_time; reset with the stats. */
+    struct clsa_kernel_time {
+        char name[CLSA_KERNEL_NAME_CAP];
+        double ms;
+        uint64_t launches;
+    } ktime[CLSA_KERNEL_TIMES];
+    size_t nktime;
 };
 
 /* ---- errors (status.c) --------------------------------------------------

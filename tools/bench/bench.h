@@ -48,6 +48,7 @@ typedef struct bench_row {
     double phase_ms[CLSA_PHASE_COUNT]; /* one profiled run */
     double profiled_ms;           /* sum of phase_ms */
     uint64_t launches;            /* kernel launches in the profiled run */
+    char kernels[640];            /* its slowest kernels: "name ms/launches ..." */
     double elems_per_s;           /* primitives: elements (pairs, keys) per second */
     double gbps;                  /* primitives: payload bytes / t_dev_min / 1e9 */
     double copy_gbps;             /* clEnqueueCopyBuffer of the same byte count, GB/s */
@@ -132,6 +133,9 @@ void ref_forget(void);
 void row_init(bench_row *row, const char *op, const bench_input *in);
 void row_fail(bench_row *row, clsa_context *ctx, clsa_status st, const char *what);
 void row_stats(bench_row *row, clsa_context *ctx);
+/* Phase breakdown and slowest kernels of the run just made on the
+ * profiled context. */
+void row_phases(bench_row *row, clsa_context *pctx);
 /* Appends "; "-separated printf text to row->note. */
 void row_note(bench_row *row, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* 1 (with a note) when one call already took the row budget: skip the device-resident reps. */

@@ -73,15 +73,8 @@ static clsa_status sa_dev(void *p)
 
 static void phases(bench_row *row, clsa_context *pctx)
 {
-    clsa_stats s;
-    if (clsa_get_stats(pctx, &s) != CLSA_OK) return;
-    row->profiled_ms = 0;
-    for (int p = 0; p < CLSA_PHASE_COUNT; p++) {
-        row->phase_ms[p] = s.phase_ms[p];
-        row->profiled_ms += s.phase_ms[p];
-    }
-    row->launches = s.kernel_launches;
-    row->passes = s.doubling_passes;
+    row->passes = 0; /* the profiled run's own count */
+    row_phases(row, pctx);
 }
 
 

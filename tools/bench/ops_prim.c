@@ -132,15 +132,7 @@ static void prim_measure(prim_job *j, bench_row *row, double elements, double pa
     if (cfg->profile) {
         j->ctx = env->pctx;
         if ((st = restore_dev(j)) == CLSA_OK) st = j->dev_call(j);
-        clsa_stats s;
-        if (st == CLSA_OK && clsa_get_stats(env->pctx, &s) == CLSA_OK) {
-            row->profiled_ms = 0;
-            for (int p = 0; p < CLSA_PHASE_COUNT; p++) {
-                row->phase_ms[p] = s.phase_ms[p];
-                row->profiled_ms += s.phase_ms[p];
-            }
-            row->launches = s.kernel_launches;
-        }
+        if (st == CLSA_OK) row_phases(row, env->pctx);
         row_fail(row, env->pctx, st, "profiled run");
         j->ctx = env->ctx;
     }

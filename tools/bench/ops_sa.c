@@ -78,8 +78,27 @@ void row_stats(bench_row *row, clsa_context *ctx)
     row->backend = s.last_backend;
 }
 
+/* The profiled run's most expensive kernels, "name ms/launches" by time. */
+static void row_kernels(bench_row *row, clsa_context *pctx)
+{
+    struct { char name[40]; double ms; uint64_t launches; } k[96], t;
+    size_t nk = 0, len = 0;
+    while (nk < 96 && clsa_get_kernel_time(pctx, nk, k[nk].name, sizeof k[nk].name, &k[nk].ms,
+                                           &k[nk].launches) == CLSA_OK)
+        nk++;
+    for (size_t i = 1; i < nk; i++) /* insertion sort, slowest first */
+        for (size_t j = i; j > 0 && k[j].ms > k[j - 1].ms; j--) t = k[j], k[j] = k[j - 1], k[j - 1] = t;
+    row->kernels[0] = 0;
+    for (size_t i = 0; i < nk && i < 14; i++) {
+        int w = snprintf(row->kernels + len, sizeof row->kernels - len, "%s%s %.2f/%llu",
+                         i ? " " : "", k[i].name, k[i].ms, (unsigned long long)k[i].launches);
+        if (w < 0 || (size_t)w >= sizeof row->kernels - len) break;
+        len += (size_t)w;
+    }
+}
+
 /* Phase breakdown of one run on the profiled context. */
-static void row_phases(bench_row *row, clsa_context *pctx)
+void row_phases(bench_row *row, clsa_context *pctx)
 {
     clsa_stats s;
     if (clsa_get_stats(pctx, &s) != CLSA_OK) return;
@@ -90,6 +109,7 @@ static void row_phases(bench_row *row, clsa_context *pctx)
     }
     row->launches = s.kernel_launches;
     if (!row->passes) row->passes = s.doubling_passes;
+    row_kernels(row, pctx);
 }
 
 typedef struct sa_arg {

@@ -209,7 +209,9 @@ static void json_row(FILE *f, const bench_row *w)
         if (isnan(w->phase_ms[p])) fputs("null", f);
         else fprintf(f, "%.6g", w->phase_ms[p]);
     }
-    fputs("}}", f);
+    fputs("}", f);
+    json_field(f, "kernels", w->kernels);
+    fputs("}", f);
 }
 
 static void json_write(bench_report *r)
@@ -262,6 +264,7 @@ static void table_row(const bench_row *w)
             if (w->phase_ms[p] > 0) printf(" %s %.2f", clsa_phase_name(p), w->phase_ms[p]);
         printf(" (total %.2f, %llu launches)\n", w->profiled_ms,
                (unsigned long long)w->launches);
+        if (w->kernels[0]) printf("         kernels [ms/launches]: %s\n", w->kernels);
     }
     if (w->note[0]) printf("         note: %s\n", w->note);
     if (w->error[0]) printf("         error: %s\n", w->error);
