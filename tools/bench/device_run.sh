@@ -94,7 +94,7 @@ build() { # ON|OFF: with the CUDA anchors or without
     local cuda=(-DCLSA_BENCH_CUDA=OFF)
     [ "$1" = ON ] && cuda=(-DCLSA_BENCH_CUDA=ON -DCLSA_ANCHORS_DIR="$ANCHORS_DIR" -DCMAKE_CUDA_COMPILER="$NVCC")
     cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF "${cuda[@]}" &&
-        cmake --build "$BUILD" -j"$JOBS" --target clsa_bench clsa_cli
+        cmake --build "$BUILD" -j"$JOBS" --target clsa_bench clsa_cli clsa_startup
 }
 say "build (Release, -j$JOBS, in $BUILD, CUDA anchors: $([ $ANCHORS = 1 ] && echo "yes, from $ANCHORS_DIR" || echo no))"
 if [ $ANCHORS = 1 ] && ! build ON >"$OUT/build.txt" 2>&1; then

@@ -1,0 +1,84 @@
+/* clsa-startup: where a short `clsa` process spends its first half second
+ * (issue 15).  Times, in one process: loading the OpenCL ICD loader,
+ * clGetPlatformIDs (every installed driver initialises here), each
+ * platform's device query, clsa_create for the selector, the first
+ * suffix array of a tiny text (kernel programs from the on-disk cache),
+ * a second one, and clsa_destroy.  Output: one "step seconds" line
+ * each.  Usage: clsa-startup [DEVICE-SELECTOR] */
+#define _GNU_SOURCE
+#include <CL/cl.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "clsa.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double lap(double *t)
+{
+    double n = now(), d = n - *t;
+    *t = n;
+    return d;
+}
+
+typedef cl_int (*get_platforms_fn)(cl_uint, cl_platform_id *, cl_uint *);
+typedef cl_int (*platform_info_fn)(cl_platform_id, cl_platform_info, size_t, void *, size_t *);
+typedef cl_int (*get_devices_fn)(cl_platform_id, cl_device_type, cl_uint, cl_device_id *,
+                                 cl_uint *);
+
+/* The loader's own view, before the library touches it. */
+static int platforms(double *t)
+{
+    void *h = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_GLOBAL);
+    printf("dlopen_libOpenCL %.4f\n", lap(t));
+    if (!h) return 1;
+    get_platforms_fn get = (get_platforms_fn)dlsym(h, "clGetPlatformIDs");
+    platform_info_fn info = (platform_info_fn)dlsym(h, "clGetPlatformInfo");
+    get_devices_fn devs = (get_devices_fn)dlsym(h, "clGetDeviceIDs");
+    cl_platform_id p[16];
+    cl_uint np = 0;
+    if (!get || !info || !devs || get(16, p, &np) != CL_SUCCESS) return 1;
+    printf("clGetPlatformIDs %.4f (%u platforms)\n", lap(t), np);
+    for (cl_uint i = 0; i < np && i < 16; i++) {
+        char name[128] = "";
+        cl_uint nd = 0;
+        info(p[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
+        devs(p[i], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
+        printf("clGetDeviceIDs[%s] %.4f (%u devices)\n", name, lap(t), nd);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    double t = now(), t_start = t;
+    if (platforms(&t)) printf("note: no OpenCL loader or platforms\n");
+    clsa_options o;
+    clsa_options_init(&o);
+    if (argc > 1) o.device = argv[1];
+    o.backend = CLSA_BACKEND_DEVICE; /* the tiny text too */
+    clsa_context *ctx = NULL;
+    clsa_status st = clsa_create(&o, &ctx);
+    printf("clsa_create %.4f (status %d)\n", lap(&t), (int)st);
+    if (st) return 1;
+    static const uint8_t text[] = "abracadabra_mississippi_banana_abracadabra_mississippi";
+    int32_t sa[sizeof text];
+    for (int run = 1; run <= 2; run++) {
+        st = clsa_sa32(ctx, text, sa, (int64_t)sizeof text - 1);
+        clsa_stats s;
+        clsa_get_stats(ctx, &s);
+        printf("sa32_tiny_call%d %.4f (status %d, programs loaded %u, built %u)\n", run, lap(&t),
+               (int)st, s.programs_loaded, s.programs_built);
+    }
+    clsa_destroy(ctx);
+    printf("clsa_destroy %.4f\n", lap(&t));
+    printf("total_in_main %.4f\n", now() - t_start);
+    return st != CLSA_OK;
+}
