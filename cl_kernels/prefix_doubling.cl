@@ -7,17 +7,32 @@
  * window differs from one that continues with byte 0x00) and b bits wide,
  * most significant first.  b * h0 <= 64. */
 
-static ulong pd_key(const __global uchar *text, ulong n, ulong p, const __global ushort *codes,
-                    uint b, uint h0)
+/* The bits of the packed key that symbols j0 .. j1-1 contribute (the
+ * other symbols' fields left 0): the halves of the key need only the
+ * symbols whose fields reach into them. */
+static ulong pd_key_part(const __global uchar *text, ulong n, ulong p,
+                         const __global ushort *codes, uint b, uint h0, uint j0, uint j1)
 {
     ulong k = 0;
-    for (uint j = 0; j < h0; j++) {
+    for (uint j = j0; j < j1; j++) {
         ulong q = p + j;
         uint c = q < n ? codes[text[q]] : 0u;
-        k = (k << b) | c;
+        k |= (ulong)c << (b * (h0 - 1 - j));
     }
     return k;
 }
+
+static ulong pd_key(const __global uchar *text, ulong n, ulong p, const __global ushort *codes,
+                    uint b, uint h0)
+{
+    return pd_key_part(text, n, p, codes, b, h0, 0, h0);
+}
+
+/* Symbols whose b-bit fields reach the high 32 bits: j < h0 - 32 / b (a
+ * field at shift b * (h0 - 1 - j) lies wholly below bit 32 when that
+ * shift + b <= 32); the low 32 bits need j >= h0 - ceil(32 / b). */
+static uint pd_hi_end(uint b, uint h0) { return h0 > 32 / b ? h0 - 32 / b : 0; }
+static uint pd_lo_start(uint b, uint h0) { return h0 > (32 + b - 1) / b ? h0 - (32 + b - 1) / b : 0; }
 
 /* Byte histogram: per work-group counts in local memory, then one global
  * atomic per bin. */
@@ -41,7 +56,7 @@ __kernel void pd_key_lo(const __global uchar *text, ulong n, const __global usho
 {
     ulong i = get_global_id(0);
     if (i >= n) return;
-    keys[i] = (uint)pd_key(text, n, i, codes, b, h0);
+    keys[i] = (uint)pd_key_part(text, n, i, codes, b, h0, pd_lo_start(b, h0), h0);
     pos[i] = (idx_t)i;
 }
 
@@ -51,19 +66,23 @@ __kernel void pd_key_hi(const __global uchar *text, ulong n, const __global usho
 {
     ulong i = get_global_id(0);
     if (i >= n) return;
-    keys[i] = (uint)(pd_key(text, n, pos[i], codes, b, h0) >> 32);
+    keys[i] = (uint)(pd_key_part(text, n, pos[i], codes, b, h0, 0, pd_hi_end(b, h0)) >> 32);
 }
 
-/* Group heads after the initial sort: the packed key changes. */
+/* Group heads after the initial sort: the packed key changes.  Each
+ * work-item builds its own slot's key once (h0 text gathers) and reads
+ * its left neighbour's from local memory (lk: local size + 1 keys; the
+ * first work-item also builds the key left of the work-group's range). */
 __kernel void pd_init_heads(const __global uchar *text, ulong n, const __global ushort *codes,
-                            uint b, uint h0, const __global idx_t *pos, __global uint *flags)
+                            uint b, uint h0, const __global idx_t *pos, __global uint *flags,
+                            __local ulong *lk)
 {
     ulong i = get_global_id(0);
-    if (i >= n) return;
-    uint f = 1;
-    if (i > 0)
-        f = pd_key(text, n, pos[i], codes, b, h0) != pd_key(text, n, pos[i - 1], codes, b, h0);
-    flags[i] = f;
+    uint lid = get_local_id(0);
+    if (i < n) lk[lid + 1] = pd_key(text, n, pos[i], codes, b, h0);
+    if (lid == 0 && i > 0 && i - 1 < n) lk[0] = pd_key(text, n, pos[i - 1], codes, b, h0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (i < n) flags[i] = i == 0 || lk[lid + 1] != lk[lid];
 }
 
 /* Doubling key of the unsorted suffix at slot i: rank of the suffix h

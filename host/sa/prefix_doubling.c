@@ -349,7 +349,7 @@ static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     CLSA_TRY(RUN(ctx, w->index64, "pd_init_heads", n, CLSA_KARG(text), CLSA_KARG(nn),
                  CLSA_KARG(codes), CLSA_KARG(cb), CLSA_KARG(ch0), CLSA_KARG(w->u),
-                 CLSA_KARG(w->sk)));
+                 CLSA_KARG(w->sk), CLSA_KLOCAL((ctx->tune.wg + 1) * 8)));
     w->isa = w->k; /* the sort keys are dead */
     w->k = NULL;
     CLSA_TRY(clsa__groups_settle(ctx, w, 0));
