@@ -66,26 +66,26 @@ clsa_status clsa__scan(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int i
     clsa_status st = CLSA_OK;
     if (nb == 1) {
         /* One tile: the downsweep alone is the whole scan (the total is
-         * reduced first, as out may be in). */
+         * reduced first, as out may be in, and read after the downsweep
+         * is queued, so the device is not left idle during the read). */
         if (total) {
             CLSA_TRY(clsa__alloc(ctx, 4, &sums));
             CLSA_TRY(reduce_tiles(ctx, sh, in, n, as_flags, sums, 1));
-            CLSA_TRY(clsa__read(ctx, sums, 0, total, 4));
         }
         CLSA_TRY(downsweep(ctx, sh, in, out, n, as_flags, inclusive, NULL, 1));
+        if (total) CLSA_TRY(clsa__read(ctx, sums, 0, total, 4));
         goto done;
     }
-    CLSA_TRY(clsa__alloc(ctx, nb * 4, &sums));
-    CLSA_TRY(clsa__alloc(ctx, nb * 4, &offsets));
+    /* With a total, the tile sums get one more entry, 0, so that the last
+     * offset is the total: one read instead of two. */
+    size_t ns = nb + (total != NULL);
+    CLSA_TRY(clsa__alloc(ctx, ns * 4, &sums));
+    CLSA_TRY(clsa__alloc(ctx, ns * 4, &offsets));
     CLSA_TRY(reduce_tiles(ctx, sh, in, n, as_flags, sums, nb));
-    CLSA_TRY(clsa__scan(ctx, sums, offsets, nb, 0, 0, NULL));
+    if (total) CLSA_TRY(clsa__fill_zero(ctx, sums, nb * 4, 4));
+    CLSA_TRY(clsa__scan(ctx, sums, offsets, ns, 0, 0, NULL));
     CLSA_TRY(downsweep(ctx, sh, in, out, n, as_flags, inclusive, offsets, nb));
-    if (total) {
-        uint32_t last_sum, last_off;
-        CLSA_TRY(clsa__read(ctx, sums, (nb - 1) * 4, &last_sum, 4));
-        CLSA_TRY(clsa__read(ctx, offsets, (nb - 1) * 4, &last_off, 4));
-        *total = last_sum + last_off;
-    }
+    if (total) CLSA_TRY(clsa__read(ctx, offsets, nb * 4, total, 4));
 done:
     clsa__free(ctx, &sums);
     clsa__free(ctx, &offsets);
