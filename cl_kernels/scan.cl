@@ -34,8 +34,11 @@ static uint scan_group(__local uint *x, __local uint *y, uint lid, uint lsize)
     return total;
 }
 
+/* block_sums[g] = sum of tile g; with pad_zero also block_sums[groups] = 0,
+ * so that the exclusive scan of the sums ends with the grand total. */
 __kernel void scan_reduce(const __global uint *in, ulong n, uint items, int as_flags,
-                          __global uint *block_sums, __local uint *a, __local uint *b)
+                          int pad_zero, __global uint *block_sums, __local uint *a,
+                          __local uint *b)
 {
     uint lid = get_local_id(0), lsize = get_local_size(0);
     ulong base = (ulong)get_group_id(0) * lsize * items;
@@ -44,14 +47,18 @@ __kernel void scan_reduce(const __global uint *in, ulong n, uint items, int as_f
     a[lid] = s;
     uint total = scan_group(a, b, lid, lsize);
     if (lid == 0) block_sums[get_group_id(0)] = total;
+    if (pad_zero && lid == 0 && get_group_id(0) + 1 == get_num_groups(0))
+        block_sums[get_num_groups(0)] = 0;
 }
 
 /* tile: local_size * items uints.  offsets: exclusive scan of block sums
- * (NULL-equivalent when has_offsets == 0: a single tile). */
+ * (NULL-equivalent when has_offsets == 0: a single tile).  want_total
+ * (single tile): the tile's sum into *total, so that a one-tile scan with
+ * a total is one launch. */
 __kernel void scan_downsweep(const __global uint *in, __global uint *out, ulong n, uint items,
                              int as_flags, int inclusive, const __global uint *offsets,
-                             int has_offsets, __local uint *tile, __local uint *a,
-                             __local uint *b)
+                             int has_offsets, int want_total, __global uint *total,
+                             __local uint *tile, __local uint *a, __local uint *b)
 {
     uint lid = get_local_id(0), lsize = get_local_size(0);
     ulong base = (ulong)get_group_id(0) * lsize * items;
@@ -62,7 +69,8 @@ __kernel void scan_downsweep(const __global uint *in, __global uint *out, ulong 
     uint s = 0;
     for (uint j = 0; j < items; j++) s += tile[lid * items + j];
     a[lid] = s;
-    scan_group(a, b, lid, lsize);
+    uint sum = scan_group(a, b, lid, lsize);
+    if (want_total && lid == 0) *total = sum;
     uint run = a[lid] + (has_offsets ? offsets[get_group_id(0)] : 0);
     for (uint j = 0; j < items; j++) {
         uint v = tile[lid * items + j];

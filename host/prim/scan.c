@@ -18,39 +18,44 @@ static scan_shape shape_of(const clsa_context *ctx)
     return s;
 }
 
+/* sums[0..nb) = the tiles' sums; pad_zero: also sums[nb] = 0. */
 static clsa_status reduce_tiles(clsa_context *ctx, scan_shape sh, cl_mem in, cl_ulong n,
-                                int as_flags, cl_mem sums, size_t nb)
+                                int as_flags, int pad_zero, cl_mem sums, size_t nb)
 {
     static const char *name = "scan_reduce";
     cl_kernel k;
     clsa_status st = clsa__kernel(ctx, "scan", 0, NULL, name, &k);
     cl_uint items = (cl_uint)sh.items;
-    cl_int flags = as_flags;
+    cl_int flags = as_flags, pad = pad_zero;
     if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, n)) ||
         (st = CLSA_ARG(ctx, k, name, 2, items)) || (st = CLSA_ARG(ctx, k, name, 3, flags)) ||
-        (st = CLSA_ARG(ctx, k, name, 4, sums)) ||
-        (st = clsa__arg_local(ctx, k, name, 5, sh.wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 6, sh.wg * 4)))
+        (st = CLSA_ARG(ctx, k, name, 4, pad)) || (st = CLSA_ARG(ctx, k, name, 5, sums)) ||
+        (st = clsa__arg_local(ctx, k, name, 6, sh.wg * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 7, sh.wg * 4)))
         return st;
     return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
 }
 
+/* total (single tile only, else NULL): receives the tile's sum. */
 static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem out, cl_ulong n,
-                             int as_flags, int inclusive, cl_mem offsets, size_t nb)
+                             int as_flags, int inclusive, cl_mem offsets, cl_mem total,
+                             size_t nb)
 {
     static const char *name = "scan_downsweep";
     cl_kernel k;
     clsa_status st = clsa__kernel(ctx, "scan", 0, NULL, name, &k);
     cl_uint items = (cl_uint)sh.items;
-    cl_int flags = as_flags, incl = inclusive, has = offsets != NULL;
+    cl_int flags = as_flags, incl = inclusive, has = offsets != NULL, want = total != NULL;
     cl_mem off = offsets ? offsets : in; /* any valid buffer when unused */
+    cl_mem tot = total ? total : out;    /* not written when unused */
     if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, out)) ||
         (st = CLSA_ARG(ctx, k, name, 2, n)) || (st = CLSA_ARG(ctx, k, name, 3, items)) ||
         (st = CLSA_ARG(ctx, k, name, 4, flags)) || (st = CLSA_ARG(ctx, k, name, 5, incl)) ||
         (st = CLSA_ARG(ctx, k, name, 6, off)) || (st = CLSA_ARG(ctx, k, name, 7, has)) ||
-        (st = clsa__arg_local(ctx, k, name, 8, sh.tile * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 9, sh.wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 10, sh.wg * 4)))
+        (st = CLSA_ARG(ctx, k, name, 8, want)) || (st = CLSA_ARG(ctx, k, name, 9, tot)) ||
+        (st = clsa__arg_local(ctx, k, name, 10, sh.tile * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 11, sh.wg * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 12, sh.wg * 4)))
         return st;
     return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
 }
@@ -65,14 +70,11 @@ clsa_status clsa__scan(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int i
     cl_mem sums = NULL, offsets = NULL;
     clsa_status st = CLSA_OK;
     if (nb == 1) {
-        /* One tile: the downsweep alone is the whole scan (the total is
-         * reduced first, as out may be in, and read after the downsweep
-         * is queued, so the device is not left idle during the read). */
-        if (total) {
-            CLSA_TRY(clsa__alloc(ctx, 4, &sums));
-            CLSA_TRY(reduce_tiles(ctx, sh, in, n, as_flags, sums, 1));
-        }
-        CLSA_TRY(downsweep(ctx, sh, in, out, n, as_flags, inclusive, NULL, 1));
+        /* One tile: the downsweep alone is the whole scan, and hands out
+         * the total (it reads the whole tile before writing, so out may be
+         * in). */
+        if (total) CLSA_TRY(clsa__alloc(ctx, 4, &sums));
+        CLSA_TRY(downsweep(ctx, sh, in, out, n, as_flags, inclusive, NULL, sums, 1));
         if (total) CLSA_TRY(clsa__read(ctx, sums, 0, total, 4));
         goto done;
     }
@@ -81,10 +83,9 @@ clsa_status clsa__scan(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int i
     size_t ns = nb + (total != NULL);
     CLSA_TRY(clsa__alloc(ctx, ns * 4, &sums));
     CLSA_TRY(clsa__alloc(ctx, ns * 4, &offsets));
-    CLSA_TRY(reduce_tiles(ctx, sh, in, n, as_flags, sums, nb));
-    if (total) CLSA_TRY(clsa__fill_zero(ctx, sums, nb * 4, 4));
+    CLSA_TRY(reduce_tiles(ctx, sh, in, n, as_flags, total != NULL, sums, nb));
     CLSA_TRY(clsa__scan(ctx, sums, offsets, ns, 0, 0, NULL));
-    CLSA_TRY(downsweep(ctx, sh, in, out, n, as_flags, inclusive, offsets, nb));
+    CLSA_TRY(downsweep(ctx, sh, in, out, n, as_flags, inclusive, offsets, NULL, nb));
     if (total) CLSA_TRY(clsa__read(ctx, offsets, nb * 4, total, 4));
 done:
     clsa__free(ctx, &sums);
