@@ -22,7 +22,9 @@ export CLSA_DEVICE=${CLSA_DEVICE:-nvidia}
     date -u +%Y-%m-%dT%H:%M:%SZ
     echo "commit: ${CLSA_BENCH_COMMIT:-$(git describe --always --dirty 2>/dev/null || echo unknown)}"
     nvidia-smi --query-gpu=name,driver_version,persistence_mode,clocks.max.sm --format=csv 2>&1
-    ls /etc/OpenCL/vendors/
+    for f in /etc/OpenCL/vendors/*.icd; do echo "$f: $(cat "$f")"; done
+    env | grep -iE '^(OCL|OPENCL|POCL)' || true
+    ls -l "$(ldconfig -p | awk '/libOpenCL.so.1/ {print $NF; exit}')" 2>&1
 } >"$OUT/env.txt"
 cat "$OUT/env.txt"
 cmake -B build -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF >/dev/null &&
@@ -38,12 +40,20 @@ for f in /etc/OpenCL/vendors/*.icd; do
 done
 printf x >/tmp/one-byte
 ns() { date +%s%N; }
+cli_ms_of() { local t0 t1; t0=$(ns); "$@" >/dev/null; t1=$(ns); echo $(((t1 - t0) / 1000000)); }
 cli_ms() { local t0 t1; t0=$(ns); "$@" build/clsa sa -q /tmp/one-byte /tmp/one-byte.sa; t1=$(ns); echo $(((t1 - t0) / 1000000)); }
 {
     for r in 1 2 3; do echo "-- all drivers, run $r"; build/tools/bench/clsa-startup "$CLSA_DEVICE"; done
     for r in 1 2 3; do echo "-- only $(ls "$only"), run $r"; OCL_ICD_VENDORS=$only build/tools/bench/clsa-startup "$CLSA_DEVICE"; done
+    lib=$(cat "$only"/*.icd 2>/dev/null | head -1)
+    echo "-- only $lib through OCL_ICD_FILENAMES"
+    OCL_ICD_FILENAMES=$lib build/tools/bench/clsa-startup "$CLSA_DEVICE"
     for r in 1 2 3; do
         echo "cli_1_byte_ms all=$(cli_ms env CLSA_BACKEND=device) only=$(cli_ms env CLSA_BACKEND=device OCL_ICD_VENDORS="$only")"
+    done
+    # the whole process from outside, with clsa_destroy and with it left to exit
+    for r in 1 2 3; do
+        echo "process_ms destroy=$(cli_ms_of build/tools/bench/clsa-startup "$CLSA_DEVICE") no_destroy=$(cli_ms_of build/tools/bench/clsa-startup "$CLSA_DEVICE" --no-destroy)"
     done
 } 2>&1 | tee "$OUT/startup.txt"
 

@@ -3,8 +3,9 @@
  * clGetPlatformIDs (every installed driver initialises here), each
  * platform's device query, clsa_create for the selector, the first
  * suffix array of a tiny text (kernel programs from the on-disk cache),
- * a second one, and clsa_destroy.  Output: one "step seconds" line
- * each.  Usage: clsa-startup [DEVICE-SELECTOR] */
+ * a second one, and clsa_destroy (left to process exit with --no-destroy,
+ * to time the whole process from outside both ways).  Output: one "step
+ * seconds" line each.  Usage: clsa-startup [DEVICE-SELECTOR] [--no-destroy] */
 #define _GNU_SOURCE
 #include <CL/cl.h>
 #include <dlfcn.h>
@@ -62,6 +63,7 @@ int main(int argc, char **argv)
     if (platforms(&t)) printf("note: no OpenCL loader or platforms\n");
     clsa_options o;
     clsa_options_init(&o);
+    int destroy = !(argc > 2 && !strcmp(argv[2], "--no-destroy"));
     if (argc > 1) o.device = argv[1];
     o.backend = CLSA_BACKEND_DEVICE; /* the tiny text too */
     clsa_context *ctx = NULL;
@@ -77,8 +79,10 @@ int main(int argc, char **argv)
         printf("sa32_tiny_call%d %.4f (status %d, programs loaded %u, built %u)\n", run, lap(&t),
                (int)st, s.programs_loaded, s.programs_built);
     }
-    clsa_destroy(ctx);
-    printf("clsa_destroy %.4f\n", lap(&t));
+    if (destroy) {
+        clsa_destroy(ctx);
+        printf("clsa_destroy %.4f\n", lap(&t));
+    }
     printf("total_in_main %.4f\n", now() - t_start);
     return st != CLSA_OK;
 }
