@@ -85,6 +85,26 @@ __kernel void pd_init_heads(const __global uchar *text, ulong n, const __global 
     if (i < n) flags[i] = i == 0 || lk[lid + 1] != lk[lid];
 }
 
+/* Integer alphabets (sym = 2 or 4 bytes a symbol): the initial key is
+ * the first symbol itself, so no alphabet table is needed and any symbol
+ * values work; the doubling starts at h = 1. */
+__kernel void pd_key_sym(const __global uchar *text, ulong n, uint sym, __global uint *keys,
+                         __global idx_t *pos)
+{
+    ulong i = get_global_id(0);
+    if (i >= n) return;
+    keys[i] = sym == 2 ? (uint)((const __global ushort *)text)[i] : ((const __global uint *)text)[i];
+    pos[i] = (idx_t)i;
+}
+
+/* Group heads after the sort by the first symbol: the sorted key changes. */
+__kernel void pd_sym_heads(const __global uint *keys, ulong n, __global uint *flags)
+{
+    ulong i = get_global_id(0);
+    if (i >= n) return;
+    flags[i] = i == 0 || keys[i] != keys[i - 1];
+}
+
 /* Doubling key of the unsorted suffix at slot i: rank of the suffix h
  * further, + 1; 0 past the end (sorts first). */
 __kernel void pd_key2(const __global idx_t *u, const __global idx_t *isa, ulong m, ulong n,

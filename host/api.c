@@ -23,17 +23,18 @@ static clsa_status sa_args(clsa_context *ctx, const void *text, const void *sa, 
     return CLSA_OK;
 }
 
-/* Devices that share memory with the host work on the caller's arrays. */
-static clsa_status sa_zero_copy(clsa_context *ctx, const uint8_t *text, void *sa, int64_t n,
-                                int index64)
+/* Devices that share memory with the host work on the caller's arrays.
+ * sym: bytes per text symbol (1, 2, 4). */
+static clsa_status sa_zero_copy(clsa_context *ctx, const void *text, int sym, void *sa,
+                                int64_t n, int index64)
 {
     size_t w = index64 ? 8 : 4;
     cl_mem dtext = NULL, dsa = NULL;
     clsa_status st = CLSA_OK;
     /* USE_HOST_PTR takes a non-const pointer; the text is only read */
-    CLSA_TRY(clsa__alloc_host(ctx, (void *)(uintptr_t)text, (size_t)n, &dtext));
+    CLSA_TRY(clsa__alloc_host(ctx, (void *)(uintptr_t)text, (size_t)n * sym, &dtext));
     CLSA_TRY(clsa__alloc_host(ctx, sa, (size_t)n * w, &dsa));
-    CLSA_TRY(clsa__sa_device(ctx, dtext, dsa, n, index64));
+    CLSA_TRY(clsa__sa_device_sym(ctx, dtext, sym, dsa, n, index64));
     CLSA_TRY(clsa__sync_host(ctx, dsa, (size_t)n * w));
 done:
     clsa__free(ctx, &dtext);
@@ -41,21 +42,21 @@ done:
     return st;
 }
 
-static clsa_status sa_on_device(clsa_context *ctx, const uint8_t *text, void *sa, int64_t n,
-                                int index64)
+static clsa_status sa_on_device(clsa_context *ctx, const void *text, int sym, void *sa,
+                                int64_t n, int index64)
 {
-    size_t w = index64 ? 8 : 4;
+    size_t w = index64 ? 8 : 4, tb = (size_t)n * sym;
     /* clsa_host_alloc memory is already a mapped buffer: copy from it (at
      * the page-locked rate) rather than wrap it a second time. */
-    if (ctx->tune.zero_copy && !clsa__is_pinned(ctx, text, (size_t)n) &&
+    if (ctx->tune.zero_copy && !clsa__is_pinned(ctx, text, tb) &&
         !clsa__is_pinned(ctx, sa, (size_t)n * w))
-        return sa_zero_copy(ctx, text, sa, n, index64);
+        return sa_zero_copy(ctx, text, sym, sa, n, index64);
     cl_mem dtext = NULL, dsa = NULL;
     clsa_status st = CLSA_OK;
-    CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dtext));
+    CLSA_TRY(clsa__alloc(ctx, tb, &dtext));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &dsa));
-    CLSA_TRY(clsa__write(ctx, dtext, 0, text, (size_t)n));
-    CLSA_TRY(clsa__sa_device(ctx, dtext, dsa, n, index64));
+    CLSA_TRY(clsa__write(ctx, dtext, 0, text, tb));
+    CLSA_TRY(clsa__sa_device_sym(ctx, dtext, sym, dsa, n, index64));
     CLSA_TRY(clsa__read(ctx, dsa, 0, sa, (size_t)n * w));
 done:
     clsa__free(ctx, &dtext);
@@ -63,12 +64,22 @@ done:
     return st;
 }
 
-static clsa_status sa_any(clsa_context *ctx, const uint8_t *text, void *sa, int64_t n,
+static clsa_status sa_on_host(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
+                              int index64)
+{
+    return sym == 1 ? clsa__sa_host(ctx, text, sa, n, index64)
+                    : clsa__sa_host_int(ctx, text, sym, sa, n, index64);
+}
+
+static clsa_status sa_any(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
                           int index64)
 {
     clsa_status st = sa_args(ctx, text, sa, n, index64);
+    if (st == CLSA_OK && (uint64_t)n > SIZE_MAX / 8)
+        st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "suffix array: %lld symbols do not fit in "
+                                                 "memory", (long long)n);
     if (st || n == 0) return st;
-    if (!ctx) return clsa__sa_host(NULL, text, sa, n, index64);
+    if (!ctx) return sa_on_host(NULL, text, sym, sa, n, index64);
     clsa__lock(ctx);
     ctx->message[0] = 0;
     int device = clsa__use_device(ctx, (uint64_t)n);
@@ -77,12 +88,12 @@ static clsa_status sa_any(clsa_context *ctx, const uint8_t *text, void *sa, int6
     if (device && (uint64_t)n > UINT32_MAX && ctx->backend == CLSA_BACKEND_AUTO) device = 0;
     if (device) {
         ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
-        st = sa_on_device(ctx, text, sa, n, index64);
+        st = sa_on_device(ctx, text, sym, sa, n, index64);
     } else if (ctx->backend == CLSA_BACKEND_DEVICE) {
         st = clsa__need_device(ctx);
     } else {
         ctx->stats.last_backend = CLSA_BACKEND_HOST;
-        st = clsa__sa_host(ctx, text, sa, n, index64);
+        st = sa_on_host(ctx, text, sym, sa, n, index64);
     }
     st = clsa__progress_end(ctx, st);
     clsa__unlock(ctx);
@@ -91,12 +102,32 @@ static clsa_status sa_any(clsa_context *ctx, const uint8_t *text, void *sa, int6
 
 clsa_status clsa_sa32(clsa_context *ctx, const uint8_t *text, int32_t *sa, int64_t n)
 {
-    return sa_any(ctx, text, sa, n, 0);
+    return sa_any(ctx, text, 1, sa, n, 0);
 }
 
 clsa_status clsa_sa64(clsa_context *ctx, const uint8_t *text, int64_t *sa, int64_t n)
 {
-    return sa_any(ctx, text, sa, n, 1);
+    return sa_any(ctx, text, 1, sa, n, 1);
+}
+
+clsa_status clsa_sa32_u16(clsa_context *ctx, const uint16_t *text, int32_t *sa, int64_t n)
+{
+    return sa_any(ctx, text, 2, sa, n, 0);
+}
+
+clsa_status clsa_sa64_u16(clsa_context *ctx, const uint16_t *text, int64_t *sa, int64_t n)
+{
+    return sa_any(ctx, text, 2, sa, n, 1);
+}
+
+clsa_status clsa_sa32_u32(clsa_context *ctx, const uint32_t *text, int32_t *sa, int64_t n)
+{
+    return sa_any(ctx, text, 4, sa, n, 0);
+}
+
+clsa_status clsa_sa64_u32(clsa_context *ctx, const uint32_t *text, int64_t *sa, int64_t n)
+{
+    return sa_any(ctx, text, 4, sa, n, 1);
 }
 
 static clsa_status sa_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64)

@@ -203,6 +203,22 @@ CLSA_API clsa_status clsa_get_kernel_time(const clsa_context *ctx, size_t i, cha
 CLSA_API clsa_status clsa_sa32(clsa_context *ctx, const uint8_t *text, int32_t *sa, int64_t n);
 CLSA_API clsa_status clsa_sa64(clsa_context *ctx, const uint8_t *text, int64_t *sa, int64_t n);
 
+/* Integer alphabets: the same for a text of n 16- or 32-bit symbols (token
+ * ids, words, ...).  Symbols are any values of the type, compared as
+ * unsigned numbers, a proper prefix sorting first; no alphabet size or
+ * unused sentinel is needed.  The device path takes n < 2^32 symbols (its
+ * counts are 32-bit), as does the host backend here (prefix doubling with
+ * counting sorts; libdivsufsort takes bytes only): larger n is
+ * CLSA_ERR_TOO_LARGE.  ctx may be NULL: host backend. */
+CLSA_API clsa_status clsa_sa32_u16(clsa_context *ctx, const uint16_t *text, int32_t *sa,
+                                   int64_t n);
+CLSA_API clsa_status clsa_sa64_u16(clsa_context *ctx, const uint16_t *text, int64_t *sa,
+                                   int64_t n);
+CLSA_API clsa_status clsa_sa32_u32(clsa_context *ctx, const uint32_t *text, int32_t *sa,
+                                   int64_t n);
+CLSA_API clsa_status clsa_sa64_u32(clsa_context *ctx, const uint32_t *text, int64_t *sa,
+                                   int64_t n);
+
 /* Device-resident twins: text is a buffer of at least n bytes, sa of at
  * least n entries (4 or 8 bytes each), both on ctx's OpenCL context. */
 CLSA_API clsa_status clsa_sa32_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n);

@@ -359,7 +359,42 @@ done:
     return st;
 }
 
+/* The same for a text of sym-byte symbols: one radix sort by the first
+ * symbol (the radix sort skips the digits no symbol uses). */
+static clsa_status initial_groups_int(clsa_context *ctx, cl_mem text, cl_uint sym, cl_mem sa,
+                                      pd_buffers *b, clsa__sa_work *w)
+{
+    size_t iw = w->index64 ? 8 : 4, n = (size_t)w->n;
+    int vb = w->index64 ? 8 : 4;
+    cl_ulong nn = w->n;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(alloc(ctx, b, n * iw, &w->k));
+    CLSA_TRY(alloc(ctx, b, n * iw, &w->sk));
+    CLSA_TRY(alloc(ctx, b, n * iw, &w->sv));
+    w->u = sa;
+    w->m = n;
+    CLSA_TRY(RUN(ctx, w->index64, "pd_key_sym", n, CLSA_KARG(text), CLSA_KARG(nn), CLSA_KARG(sym),
+                 CLSA_KARG(w->k), CLSA_KARG(w->u)));
+    CLSA_TRY(clsa__radix_sort_capped(ctx, w->k, w->u, w->n, 4, vb, 0, 8 * sym, w->sk, w->sv,
+                                     table_cap(w->n)));
+    clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
+    CLSA_TRY(RUN(ctx, w->index64, "pd_sym_heads", n, CLSA_KARG(w->k), CLSA_KARG(nn),
+                 CLSA_KARG(w->sk)));
+    w->isa = w->k; /* the sort keys are dead */
+    w->k = NULL;
+    CLSA_TRY(clsa__groups_settle(ctx, w, 0));
+    CLSA_TRY(shrink(ctx, b, w, sa));
+done:
+    return st;
+}
+
 clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64)
+{
+    return clsa__sa_device_sym(ctx, text, 1, sa, n, index64);
+}
+
+clsa_status clsa__sa_device_sym(clsa_context *ctx, cl_mem text, int sym, cl_mem sa, int64_t n,
+                                int index64)
 {
     size_t iw = index64 ? 8 : 4;
     int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT);
@@ -385,15 +420,18 @@ clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n
      * (checked in shrink, once their number is known). */
     CLSA_TRY(clsa__reserve_check(ctx, 3 * iw * (uint64_t)n + 4096, "suffix array working set"));
     CLSA_TRY(clsa__progress(ctx, "initial sort", 0.0));
-    CLSA_TRY(alphabet(ctx, text, w.n, &a));
-    if (a.sigma == 1) {
+    memset(&a, 0, sizeof a);
+    a.h0 = 1; /* integer alphabets: the first symbol */
+    if (sym == 1) CLSA_TRY(alphabet(ctx, text, w.n, &a));
+    if (sym == 1 && a.sigma == 1) {
         CLSA_TRY(RUN(ctx, index64, "pd_reverse", w.n, CLSA_KARG(nn), CLSA_KARG(sa)));
         CLSA_TRY(clsa__progress(ctx, "initial sort", 1.0));
         goto done;
     }
     CLSA_TRY(alloc(ctx, &b, 8, &w.counter));
     CLSA_TRY(alloc(ctx, &b, 36 * 4, &w.counts));
-    CLSA_TRY(initial_groups(ctx, text, sa, &b, &w, &a));
+    if (sym == 1) CLSA_TRY(initial_groups(ctx, text, sa, &b, &w, &a));
+    else CLSA_TRY(initial_groups_int(ctx, text, (cl_uint)sym, sa, &b, &w));
     CLSA_TRY(report_sorted(ctx, "initial sort", &w));
     for (uint64_t h = a.h0; w.m > 0; h *= 2) {
         ctx->stats.doubling_passes++;

@@ -1,0 +1,189 @@
+/* Suffix arrays of 16- and 32-bit symbol texts (clsa_sa32_u16 ... _u32):
+ * the device and the host backend against a naive sort of the suffixes on
+ * generated texts with fixed seeds (symbol values 0 and the maximum
+ * included), and device against host on larger ones. */
+#include "testutil.h"
+
+static clsa_context *ctx;
+
+/* The text under test, for the naive comparison (qsort has no user pointer). */
+static const void *g_text;
+static int g_sym;
+static size_t g_n;
+
+static uint32_t sym_at(size_t i)
+{
+    return g_sym == 2 ? ((const uint16_t *)g_text)[i] : ((const uint32_t *)g_text)[i];
+}
+
+static int by_suffix(const void *a, const void *b)
+{
+    size_t x = (size_t)*(const int64_t *)a, y = (size_t)*(const int64_t *)b;
+    while (x < g_n && y < g_n) {
+        uint32_t u = sym_at(x++), v = sym_at(y++);
+        if (u != v) return u < v ? -1 : 1;
+    }
+    return x == g_n ? (y == g_n ? 0 : -1) : 1; /* the one that ended first is smaller */
+}
+
+static int64_t *naive_sa(const void *text, int sym, size_t n)
+{
+    int64_t *sa = tu_malloc(n * 8 + 8);
+    for (size_t i = 0; i < n; i++) sa[i] = (int64_t)i;
+    g_text = text;
+    g_sym = sym;
+    g_n = n;
+    qsort(sa, n, 8, by_suffix);
+    return sa;
+}
+
+/* SA of the text through the public call for (sym, index64), as int64. */
+static int64_t *build(clsa_context *c, const void *text, int sym, size_t n, int index64)
+{
+    int64_t *out = tu_malloc(n * 8 + 8);
+    int32_t *s32 = index64 ? NULL : tu_malloc(n * 4 + 4);
+    clsa_status st;
+    if (sym == 2)
+        st = index64 ? clsa_sa64_u16(c, text, out, (int64_t)n) : clsa_sa32_u16(c, text, s32, (int64_t)n);
+    else
+        st = index64 ? clsa_sa64_u32(c, text, out, (int64_t)n) : clsa_sa32_u32(c, text, s32, (int64_t)n);
+    if (st != CLSA_OK)
+        fail_msg("sa%d_u%d of %zu symbols: status %d (%s)", index64 ? 64 : 32, 8 * sym, n, (int)st,
+                 c ? clsa_last_error(c) : "host");
+    if (!index64)
+        for (size_t i = 0; i < n; i++) out[i] = s32[i];
+    free(s32);
+    return out;
+}
+
+static void expect_equal(const int64_t *got, const int64_t *want, size_t n, const char *who,
+                         const char *what)
+{
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i])
+            fail_msg("%s, %s (n=%zu): SA[%zu] = %lld, expected %lld", who, what, n, i,
+                     (long long)got[i], (long long)want[i]);
+}
+
+/* Device and host against the naive order (naive = 1), or device against
+ * host (larger inputs). */
+static void check(const void *text, int sym, size_t n, int index64, int naive, const char *what)
+{
+    int64_t *dev = build(ctx, text, sym, n, index64);
+    int64_t *host = build(NULL, text, sym, n, index64);
+    if (naive) {
+        int64_t *ref = naive_sa(text, sym, n);
+        expect_equal(dev, ref, n, "device", what);
+        expect_equal(host, ref, n, "host", what);
+        free(ref);
+    } else {
+        expect_equal(dev, host, n, "device vs host", what);
+    }
+    free(dev);
+    free(host);
+}
+
+/* Symbols drawn from one of several shapes over the full range of the type. */
+static uint32_t draw(tu_rng *r, int shape, uint32_t max, const uint32_t *pool)
+{
+    switch (shape) {
+    case 0: return tu_below(r, 2);                           /* 0 and 1 */
+    case 1: return max - tu_below(r, 2);                     /* the two largest */
+    case 2: return (uint32_t)tu_next(r) & max;               /* anything */
+    case 3: return pool[tu_below(r, 5)];                     /* five sparse values */
+    case 4: return tu_below(r, 3) ? 0 : max;                 /* 0 and max */
+    default: return tu_below(r, 4);                          /* DNA-like */
+    }
+}
+
+static void *fill(tu_rng *r, int sym, size_t n, int shape)
+{
+    uint32_t max = sym == 2 ? 0xffffu : 0xffffffffu;
+    uint32_t pool[5];
+    for (int i = 0; i < 5; i++) pool[i] = (uint32_t)tu_next(r) & max;
+    void *t = tu_malloc(n * (size_t)sym + 4);
+    int periodic = shape == 6; /* a short random period repeated: many passes */
+    size_t period = 1 + tu_below(r, 5);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = periodic && i >= period ? (sym == 2 ? ((uint16_t *)t)[i - period]
+                                                         : ((uint32_t *)t)[i - period])
+                                             : draw(r, periodic ? 2 : shape, max, pool);
+        if (sym == 2) ((uint16_t *)t)[i] = (uint16_t)v;
+        else ((uint32_t *)t)[i] = v;
+    }
+    return t;
+}
+
+static void edge_cases(void **state)
+{
+    (void)state;
+    static const uint32_t vals[][4] = {{0, 0, 0, 0}, {0xffffffffu, 0xffffffffu, 0xffffffffu, 0},
+                                       {0, 0xffffffffu, 0, 0xffffffffu}, {5, 4, 3, 2},
+                                       {1, 0, 1, 0}, {7, 7, 0, 7}};
+    for (int sym = 2; sym <= 4; sym += 2)
+        for (size_t v = 0; v < sizeof vals / sizeof *vals; v++)
+            for (size_t n = 0; n <= 4; n++) {
+                uint32_t t32[4];
+                uint16_t t16[4];
+                for (size_t i = 0; i < 4; i++) {
+                    t32[i] = vals[v][i];
+                    t16[i] = (uint16_t)vals[v][i];
+                }
+                if (tu_small() && (v + n + (size_t)sym) % 7) continue; /* Oclgrind: a seventh */
+                char what[64];
+                snprintf(what, sizeof what, "edge %zu, u%d", v, 8 * sym);
+                tu_refresh(&ctx);
+                check(sym == 2 ? (void *)t16 : (void *)t32, sym, n, (int)(v + n) % 2, 1, what);
+            }
+}
+
+static void random_texts(void **state)
+{
+    (void)state;
+    tu_rng r = {20261124};
+    int count = tu_small() ? 6 : 300;
+    for (int k = 0; k < count; k++) {
+        int sym = k % 2 ? 4 : 2, shape = (k / 2) % 7;
+        size_t n = tu_small() ? tu_below(&r, 150) : k % 50 == 49 ? 2000 + tu_below(&r, 4000)
+                                                                 : tu_below(&r, 700);
+        void *t = fill(&r, sym, n, shape);
+        char what[64];
+        snprintf(what, sizeof what, "random shape %d, u%d, seed step %d", shape, 8 * sym, k);
+        tu_refresh(&ctx);
+        check(t, sym, n, (k / 3) % 2, 1, what);
+        free(t);
+    }
+}
+
+/* Larger texts, device against host: the device's radix sort over 16 and
+ * 32 bits and its doubling loop at sizes the naive sort cannot check. */
+static void large_texts(void **state)
+{
+    (void)state;
+    if (tu_small()) skip();
+    tu_rng r = {77};
+    size_t sizes[] = {40000, 150000};
+    for (int shape = 0; shape < 7; shape++)
+        for (size_t i = 0; i < 2; i++) {
+            if (i == 1 && shape % 2) continue;
+            int sym = (shape + (int)i) % 2 ? 4 : 2;
+            void *t = fill(&r, sym, sizes[i], shape);
+            char what[64];
+            snprintf(what, sizeof what, "large shape %d, u%d", shape, 8 * sym);
+            check(t, sym, sizes[i], (int)i, 0, what);
+            free(t);
+        }
+}
+
+int main(void)
+{
+    ctx = tu_context();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(edge_cases),
+        cmocka_unit_test(random_texts),
+        cmocka_unit_test(large_texts),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    clsa_destroy(ctx);
+    return rc;
+}
