@@ -94,11 +94,9 @@ def test_module_functions_use_default_context(ctx):
 def test_integer_alphabets(ctx):
     toks = np.random.default_rng(4).integers(0, 70000, 2000).astype(np.uint32)
     ref = sorted(range(len(toks)), key=lambda i: toks[i:].tolist())
-    for arr in (toks, (toks % 65536).astype(np.uint16)):
+    edges = np.array([0, 4294967295, 0, 4294967295, 4294967295, 0, 7], dtype=np.uint32)
+    for arr in (toks, (toks % 65536).astype(np.uint16), edges, edges.astype(np.uint16)):
         ref = sorted(range(len(arr)), key=lambda i: arr[i:].tolist())
-        try:
-            got = ctx.sa(arr)
-        except clsa.UnsupportedError as e:  # this libclsa has no integer alphabets yet
-            assert "clsa_sa32_u" in str(e)
-            continue
-        assert got.tolist() == ref
+        assert ctx.sa(arr).tolist() == ref
+        assert ctx.sa(arr, index=64).tolist() == ref
+        assert clsa.Context(backend="host").sa(arr).tolist() == ref
