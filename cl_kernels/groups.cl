@@ -17,23 +17,33 @@ static idx_t grp_key2(const __global idx_t *isa, ulong n, ulong h, idx_t p)
  * singleton (ranks and deltas are below n < 2^32, so never equal it). */
 #define GRP_NONE ((idx_t)-1)
 
-/* Heads of the groups as they were before this pass's sort (ranks differ). */
+/* Heads of the groups as they were before this pass's sort (ranks differ).
+ * Each rank is gathered once into lr (local size + 1 entries: slot i at
+ * lid + 1, the work-group's left neighbour at 0) and compared there. */
 __kernel void grp_old_heads(const __global idx_t *u, const __global idx_t *isa, ulong m,
-                            __global uint *flags)
+                            __global uint *flags, __local idx_t *lr)
 {
     ulong i = get_global_id(0);
-    if (i >= m) return;
-    flags[i] = i == 0 || isa[u[i]] != isa[u[i - 1]];
+    uint lid = get_local_id(0);
+    if (i < m) lr[lid + 1] = isa[u[i]];
+    if (lid == 0 && i > 0 && i - 1 < m) lr[0] = isa[u[i - 1]];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (i < m) flags[i] = i == 0 || lr[lid + 1] != lr[lid];
 }
 
-/* Slot i (0..m) starts a group after sorting by (rank, key2): an old head
- * or a key change; i == m counts as a head (end of the last group). */
-static int grp_is_new_head(const __global idx_t *u, const __global idx_t *isa, ulong m, ulong n,
-                           ulong h, ulong i)
+/* Old rank and key2 of slot j into local entry l. */
+static void grp_load_key(const __global idx_t *u, const __global idx_t *isa, ulong n, ulong h,
+                         ulong j, __local idx_t *lr, __local idx_t *lk, uint l)
 {
-    if (i == 0 || i >= m) return 1;
-    idx_t a = u[i - 1], c = u[i];
-    return isa[a] != isa[c] || grp_key2(isa, n, h, a) != grp_key2(isa, n, h, c);
+    idx_t p = u[j];
+    lr[l] = isa[p];
+    lk[l] = grp_key2(isa, n, h, p);
+}
+
+/* The (rank, key2) of local entries l - 1 and l differ. */
+static int grp_key_step(const __local idx_t *lr, const __local idx_t *lk, uint l)
+{
+    return lr[l - 1] != lr[l] || lk[l - 1] != lk[l];
 }
 
 /* First kernel of a split, one pass over the m slots (scan = inclusive
@@ -44,17 +54,28 @@ static int grp_is_new_head(const __global idx_t *u, const __global idx_t *isa, u
  *  - val: delta = old rank - slot of the old group's first suffix at such
  *    a head (for grp_head_scatter), the final rank slot + delta at a
  *    singleton, GRP_NONE elsewhere (grp_rank_split tells them apart).
- * Reads only the old ranks (isa is not updated yet); each work-item reads
- * and writes only its own slot of scan. */
+ * Slot i starts a new group (sorted by (rank, key2)) when i == 0, i == m
+ * (end of the last group) or its (rank, key2) differs from slot i - 1's.
+ * Both keys of every slot are gathered once into lr, lk (local size + 2
+ * entries: slot i at lid + 1, the work-group's neighbours at 0 and
+ * local size + 1), then compared there.  Reads only the old ranks (isa is
+ * not updated yet); each work-item reads and writes only its own slot of
+ * scan. */
 __kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa,
                               const __global idx_t *starts, ulong m, ulong n, ulong h,
-                              __global uint *scan, __global idx_t *val)
+                              __global uint *scan, __global idx_t *val, __local idx_t *lr,
+                              __local idx_t *lk)
 {
     ulong i = get_global_id(0);
+    uint lid = get_local_id(0), ls = get_local_size(0);
+    if (i < m) grp_load_key(u, isa, n, h, i, lr, lk, lid + 1);
+    if (lid == 0 && i > 0 && i - 1 < m) grp_load_key(u, isa, n, h, i - 1, lr, lk, 0);
+    if (lid == ls - 1 && i + 1 < m) grp_load_key(u, isa, n, h, i + 1, lr, lk, ls + 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
     if (i >= m) return;
-    idx_t delta = isa[u[i]] - starts[scan[i] - 1];
-    int head = grp_is_new_head(u, isa, m, n, h, i);
-    int next = grp_is_new_head(u, isa, m, n, h, i + 1);
+    idx_t delta = lr[lid + 1] - starts[scan[i] - 1];
+    int head = i == 0 || grp_key_step(lr, lk, lid + 1);
+    int next = i + 1 >= m || grp_key_step(lr, lk, lid + 2);
     scan[i] = head && !next;
     val[i] = !head ? GRP_NONE : next ? (idx_t)i + delta : delta;
 }
