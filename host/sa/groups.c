@@ -97,7 +97,7 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     if ((st = RUN(w, "grp_rank_split", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KARG(w->sv),
-                  CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(w->isa))))
+                  CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->isa))))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     w->g = g;
