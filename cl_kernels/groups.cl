@@ -17,23 +17,51 @@ static idx_t grp_key2(const __global idx_t *isa, ulong n, ulong h, idx_t p)
  * singleton (ranks and deltas are below n < 2^32, so never equal it). */
 #define GRP_NONE ((idx_t)-1)
 
-/* Heads of the groups as they were before this pass's sort (ranks differ). */
+/* Marker of a split group that keeps its old rank (grp_rank_split skips
+ * its ISA writes): in heads[] for a group of two suffixes or more (their
+ * ranks are at most n - 2), in val for a singleton when n <= GRP_SAME (a
+ * singleton's rank may be n - 1). */
+#define GRP_SAME ((idx_t)-2)
+
+static int grp_single_same_ok(ulong n) { return n <= (ulong)GRP_SAME; }
+
+/* Heads of the groups as they were before this pass's sort (ranks differ).
+ * Each rank is gathered once into lr (local size + 1 entries: slot i at
+ * lid + 1, the work-group's left neighbour at 0) and compared there. */
 __kernel void grp_old_heads(const __global idx_t *u, const __global idx_t *isa, ulong m,
-                            __global uint *flags)
+                            __global uint *flags, __local idx_t *lr)
 {
     ulong i = get_global_id(0);
-    if (i >= m) return;
-    flags[i] = i == 0 || isa[u[i]] != isa[u[i - 1]];
+    uint lid = get_local_id(0);
+    if (i < m) lr[lid + 1] = isa[u[i]];
+    if (lid == 0 && i > 0 && i - 1 < m) lr[0] = isa[u[i - 1]];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (i < m) flags[i] = i == 0 || lr[lid + 1] != lr[lid];
 }
 
-/* Slot i (0..m) starts a group after sorting by (rank, key2): an old head
- * or a key change; i == m counts as a head (end of the last group). */
-static int grp_is_new_head(const __global idx_t *u, const __global idx_t *isa, ulong m, ulong n,
-                           ulong h, ulong i)
+/* Old rank and key2 of slot j into local entry l. */
+static void grp_load_key(const __global idx_t *u, const __global idx_t *isa, ulong n, ulong h,
+                         ulong j, __local idx_t *lr, __local idx_t *lk, uint l)
 {
-    if (i == 0 || i >= m) return 1;
-    idx_t a = u[i - 1], c = u[i];
-    return isa[a] != isa[c] || grp_key2(isa, n, h, a) != grp_key2(isa, n, h, c);
+    idx_t p = u[j];
+    lr[l] = isa[p];
+    lk[l] = grp_key2(isa, n, h, p);
+}
+
+/* The (rank, key2) of local entries l - 1 and l differ. */
+static int grp_key_step(const __local idx_t *lr, const __local idx_t *lk, uint l)
+{
+    return lr[l - 1] != lr[l] || lk[l - 1] != lk[l];
+}
+
+/* val at a head slot i (see grp_split_heads).  rank = head slot + delta
+ * and the old rank = start + delta (start: the old group's first slot),
+ * so a new group keeps its old rank exactly when it starts at start. */
+static idx_t grp_head_val(ulong i, idx_t start, idx_t delta, int single, ulong n)
+{
+    int same = (ulong)start == i;
+    if (!single) return same ? GRP_NONE : delta;
+    return same && grp_single_same_ok(n) ? GRP_SAME : (idx_t)i + delta;
 }
 
 /* First kernel of a split, one pass over the m slots (scan = inclusive
@@ -43,41 +71,57 @@ static int grp_is_new_head(const __global idx_t *u, const __global idx_t *isa, u
  *    their ranks fit a half-size array;
  *  - val: delta = old rank - slot of the old group's first suffix at such
  *    a head (for grp_head_scatter), the final rank slot + delta at a
- *    singleton, GRP_NONE elsewhere (grp_rank_split tells them apart).
- * Reads only the old ranks (isa is not updated yet); each work-item reads
- * and writes only its own slot of scan. */
+ *    singleton, GRP_NONE elsewhere (grp_rank_split tells them apart);
+ *    at a head whose group keeps its old rank GRP_NONE (for a group of
+ *    two or more: grp_head_scatter marks it in heads) or GRP_SAME.
+ * Slot i starts a new group (sorted by (rank, key2)) when i == 0, i == m
+ * (end of the last group) or its (rank, key2) differs from slot i - 1's.
+ * Both keys of every slot are gathered once into lr, lk (local size + 2
+ * entries: slot i at lid + 1, the work-group's neighbours at 0 and
+ * local size + 1), then compared there.  Reads only the old ranks (isa is
+ * not updated yet); each work-item reads and writes only its own slot of
+ * scan. */
 __kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa,
                               const __global idx_t *starts, ulong m, ulong n, ulong h,
-                              __global uint *scan, __global idx_t *val)
+                              __global uint *scan, __global idx_t *val, __local idx_t *lr,
+                              __local idx_t *lk)
 {
     ulong i = get_global_id(0);
+    uint lid = get_local_id(0), ls = get_local_size(0);
+    if (i < m) grp_load_key(u, isa, n, h, i, lr, lk, lid + 1);
+    if (lid == 0 && i > 0 && i - 1 < m) grp_load_key(u, isa, n, h, i - 1, lr, lk, 0);
+    if (lid == ls - 1 && i + 1 < m) grp_load_key(u, isa, n, h, i + 1, lr, lk, ls + 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
     if (i >= m) return;
-    idx_t delta = isa[u[i]] - starts[scan[i] - 1];
-    int head = grp_is_new_head(u, isa, m, n, h, i);
-    int next = grp_is_new_head(u, isa, m, n, h, i + 1);
+    idx_t start = starts[scan[i] - 1];
+    int head = i == 0 || grp_key_step(lr, lk, lid + 1);
+    int next = i + 1 >= m || grp_key_step(lr, lk, lid + 2);
     scan[i] = head && !next;
-    val[i] = !head ? GRP_NONE : next ? (idx_t)i + delta : delta;
+    val[i] = head ? grp_head_val(i, start, lr[lid + 1] - start, next, n) : GRP_NONE;
 }
 
 /* New ranks after a doubling sort (heads: grp_head_scatter of the scan
  * of grp_split_heads' flags, which also set val to GRP_NONE at those
  * heads): a singleton's rank is in val, the others' is their head's.
+ * GRP_SAME: the rank did not change, the random ISA write is saved.
  * scan := keep flag (the suffix stays unsorted) for the compaction. */
 __kernel void grp_rank_split(const __global idx_t *u, __global uint *scan,
                              const __global idx_t *heads, const __global idx_t *val, ulong m,
-                             __global idx_t *isa)
+                             ulong n, __global idx_t *isa)
 {
     ulong i = get_global_id(0);
     if (i >= m) return;
     idx_t v = val[i];
     int single = v != GRP_NONE;
-    isa[u[i]] = single ? v : heads[scan[i] - 1];
+    idx_t r = single ? v : heads[scan[i] - 1];
+    if (r != GRP_SAME || (single && !grp_single_same_ok(n))) isa[u[i]] = r;
     scan[i] = !single;
 }
 
 /* At each head (where the inclusive scan steps): heads[group] = slot +
- * delta[slot] (delta omitted: 0); a delta read is then set to GRP_NONE
- * (the slot is no singleton: see grp_rank_split). */
+ * delta[slot] (delta omitted: 0), GRP_SAME where that delta is GRP_NONE
+ * (grp_split_heads: the group keeps its old rank); a delta read is then
+ * set to GRP_NONE (the slot is no singleton: see grp_rank_split). */
 __kernel void grp_head_scatter(const __global uint *scan, ulong m, __global idx_t *delta,
                                int has_delta, __global idx_t *heads)
 {
@@ -90,7 +134,7 @@ __kernel void grp_head_scatter(const __global uint *scan, ulong m, __global idx_
         d = delta[i];
         delta[i] = GRP_NONE;
     }
-    heads[s - 1] = (idx_t)i + d;
+    heads[s - 1] = d == GRP_NONE ? GRP_SAME : (idx_t)i + d;
 }
 
 static int grp_is_head(const __global uint *scan, ulong i, ulong m)

@@ -40,12 +40,19 @@ static clsa_status head_scatter(clsa_context *ctx, clsa__sa_work *w, cl_mem scan
                CLSA_KARG(has), CLSA_KARG(heads));
 }
 
+/* Local memory for `extra` + one idx_t per work-item (the head kernels
+ * gather each slot's keys once and compare them with their neighbours'). */
+static clsa__karg local_keys(const clsa_context *ctx, const clsa__sa_work *w, size_t extra)
+{
+    return (clsa__karg)CLSA_KLOCAL((ctx->tune.wg + extra) * (w->index64 ? 8 : 4));
+}
+
 clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w)
 {
     cl_ulong m = w->m;
     clsa_status st;
     if ((st = RUN(w, "grp_old_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(m),
-                  CLSA_KARG(w->sk))) ||
+                  CLSA_KARG(w->sk), local_keys(ctx, w, 1))) ||
         (st = clsa__scan(ctx, w->sk, w->sk, w->m, 1, 0, NULL)))
         return st;
     return head_scatter(ctx, w, w->sk, NULL, w->sv);
@@ -84,13 +91,13 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
     if ((!starts_valid && (st = clsa__groups_starts(ctx, w))) ||
         (st = RUN(w, "grp_split_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
                   CLSA_KARG(w->sv), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->sk),
-                  CLSA_KARG(w->k))) ||
+                  CLSA_KARG(w->k), local_keys(ctx, w, 2), local_keys(ctx, w, 2))) ||
         (st = clsa__scan(ctx, w->sk, w->sk, w->m, 1, 0, &g)) ||
         (st = head_scatter(ctx, w, w->sk, w->k, w->sv)))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     if ((st = RUN(w, "grp_rank_split", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KARG(w->sv),
-                  CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(w->isa))))
+                  CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->isa))))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     w->g = g;
