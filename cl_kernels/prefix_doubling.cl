@@ -28,11 +28,6 @@ static ulong pd_key(const __global uchar *text, ulong n, ulong p, const __global
     return pd_key_part(text, n, p, codes, b, h0, 0, h0);
 }
 
-/* Symbols whose b-bit fields reach the high 32 bits: j < h0 - 32 / b (a
- * field at shift b * (h0 - 1 - j) lies wholly below bit 32 when that
- * shift + b <= 32); the low 32 bits need j >= h0 - ceil(32 / b). */
-static uint pd_hi_end(uint b, uint h0) { return h0 > 32 / b ? h0 - 32 / b : 0; }
-static uint pd_lo_start(uint b, uint h0) { return h0 > (32 + b - 1) / b ? h0 - (32 + b - 1) / b : 0; }
 
 /* Byte histogram: per work-group counts in local memory, then one global
  * atomic per bin. */
@@ -50,23 +45,26 @@ __kernel void pd_histogram(const __global uchar *text, ulong n, __global uint *h
 }
 
 /* First (least significant) half of the LSD initial sort: keys of suffix i
- * in text order, values = positions. */
+ * in text order, values = positions.  j0: the first symbol whose field
+ * reaches the low 32 bits (from the host: a saturating difference here
+ * becomes llvm.usub.sat, which Oclgrind cannot run). */
 __kernel void pd_key_lo(const __global uchar *text, ulong n, const __global ushort *codes, uint b,
-                        uint h0, __global uint *keys, __global idx_t *pos)
+                        uint h0, uint j0, __global uint *keys, __global idx_t *pos)
 {
     ulong i = get_global_id(0);
     if (i >= n) return;
-    keys[i] = (uint)pd_key_part(text, n, i, codes, b, h0, pd_lo_start(b, h0), h0);
+    keys[i] = (uint)pd_key_part(text, n, i, codes, b, h0, j0, h0);
     pos[i] = (idx_t)i;
 }
 
-/* Second half: the upper 32 key bits of the suffix now at slot i. */
+/* Second half: the upper 32 key bits of the suffix now at slot i (j1: the
+ * end of the symbols whose fields reach the high 32 bits). */
 __kernel void pd_key_hi(const __global uchar *text, ulong n, const __global ushort *codes, uint b,
-                        uint h0, const __global idx_t *pos, __global uint *keys)
+                        uint h0, uint j1, const __global idx_t *pos, __global uint *keys)
 {
     ulong i = get_global_id(0);
     if (i >= n) return;
-    keys[i] = (uint)(pd_key_part(text, n, pos[i], codes, b, h0, 0, pd_hi_end(b, h0)) >> 32);
+    keys[i] = (uint)(pd_key_part(text, n, pos[i], codes, b, h0, 0, j1) >> 32);
 }
 
 /* Group heads after the initial sort: the packed key changes.  Each

@@ -102,16 +102,20 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
                                                CLSA_KARG(w->u), CLSA_KLOCAL(P * 8),
                                                CLSA_KLOCAL(P * (size_t)vb)});
     }
+    /* Symbol j's b-bit field sits at shift b * (h0 - 1 - j): the low 32 key
+     * bits need j >= h0 - ceil(32 / b), the high ones j < h0 - 32 / b. */
+    cl_uint lo_n = (32 + a->b - 1) / a->b, hi_skip = 32 / a->b;
+    cl_uint j0 = a->h0 > lo_n ? a->h0 - lo_n : 0, j1 = a->h0 > hi_skip ? a->h0 - hi_skip : 0;
     if ((st = RUN(ctx, w->index64, "pd_key_lo", w->n, CLSA_KARG(text), CLSA_KARG(n),
-                  CLSA_KARG(codes), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(w->k),
+                  CLSA_KARG(codes), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j0), CLSA_KARG(w->k),
                   CLSA_KARG(w->u))) ||
         (st = clsa__radix_sort_capped(ctx, w->k, w->u, w->n, 4, vb, 0, total < 32 ? total : 32,
                                       w->sk, w->sv, table_cap(w->n))))
         return st;
     if (total <= 32) return CLSA_OK;
     if ((st = RUN(ctx, w->index64, "pd_key_hi", w->n, CLSA_KARG(text), CLSA_KARG(n),
-                  CLSA_KARG(codes), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(w->u),
-                  CLSA_KARG(w->k))))
+                  CLSA_KARG(codes), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j1),
+                  CLSA_KARG(w->u), CLSA_KARG(w->k))))
         return st;
     return clsa__radix_sort_capped(ctx, w->k, w->u, w->n, 4, vb, 0, total - 32, w->sk, w->sv,
                                    table_cap(w->n));
