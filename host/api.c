@@ -3,8 +3,10 @@
 #include "runtime.h"
 #include "cpu/reference.h"
 #include "prim/scan.h"
+#include "sa/gsa.h"
 #include "sa/sa.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- suffix arrays -------------------------------------------------------- */
@@ -128,6 +130,66 @@ clsa_status clsa_sa32_u32(clsa_context *ctx, const uint32_t *text, int32_t *sa, 
 clsa_status clsa_sa64_u32(clsa_context *ctx, const uint32_t *text, int64_t *sa, int64_t n)
 {
     return sa_any(ctx, text, 4, sa, n, 1);
+}
+
+/* ---- generalized suffix arrays ---------------------------------------------- */
+
+/* The virtual text as 32-bit symbols through the integer-alphabet path
+ * (device or host as for clsa_sa32_u32), then the document array. */
+static clsa_status gsa_any(clsa_context *ctx, const void *text, int sym, const int64_t *lengths,
+                           int64_t k, void *sa, void *doc, int index64)
+{
+    int64_t n;
+    clsa_status st = clsa__gsa_size(ctx, "generalized suffix array", text, lengths, k, sa, &n);
+    if (st == CLSA_OK && (uint64_t)n > (index64 ? (uint64_t)UINT32_MAX : (uint64_t)INT32_MAX))
+        st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
+                        "generalized suffix array: %lld virtual symbols (lengths + one "
+                        "separator per string); at most %s",
+                        (long long)n, index64 ? "2^32-1" : "2^31-1 (use clsa_gsa64)");
+    if (st || n == 0) return st;
+    uint32_t *vt = NULL;
+    CLSA_TRY(clsa__gsa_text(ctx, text, sym, lengths, k, n, &vt));
+    CLSA_TRY(sa_any(ctx, vt, 4, sa, n, index64));
+    if (doc) CLSA_TRY(clsa__gsa_doc(ctx, lengths, k, sa, doc, n, index64));
+done:
+    free(vt);
+    return st;
+}
+
+clsa_status clsa_gsa32(clsa_context *ctx, const uint8_t *text, const int64_t *lengths, int64_t k,
+                       int32_t *sa, int32_t *doc)
+{
+    return gsa_any(ctx, text, 1, lengths, k, sa, doc, 0);
+}
+
+clsa_status clsa_gsa64(clsa_context *ctx, const uint8_t *text, const int64_t *lengths, int64_t k,
+                       int64_t *sa, int64_t *doc)
+{
+    return gsa_any(ctx, text, 1, lengths, k, sa, doc, 1);
+}
+
+clsa_status clsa_gsa32_u16(clsa_context *ctx, const uint16_t *text, const int64_t *lengths,
+                           int64_t k, int32_t *sa, int32_t *doc)
+{
+    return gsa_any(ctx, text, 2, lengths, k, sa, doc, 0);
+}
+
+clsa_status clsa_gsa64_u16(clsa_context *ctx, const uint16_t *text, const int64_t *lengths,
+                           int64_t k, int64_t *sa, int64_t *doc)
+{
+    return gsa_any(ctx, text, 2, lengths, k, sa, doc, 1);
+}
+
+clsa_status clsa_gsa32_u32(clsa_context *ctx, const uint32_t *text, const int64_t *lengths,
+                           int64_t k, int32_t *sa, int32_t *doc)
+{
+    return gsa_any(ctx, text, 4, lengths, k, sa, doc, 0);
+}
+
+clsa_status clsa_gsa64_u32(clsa_context *ctx, const uint32_t *text, const int64_t *lengths,
+                           int64_t k, int64_t *sa, int64_t *doc)
+{
+    return gsa_any(ctx, text, 4, lengths, k, sa, doc, 1);
 }
 
 static clsa_status sa_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64)

@@ -233,6 +233,70 @@ CLSA_API clsa_status clsa_check_sa32(const uint8_t *text, const int32_t *sa, int
 CLSA_API clsa_status clsa_check_sa64(const uint8_t *text, const int64_t *sa, int64_t n, int *valid,
                                      char *why, size_t cap);
 
+/* ---- generalized suffix array (a set of strings) ---------------------------
+ * Generalized suffix array of k strings, in libsais's gsa order but with no
+ * separator byte to pick: text holds the strings back to back (sum of
+ * lengths[0..k) symbols, no separators), lengths[i] >= 0 is the length of
+ * string i (empty strings allowed), k >= 0.  Positions refer to the virtual
+ * text
+ *     s_0 $_0 s_1 $_1 ... s_{k-1} $_{k-1}
+ * of N = sum(lengths) + k symbols, where every $_i is smaller than every
+ * symbol and $_i < $_j for i < j (so a suffix that reaches the end of its
+ * string sorts before one that goes on, and ties between strings go by
+ * string index).  sa receives the N suffixes of the virtual text in order:
+ * the k separator suffixes come first, by string.  doc, if not NULL, receives
+ * N entries too: doc[i] = the index of the string that position sa[i] lies
+ * in (its $ included).  sa and doc must not overlap text or each other.
+ * k = 0 (or N = 0) is valid and writes nothing; lengths may then be NULL,
+ * and text may be NULL when all lengths are 0.  A negative k or length, a
+ * NULL pointer with something to read or write, or a sum that overflows is
+ * CLSA_ERR_INVALID_ARG.  32-bit: N < 2^31, else CLSA_ERR_TOO_LARGE; both
+ * widths run through the integer-alphabet suffix array (each $_i and symbol
+ * becomes one 32-bit symbol), so N < 2^32 for the 64-bit call too.  The
+ * work space is 4 bytes per virtual symbol on the host besides the device's
+ * own.  The document array is filled on the host.  ctx may be NULL: host
+ * backend. */
+CLSA_API clsa_status clsa_gsa32(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
+                                int64_t k, int32_t *sa, int32_t *doc);
+CLSA_API clsa_status clsa_gsa64(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
+                                int64_t k, int64_t *sa, int64_t *doc);
+/* The same for 16- and 32-bit symbols (compared as unsigned numbers; any
+ * values, 0 and the maximum included). */
+CLSA_API clsa_status clsa_gsa32_u16(clsa_context *ctx, const uint16_t *text,
+                                    const int64_t *lengths, int64_t k, int32_t *sa, int32_t *doc);
+CLSA_API clsa_status clsa_gsa64_u16(clsa_context *ctx, const uint16_t *text,
+                                    const int64_t *lengths, int64_t k, int64_t *sa, int64_t *doc);
+CLSA_API clsa_status clsa_gsa32_u32(clsa_context *ctx, const uint32_t *text,
+                                    const int64_t *lengths, int64_t k, int32_t *sa, int32_t *doc);
+CLSA_API clsa_status clsa_gsa64_u32(clsa_context *ctx, const uint32_t *text,
+                                    const int64_t *lengths, int64_t k, int64_t *sa, int64_t *doc);
+
+/* LCP array of a generalized suffix array: text, lengths and k as for
+ * clsa_gsa32, sa its N entries (as clsa_gsa32/64 wrote them); lcp[0] = 0
+ * and lcp[i] = the length of the longest common prefix of the suffixes at
+ * sa[i-1] and sa[i] in the virtual text, where a separator matches nothing,
+ * not even another separator (so no common prefix runs past the end of a
+ * string).  sa must be a permutation of 0..N-1 (CLSA_ERR_INVALID_ARG if
+ * not; it is not checked to be sorted, a wrong order gives wrong values but
+ * never out-of-bounds access).  lcp must not overlap sa or text.  Runs on
+ * the host (Kasai, N entries of work space) whatever the backend. */
+CLSA_API clsa_status clsa_gsa_lcp32(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
+                                    int64_t k, const int32_t *sa, int32_t *lcp);
+CLSA_API clsa_status clsa_gsa_lcp64(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
+                                    int64_t k, const int64_t *sa, int64_t *lcp);
+CLSA_API clsa_status clsa_gsa_lcp32_u16(clsa_context *ctx, const uint16_t *text,
+                                        const int64_t *lengths, int64_t k, const int32_t *sa,
+                                        int32_t *lcp);
+CLSA_API clsa_status clsa_gsa_lcp64_u16(clsa_context *ctx, const uint16_t *text,
+                                        const int64_t *lengths, int64_t k, const int64_t *sa,
+                                        int64_t *lcp);
+CLSA_API clsa_status clsa_gsa_lcp32_u32(clsa_context *ctx, const uint32_t *text,
+                                        const int64_t *lengths, int64_t k, const int32_t *sa,
+                                        int32_t *lcp);
+CLSA_API clsa_status clsa_gsa_lcp64_u32(clsa_context *ctx, const uint32_t *text,
+                                        const int64_t *lengths, int64_t k, const int64_t *sa,
+                                        int64_t *lcp);
+
 /* ---- scan and compaction (32-bit values) ---------------------------------- */
 
 /* out[i] = sum of in[0..i) (exclusive) or in[0..i] (inclusive), mod 2^32.
