@@ -19,7 +19,8 @@ enum {
     OPT_STATS = 1 << 2,    /* --stats */
     OPT_PRIMARY = 1 << 3,  /* --primary P */
     OPT_RATE = 1 << 4,     /* --sample-rate R */
-    OPT_PROGRESS = 1 << 5  /* -q/--quiet, -v/--verbose: the long commands */
+    OPT_PROGRESS = 1 << 5, /* -q/--quiet, -v/--verbose: the long commands */
+    OPT_FASTA = 1 << 6     /* --fasta, --keep-case, --revcomp, --doc FILE, --seqs FILE */
 };
 
 #define CLI_MAX_POS 8
@@ -34,6 +35,10 @@ typedef struct cli_args {
     int64_t sample_rate;   /* 0: default */
     int progress;          /* the command shows progress (OPT_PROGRESS allowed) */
     int quiet, verbose;    /* -q: no progress display; -v: phase times after the run */
+    int fasta;             /* --fasta: INPUT is (multi-)FASTA, one string per record */
+    int keep_case, revcomp;
+    const char *doc;       /* --doc FILE: the document array; NULL: none */
+    const char *seqs;      /* --seqs FILE: the sequence table; NULL: OUTPUT.seqs */
     const char *pos[CLI_MAX_POS];
     int npos;
 } cli_args;
@@ -72,6 +77,9 @@ void cli_out_abort(cli_out *o);
 /* ---- io.c: whole files, "-" for the standard streams --------------------- */
 /* 1 if path is "-" (standard input or output). */
 int cli_is_stream(const char *path);
+/* Array files are little-endian whatever the host: n entries of width bytes
+ * swapped in place on a big-endian host. */
+void cli_to_le(void *v, size_t n, int width);
 /* Exit 2 with one line when an output names the same file as an input or an
  * earlier output (links followed; an output not there yet is fine), or when
  * "-" is read twice.  Call before any work. */
@@ -132,6 +140,8 @@ double cli_now(void);
 
 /* Subcommands: each takes the words after its name and returns an exit code. */
 int cli_sa(int argc, char **argv);
+/* clsa sa --fasta (sa_fasta.c): a generalized suffix array of the records. */
+int cli_sa_fasta(const cli_args *a);
 int cli_check(int argc, char **argv);
 int cli_devices(int argc, char **argv);
 int cli_bwt(int argc, char **argv);

@@ -79,6 +79,20 @@ static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_arg
     } else if ((allowed & OPT_RATE) && is_opt(arg, NULL, "--sample-rate")) {
         if (value_of(argc, argv, i, &v) || parse_int64(v, &a->sample_rate) || a->sample_rate < 1)
             return -2;
+    } else if ((allowed & OPT_FASTA) && !strcmp(arg, "--fasta")) {
+        a->fasta = 1;
+    } else if ((allowed & OPT_FASTA) && !strcmp(arg, "--keep-case")) {
+        a->keep_case = 1;
+    } else if ((allowed & OPT_FASTA) && !strcmp(arg, "--revcomp")) {
+        a->revcomp = 1;
+    } else if ((allowed & OPT_FASTA) && is_opt(arg, NULL, "--doc")) {
+        if (value_of(argc, argv, i, &v)) return -1;
+        if (!*v) return -2;
+        a->doc = v;
+    } else if ((allowed & OPT_FASTA) && is_opt(arg, NULL, "--seqs")) {
+        if (value_of(argc, argv, i, &v)) return -1;
+        if (!*v) return -2;
+        a->seqs = v;
     } else {
         return -3;
     }

@@ -86,20 +86,6 @@ int cli_unbwt(int argc, char **argv)
     return bytes_to_bytes(&a, "unbwt", run_unbwt, &unused);
 }
 
-/* The file format is little-endian whatever the host. */
-static void to_le(void *v, size_t n, int width)
-{
-    const uint16_t probe = 1;
-    if (*(const uint8_t *)&probe == 1) return;
-    uint8_t *p = v;
-    for (size_t i = 0; i < n; i++, p += width)
-        for (int x = 0, y = width - 1; x < y; x++, y--) {
-            uint8_t t = p[x];
-            p[x] = p[y];
-            p[y] = t;
-        }
-}
-
 int cli_lcp(int argc, char **argv)
 {
     cli_args a;
@@ -133,7 +119,7 @@ int cli_lcp(int argc, char **argv)
         rc = cli_fail(ctx, st, "lcp");
         goto done;
     }
-    to_le(lcp.b.p, n, width);
+    cli_to_le(lcp.b.p, n, width);
     if ((rc = cli_result_commit(&lcp))) goto done;
     if (a.stats) cli_print_stats(ctx, n, t1 - t0);
 done:

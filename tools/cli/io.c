@@ -17,6 +17,19 @@
 
 int cli_is_stream(const char *path) { return path && !strcmp(path, "-"); }
 
+void cli_to_le(void *v, size_t n, int width)
+{
+    const uint16_t probe = 1;
+    if (*(const uint8_t *)&probe == 1) return;
+    uint8_t *p = v;
+    for (size_t i = 0; i < n; i++, p += width)
+        for (int a = 0, b = width - 1; a < b; a++, b--) {
+            uint8_t t = p[a];
+            p[a] = p[b];
+            p[b] = t;
+        }
+}
+
 /* ---- outputs that would destroy an input ------------------------------------ */
 
 /* What a path names: the file itself when it exists (links followed),

@@ -5,28 +5,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *sa_usage = "clsa sa [-d DEV] [--backend B] [--index 32|64] [--stats] [-q] [-v] INPUT OUTPUT";
+static const char *sa_usage =
+    "clsa sa [-d DEV] [--backend B] [--index 32|64] [--stats] [-q] [-v] "
+    "[--fasta [--keep-case] [--revcomp] [--doc FILE] [--seqs FILE]] INPUT OUTPUT";
 
-/* Little-endian on disk whatever the host: the file format is fixed. */
-static void to_le(void *sa, size_t n, int width)
+/* The FASTA options mean nothing for a byte input: refused, not ignored. */
+static int fasta_only(const cli_args *a)
 {
-    const uint16_t probe = 1;
-    if (*(const uint8_t *)&probe == 1) return;
-    uint8_t *p = sa;
-    for (size_t i = 0; i < n; i++, p += width)
-        for (int a = 0, b = width - 1; a < b; a++, b--) {
-            uint8_t t = p[a];
-            p[a] = p[b];
-            p[b] = t;
-        }
+    const char *lone = a->keep_case ? "--keep-case" : a->revcomp ? "--revcomp"
+                     : a->doc ? "--doc" : a->seqs ? "--seqs" : NULL;
+    if (a->fasta || !lone) return CLI_OK;
+    cli_error("%s needs --fasta (usage: %s)", lone, sa_usage);
+    return CLI_USAGE;
 }
 
 int cli_sa(int argc, char **argv)
 {
     cli_args a;
-    int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_INDEX | OPT_STATS | OPT_PROGRESS, 2, 2,
-                           sa_usage, &a, &help);
-    if (rc || help) return rc;
+    int help, rc = cli_parse(argc, argv,
+                             OPT_DEVICE | OPT_INDEX | OPT_STATS | OPT_PROGRESS | OPT_FASTA, 2, 2,
+                             sa_usage, &a, &help);
+    if (rc || help || (rc = fasta_only(&a))) return rc;
+    if (a.fasta) return cli_sa_fasta(&a);
     if ((rc = cli_distinct_paths(a.pos, 1, a.pos + 1, 1))) return rc;
     cli_in in;
     cli_buf text = {0};
@@ -55,7 +55,7 @@ int cli_sa(int argc, char **argv)
         rc = cli_fail(ctx, st, "suffix array");
         goto done;
     }
-    to_le(sa.b.p, n, width);
+    cli_to_le(sa.b.p, n, width);
     if ((rc = cli_result_commit(&sa))) goto done;
     if (a.stats) cli_print_stats(ctx, n, t1 - t0);
 done:
@@ -85,7 +85,7 @@ int cli_check(int argc, char **argv)
         rc = CLI_INVALID;
         goto done;
     }
-    to_le(sa, n, width);
+    cli_to_le(sa, n, width);
     int valid = 0;
     char why[256];
     clsa_status st = width == 4
