@@ -227,6 +227,67 @@ static void malformed_inputs(void **state)
     fg_free(&s);
 }
 
+/* A reference reader for the plain files real_files() reads: LF or CRLF
+ * line breaks, a header per record, no blank lines (asserted). */
+static fg_set simple_read(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fg_set s = {tu_malloc(sizeof(fg_record) * 1000), 0};
+    static char line[1 << 16];
+    size_t cap = 0;
+    while (fgets(line, sizeof line, f)) {
+        size_t n = strcspn(line, "\r\n");
+        if (n == 0 || (line[n] == '\r' && line[n + 1] != '\n')) fail_msg("%s: a line the reference does not read", path);
+        line[n] = 0;
+        if (line[0] == '>') {
+            assert_true(s.k < 1000);
+            fg_record *r = &s.r[s.k++];
+            line[1 + strcspn(line + 1, " \t")] = 0;
+            assert_true(strlen(line + 1) < sizeof r->name);
+            snprintf(r->name, sizeof r->name, "%.39s", line + 1);
+            r->seq = NULL;
+            r->len = cap = 0;
+            continue;
+        }
+        fg_record *r = &s.r[s.k - 1];
+        if (r->len + n + 1 > cap) r->seq = realloc(r->seq, cap = 2 * (r->len + n + 1));
+        for (size_t i = 0; i < n; i++) {
+            uint8_t c = (uint8_t)line[i];
+            r->seq[r->len++] = c >= 'a' && c <= 'z' ? (uint8_t)(c - 32) : c;
+        }
+    }
+    fclose(f);
+    return s;
+}
+
+/* Held-out real input: the example FASTA files of the Debian package
+ * python-pyfaidx-examples (tools/setup.sh installs it; skipped when it is
+ * absent): 20 human mRNAs, some of them variants of one gene, as plain
+ * text, gzip, lower case and CRLF, which must all give the same arrays. */
+#define PYFAIDX "/usr/share/doc/python-pyfaidx-examples/examples/"
+static void real_files(void **state)
+{
+    (void)state;
+    if (!exists(PYFAIDX "genes.fasta") || tu_small()) {
+        printf("real_files: skipped (%s)\n", tu_small() ? "too big for Oclgrind" : "no " PYFAIDX);
+        return;
+    }
+    fg_set e = simple_read(PYFAIDX "genes.fasta");
+    assert_true(e.k >= 2);
+    const char *files[] = {"genes.fasta", "genes.fasta.gz", "genes.fasta.lower", "issue_141.fasta"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char path[300];
+        snprintf(path, sizeof path, PYFAIDX "%s", files[i]);
+#ifndef CLSA_HAVE_ZLIB
+        if (strstr(files[i], ".gz")) continue;
+#endif
+        if (!exists(path)) continue;
+        run_and_check(path, "", i % 2 ? 64 : 32, &e, files[i]);
+    }
+    fg_free(&e);
+}
+
 static void bad_usage(void **state)
 {
     (void)state;
@@ -246,6 +307,14 @@ static void bad_usage(void **state)
     assert_int_equal(run("sa --fasta --seqs %s %s %s", o, p, o), 2);     /* table over the SA */
     assert_int_equal(run("sa --fasta --index 16 %s %s", p, o), 2);
     assert_int_equal(run("sa --fasta %s/missing.fa %s", dir, o), 3);
+#ifndef CLSA_HAVE_ZLIB
+    /* A build without zlib names what it cannot read. */
+    fg_buf gz = {(uint8_t *)"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10, 10};
+    PATH(pz, "x.fa.gz");
+    put(pz, &gz);
+    assert_int_equal(run("sa --fasta %s %s", pz, o), 3);
+    assert_non_null(strstr((char *)read_file(in_dir("stderr"), &(size_t){0}), "without zlib"));
+#endif
     nothing_written();
     assert_int_equal(run("sa --fasta --help"), 0);
 }
@@ -257,7 +326,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gsa_matches_naive), cmocka_unit_test(revcomp_and_case),
         cmocka_unit_test(standard_output),   cmocka_unit_test(malformed_inputs),
-        cmocka_unit_test(bad_usage),
+        cmocka_unit_test(real_files),        cmocka_unit_test(bad_usage),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     if (cli_dir_remove()) rc = 1;

@@ -387,7 +387,7 @@ static void source_close(source *s)
 static int first_piece(fasta_parser *p, const uint8_t *b, size_t n, char *why, size_t cap)
 {
     if (!fasta_has_zlib() && n >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
-        snprintf(why, cap, "gzip-compressed input, but this clsa was built without zlib "
+        snprintf(why, cap, "is gzip-compressed, but this clsa was built without zlib "
                            "(install zlib1g-dev and rebuild, or decompress it first)");
         return FASTA_NO_ZLIB;
     }
@@ -459,7 +459,7 @@ int fasta_read_path(const char *path, unsigned flags, fasta_set *out, char *why,
     } else if (rc == FASTA_IO) {
         snprintf(why, cap, "cannot read '%s': %s", path, io);
     } else if (rc == FASTA_NO_ZLIB) {
-        snprintf(why, cap, "%s", io);
+        snprintf(why, cap, "'%s' %s", stream ? "<stdin>" : path, io);
     }
     if (rc == FASTA_OK) fasta_take(p, out);
     fasta_set_free(&p->set);
