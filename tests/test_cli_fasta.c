@@ -244,8 +244,8 @@ static fg_set simple_read(const char *path)
             assert_true(s.k < 1000);
             fg_record *r = &s.r[s.k++];
             line[1 + strcspn(line + 1, " \t")] = 0;
-            assert_true(strlen(line + 1) < sizeof r->name);
-            snprintf(r->name, sizeof r->name, "%.39s", line + 1);
+            assert_true(strlen(line + 1) <= 40);
+            snprintf(r->name, sizeof r->name, "%.40s", line + 1);
             r->seq = NULL;
             r->len = cap = 0;
             continue;
