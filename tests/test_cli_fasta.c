@@ -13,7 +13,7 @@
 #include <zlib.h>
 #endif
 
-static void put(const char *path, const fg_buf *b) { write_file(path, b->p, b->n); }
+static void put(const char *path, const fg_buf *b) { write_file(path, b->p ? (const void *)b->p : "", b->n); }
 
 /* dir/name in the caller's buffer (in_dir's rotate, and inputs outlive them). */
 #define PATH(var, name)  \
