@@ -34,3 +34,5 @@ def test_cdef_matches_headers():
     for name, decl in statements(_cdef.CDEF_INT_ALPHABETS).items():
         if name in headers:  # integer alphabets, once the library has them
             assert headers[name] == decl, name
+    for name, decl in statements(_cdef.CDEF_GSA).items():
+        assert headers.get(name) == decl, name

@@ -14,8 +14,8 @@ device.  Errors raise ClsaError subclasses carrying the library's message.
 from ._core import (
     LCS, BuildError, CancelledError, ClsaError, Context, DeviceMemoryError, FileError, FMIndex, FormatError,
     HostMemoryError, InvalidArgumentError, NoDeviceError, OpenCLError, Text, TooLargeError,
-    UnsupportedError, batched_sort, bwt, check_sa, default_context, devices, isa, lcp, lcs,
-    opencl_available, radix_sort, sa, segmented_sort, unbwt, version)
+    UnsupportedError, batched_sort, bwt, check_sa, default_context, devices, gsa, gsa_lcp, isa,
+    lcp, lcs, opencl_available, radix_sort, sa, segmented_sort, unbwt, version)
 
 __version__ = "0.1.0"
 
@@ -23,6 +23,7 @@ __all__ = [
     "LCS", "BuildError", "CancelledError", "ClsaError", "Context", "DeviceMemoryError", "FileError", "FMIndex",
     "FormatError", "HostMemoryError", "InvalidArgumentError", "NoDeviceError", "OpenCLError",
     "Text", "TooLargeError", "UnsupportedError", "batched_sort", "bwt", "check_sa",
-    "default_context", "devices", "isa", "lcp", "lcs", "opencl_available", "radix_sort", "sa",
+    "default_context", "devices", "gsa", "gsa_lcp", "isa", "lcp", "lcs", "opencl_available",
+    "radix_sort", "sa",
     "segmented_sort", "unbwt", "version",
 ]

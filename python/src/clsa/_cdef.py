@@ -120,3 +120,32 @@ clsa_status clsa_sa64_u16(clsa_context *ctx, const uint16_t *text, int64_t *sa, 
 clsa_status clsa_sa32_u32(clsa_context *ctx, const uint32_t *text, int32_t *sa, int64_t n);
 clsa_status clsa_sa64_u32(clsa_context *ctx, const uint32_t *text, int64_t *sa, int64_t n);
 """
+
+# Generalized suffix arrays (issue 11): looked up when used, like the
+# integer alphabets.
+CDEF_GSA = r"""
+clsa_status clsa_gsa32(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
+                       int64_t k, int32_t *sa, int32_t *doc);
+clsa_status clsa_gsa64(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
+                       int64_t k, int64_t *sa, int64_t *doc);
+clsa_status clsa_gsa32_u16(clsa_context *ctx, const uint16_t *text, const int64_t *lengths,
+                           int64_t k, int32_t *sa, int32_t *doc);
+clsa_status clsa_gsa64_u16(clsa_context *ctx, const uint16_t *text, const int64_t *lengths,
+                           int64_t k, int64_t *sa, int64_t *doc);
+clsa_status clsa_gsa32_u32(clsa_context *ctx, const uint32_t *text, const int64_t *lengths,
+                           int64_t k, int32_t *sa, int32_t *doc);
+clsa_status clsa_gsa64_u32(clsa_context *ctx, const uint32_t *text, const int64_t *lengths,
+                           int64_t k, int64_t *sa, int64_t *doc);
+clsa_status clsa_gsa_lcp32(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
+                           int64_t k, const int32_t *sa, int32_t *lcp);
+clsa_status clsa_gsa_lcp64(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
+                           int64_t k, const int64_t *sa, int64_t *lcp);
+clsa_status clsa_gsa_lcp32_u16(clsa_context *ctx, const uint16_t *text, const int64_t *lengths,
+                               int64_t k, const int32_t *sa, int32_t *lcp);
+clsa_status clsa_gsa_lcp64_u16(clsa_context *ctx, const uint16_t *text, const int64_t *lengths,
+                               int64_t k, const int64_t *sa, int64_t *lcp);
+clsa_status clsa_gsa_lcp32_u32(clsa_context *ctx, const uint32_t *text, const int64_t *lengths,
+                               int64_t k, const int32_t *sa, int32_t *lcp);
+clsa_status clsa_gsa_lcp64_u32(clsa_context *ctx, const uint32_t *text, const int64_t *lengths,
+                               int64_t k, const int64_t *sa, int64_t *lcp);
+"""

@@ -175,6 +175,38 @@ def _patterns(patterns: Sequence[Union[bytes, str]]) -> Tuple[bytes, np.ndarray]
     return b"".join(parts), offsets
 
 
+
+def _strings(strings: Sequence[Text]) -> Tuple[np.ndarray, np.ndarray, str]:
+    """(strings back to back, their lengths as int64, C symbol type) for a
+    set of strings: bytes-like, str (UTF-8) or 1-D uint8/uint16/uint32
+    arrays; a set with wider arrays is widened to the widest."""
+    parts = []
+    for i, s in enumerate(strings):
+        if isinstance(s, str):
+            s = s.encode("utf-8")
+        if isinstance(s, np.ndarray):
+            if s.ndim != 1:
+                raise ValueError(f"string {i} must be a 1-D array, not {s.ndim}-D")
+            if s.dtype not in _SYMBOL_TYPES:
+                raise TypeError(f"string {i} must have dtype uint8, uint16 or uint32, "
+                                f"not {s.dtype}")
+            parts.append(s)
+            continue
+        try:
+            view = memoryview(s)
+        except TypeError:
+            raise TypeError(f"string {i} must be bytes-like, str or a numpy array, "
+                            f"not {type(s).__name__}") from None
+        if view.itemsize != 1:
+            raise TypeError(f"string {i} must hold bytes (item size 1), not {view.format!r}")
+        parts.append(np.frombuffer(view.tobytes(), dtype=np.uint8))
+    dtype = np.result_type(*parts) if parts else np.dtype(np.uint8)
+    text = (np.concatenate([p.astype(dtype, copy=False) for p in parts]) if parts
+            else np.empty(0, dtype=dtype))
+    lengths = np.array([p.shape[0] for p in parts], dtype=np.int64)
+    return np.ascontiguousarray(text), lengths, _SYMBOL_TYPES[np.dtype(dtype)]
+
+
 class LCS(NamedTuple):
     """Longest common substring: its length and its starts in a and in b."""
     length: int
@@ -375,6 +407,45 @@ class Context:
         fn = lib.clsa_lcp_from_sa32 if w == 32 else lib.clsa_lcp_from_sa64
         _check(fn(self._c(), ptr, _ptr(a, f"int{w}_t"), _ptr(out, f"int{w}_t"), n), self._ptr)
         del keep
+        return out
+
+    def gsa(self, strings: Sequence[Text], doc: bool = False,
+            index: Optional[int] = None) -> Any:
+        """Generalized suffix array of a set of strings (bytes, str or
+        uint8/uint16/uint32 arrays): the suffixes of the virtual text
+        s_0 $_0 s_1 $_1 ... (N = total length + number of strings), each $_i
+        below every symbol and $_i < $_j for i < j, so the separator suffixes
+        come first.  int32 (N < 2^31) or int64; with doc=True, (sa, doc)
+        where doc[i] is the string that sa[i] lies in."""
+        text, lengths, ctype = _strings(strings)
+        k = lengths.shape[0]
+        n = int(lengths.sum()) + k
+        w = _width(n, index)
+        sa = np.empty(n, dtype=_index_dtype(w))
+        d = np.empty(n, dtype=_index_dtype(w)) if doc else None
+        fname = f"clsa_gsa{w}" + ("" if ctype == "uint8_t" else "_u" + ctype[4:-2])
+        fn = optional(fname)
+        if fn is None:
+            raise UnsupportedError(-10, f"generalized suffix arrays need a libclsa with {fname}")
+        _check(fn(self._c(), _ptr(text, ctype), _ptr(lengths, "int64_t"), k,
+                  _ptr(sa, f"int{w}_t"), _ptr(d, f"int{w}_t") if doc else ffi.NULL), self._ptr)
+        return (sa, d) if doc else sa
+
+    def gsa_lcp(self, strings: Sequence[Text], sa: np.ndarray) -> np.ndarray:
+        """LCP array of gsa(strings) given as `sa` (int32 or int64; the
+        result has its dtype): lcp[0] = 0, lcp[i] = the common prefix of the
+        suffixes at sa[i-1] and sa[i], which never runs past the end of a
+        string (a separator matches nothing)."""
+        text, lengths, ctype = _strings(strings)
+        k = lengths.shape[0]
+        a, w = _index_array(sa, int(lengths.sum()) + k, "sa")
+        out = np.empty_like(a)
+        fname = f"clsa_gsa_lcp{w}" + ("" if ctype == "uint8_t" else "_u" + ctype[4:-2])
+        fn = optional(fname)
+        if fn is None:
+            raise UnsupportedError(-10, f"generalized suffix arrays need a libclsa with {fname}")
+        _check(fn(self._c(), _ptr(text, ctype), _ptr(lengths, "int64_t"), k,
+                  _ptr(a, f"int{w}_t"), _ptr(out, f"int{w}_t")), self._ptr)
         return out
 
     def lcs(self, a: Text, b: Text) -> LCS:
@@ -690,6 +761,18 @@ def lcp(data: Text, sa: Optional[np.ndarray] = None, index: Optional[int] = None
         ctx: Optional[Context] = None) -> np.ndarray:
     """LCP array (see Context.lcp)."""
     return _ctx(ctx).lcp(data, sa, index)
+
+
+def gsa(strings: Sequence[Text], doc: bool = False, index: Optional[int] = None, *,
+        ctx: Optional[Context] = None) -> Any:
+    """Context.gsa on `ctx`, else on default_context()."""
+    return _ctx(ctx).gsa(strings, doc, index)
+
+
+def gsa_lcp(strings: Sequence[Text], sa: np.ndarray, *,
+            ctx: Optional[Context] = None) -> np.ndarray:
+    """Context.gsa_lcp on `ctx`, else on default_context()."""
+    return _ctx(ctx).gsa_lcp(strings, sa)
 
 
 def lcs(a: Text, b: Text, *, ctx: Optional[Context] = None) -> LCS:

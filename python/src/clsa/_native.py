@@ -10,11 +10,12 @@ import os
 
 from cffi import FFI
 
-from ._cdef import CDEF, CDEF_INT_ALPHABETS
+from ._cdef import CDEF, CDEF_GSA, CDEF_INT_ALPHABETS
 
 ffi = FFI()
 ffi.cdef(CDEF)
 ffi.cdef(CDEF_INT_ALPHABETS)
+ffi.cdef(CDEF_GSA)
 
 
 def _library_path() -> str:
