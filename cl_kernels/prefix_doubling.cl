@@ -5,27 +5,37 @@
  * Packed prefix key of suffix p: the first h0 symbols, each mapped through
  * codes[] to 1..sigma (0 = past the end, so a suffix that ends inside the
  * window differs from one that continues with byte 0x00) and b bits wide,
- * most significant first.  b * h0 <= 64. */
+ * most significant first.  b * h0 <= 64.  Integer alphabets (sym = 2 or 4
+ * bytes a symbol) hold their codes 1..sigma in the text itself, written by
+ * pd_sym_codes after a sort by the first symbol, and codes[] is unused. */
+
+static uint pd_code(const __global uchar *text, const __global ushort *codes, uint sym, ulong q)
+{
+    return sym == 1   ? codes[text[q]]
+           : sym == 2 ? ((const __global ushort *)text)[q]
+                      : ((const __global uint *)text)[q];
+}
 
 /* The bits of the packed key that symbols j0 .. j1-1 contribute (the
  * other symbols' fields left 0): the halves of the key need only the
  * symbols whose fields reach into them. */
 static ulong pd_key_part(const __global uchar *text, ulong n, ulong p,
-                         const __global ushort *codes, uint b, uint h0, uint j0, uint j1)
+                         const __global ushort *codes, uint sym, uint b, uint h0, uint j0,
+                         uint j1)
 {
     ulong k = 0;
     for (uint j = j0; j < j1; j++) {
         ulong q = p + j;
-        uint c = q < n ? codes[text[q]] : 0u;
+        uint c = q < n ? pd_code(text, codes, sym, q) : 0u;
         k |= (ulong)c << (b * (h0 - 1 - j));
     }
     return k;
 }
 
 static ulong pd_key(const __global uchar *text, ulong n, ulong p, const __global ushort *codes,
-                    uint b, uint h0)
+                    uint sym, uint b, uint h0)
 {
-    return pd_key_part(text, n, p, codes, b, h0, 0, h0);
+    return pd_key_part(text, n, p, codes, sym, b, h0, 0, h0);
 }
 
 
@@ -48,23 +58,23 @@ __kernel void pd_histogram(const __global uchar *text, ulong n, __global uint *h
  * in text order, values = positions.  j0: the first symbol whose field
  * reaches the low 32 bits (from the host: a saturating difference here
  * becomes llvm.usub.sat, which Oclgrind cannot run). */
-__kernel void pd_key_lo(const __global uchar *text, ulong n, const __global ushort *codes, uint b,
-                        uint h0, uint j0, __global uint *keys, __global idx_t *pos)
+__kernel void pd_key_lo(const __global uchar *text, ulong n, const __global ushort *codes,
+                        uint sym, uint b, uint h0, uint j0, __global uint *keys, __global idx_t *pos)
 {
     ulong i = get_global_id(0);
     if (i >= n) return;
-    keys[i] = (uint)pd_key_part(text, n, i, codes, b, h0, j0, h0);
+    keys[i] = (uint)pd_key_part(text, n, i, codes, sym, b, h0, j0, h0);
     pos[i] = (idx_t)i;
 }
 
 /* Second half: the upper 32 key bits of the suffix now at slot i (j1: the
  * end of the symbols whose fields reach the high 32 bits). */
-__kernel void pd_key_hi(const __global uchar *text, ulong n, const __global ushort *codes, uint b,
-                        uint h0, uint j1, const __global idx_t *pos, __global uint *keys)
+__kernel void pd_key_hi(const __global uchar *text, ulong n, const __global ushort *codes,
+                        uint sym, uint b, uint h0, uint j1, const __global idx_t *pos, __global uint *keys)
 {
     ulong i = get_global_id(0);
     if (i >= n) return;
-    keys[i] = (uint)(pd_key_part(text, n, pos[i], codes, b, h0, 0, j1) >> 32);
+    keys[i] = (uint)(pd_key_part(text, n, pos[i], codes, sym, b, h0, 0, j1) >> 32);
 }
 
 /* Group heads after the initial sort: the packed key changes.  Each
@@ -72,13 +82,13 @@ __kernel void pd_key_hi(const __global uchar *text, ulong n, const __global usho
  * its left neighbour's from local memory (lk: local size + 1 keys; the
  * first work-item also builds the key left of the work-group's range). */
 __kernel void pd_init_heads(const __global uchar *text, ulong n, const __global ushort *codes,
-                            uint b, uint h0, const __global idx_t *pos, __global uint *flags,
+                            uint sym, uint b, uint h0, const __global idx_t *pos, __global uint *flags,
                             __local ulong *lk)
 {
     ulong i = get_global_id(0);
     uint lid = get_local_id(0);
-    if (i < n) lk[lid + 1] = pd_key(text, n, pos[i], codes, b, h0);
-    if (lid == 0 && i > 0 && i - 1 < n) lk[0] = pd_key(text, n, pos[i - 1], codes, b, h0);
+    if (i < n) lk[lid + 1] = pd_key(text, n, pos[i], codes, sym, b, h0);
+    if (lid == 0 && i > 0 && i - 1 < n) lk[0] = pd_key(text, n, pos[i - 1], codes, sym, b, h0);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (i < n) flags[i] = i == 0 || lk[lid + 1] != lk[lid];
 }
@@ -101,6 +111,20 @@ __kernel void pd_sym_heads(const __global uint *keys, ulong n, __global uint *fl
     ulong i = get_global_id(0);
     if (i >= n) return;
     flags[i] = i == 0 || keys[i] != keys[i - 1];
+}
+
+/* Integer alphabets: the dense code of the symbol at sorted slot i
+ * (1..sigma: the inclusive scan of pd_sym_heads' flags) written at its
+ * text position, so the packed initial sort reads sym-byte codes where the
+ * byte path reads codes[text[q]].  out may be the text itself: no kernel
+ * reads the symbols after their sort. */
+__kernel void pd_sym_codes(const __global uint *code, const __global idx_t *pos, ulong n, uint sym,
+                           __global uchar *out)
+{
+    ulong i = get_global_id(0);
+    if (i >= n) return;
+    if (sym == 2) ((__global ushort *)out)[pos[i]] = (ushort)code[i];
+    else ((__global uint *)out)[pos[i]] = code[i];
 }
 
 /* Doubling key of the unsorted suffix at slot i: rank of the suffix h
@@ -144,12 +168,12 @@ __kernel void pd_reverse(ulong n, __global idx_t *sa)
  * bitonic sort of (packed key, position) in local memory, instead of the
  * launches of two radix sorts.  Padding entries sort last. */
 __kernel void pd_sort_small(const __global uchar *text, ulong n, const __global ushort *codes,
-                            uint b, uint h0, uint P, __global idx_t *pos, __local ulong *lk,
+                            uint sym, uint b, uint h0, uint P, __global idx_t *pos, __local ulong *lk,
                             __local idx_t *lv)
 {
     uint lid = get_local_id(0), ls = get_local_size(0);
     for (uint i = lid; i < P; i += ls) {
-        lk[i] = i < n ? pd_key(text, n, i, codes, b, h0) : ~0ul;
+        lk[i] = i < n ? pd_key(text, n, i, codes, sym, b, h0) : ~0ul;
         lv[i] = (idx_t)i;
     }
     barrier(CLK_LOCAL_MEM_FENCE);

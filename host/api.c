@@ -36,7 +36,7 @@ static clsa_status sa_zero_copy(clsa_context *ctx, const void *text, int sym, vo
     /* USE_HOST_PTR takes a non-const pointer; the text is only read */
     CLSA_TRY(clsa__alloc_host(ctx, (void *)(uintptr_t)text, (size_t)n * sym, &dtext));
     CLSA_TRY(clsa__alloc_host(ctx, sa, (size_t)n * w, &dsa));
-    CLSA_TRY(clsa__sa_device_sym(ctx, dtext, sym, dsa, n, index64));
+    CLSA_TRY(clsa__sa_device_sym(ctx, dtext, sym, 0, dsa, n, index64));
     CLSA_TRY(clsa__sync_host(ctx, dsa, (size_t)n * w));
 done:
     clsa__free(ctx, &dtext);
@@ -58,7 +58,7 @@ static clsa_status sa_on_device(clsa_context *ctx, const void *text, int sym, vo
     CLSA_TRY(clsa__alloc(ctx, tb, &dtext));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &dsa));
     CLSA_TRY(clsa__write(ctx, dtext, 0, text, tb));
-    CLSA_TRY(clsa__sa_device_sym(ctx, dtext, sym, dsa, n, index64));
+    CLSA_TRY(clsa__sa_device_sym(ctx, dtext, sym, 1, dsa, n, index64));
     CLSA_TRY(clsa__read(ctx, dsa, 0, sa, (size_t)n * w));
 done:
     clsa__free(ctx, &dtext);

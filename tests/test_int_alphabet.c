@@ -175,6 +175,58 @@ static void large_texts(void **state)
         }
 }
 
+/* The initial sort's three routes agree with the host: packed codes
+ * written over a copy of the text (zero_copy=0, what a GPU takes), into a
+ * buffer of their own (zero_copy=1: the caller's text is only read), and
+ * the unpacked start from one symbol (sa_path=8); plus a 16-bit text using
+ * all 65,536 values, where the codes do not fit 16 bits (unpacked). */
+static void initial_routes(void **state)
+{
+    (void)state;
+    static const char *tunes[] = {"zero_copy=0", "zero_copy=1", "sa_path=8"};
+    tu_rng r = {4242};
+    size_t n = tu_small() ? 300 : 30000, nall = tu_small() ? 0 : 70000;
+    void *texts[3] = {fill(&r, 2, n, 2), fill(&r, 4, n, 5), NULL};
+    uint16_t *all = tu_malloc(nall * 2 + 2);
+    for (size_t i = 0; i < nall; i++) all[i] = (uint16_t)((i * 40503u) ^ (i >> 16));
+    texts[2] = all;
+    void *copies[3];
+    for (int k = 0; k < 3; k++) {
+        size_t bytes = (k == 2 ? nall : n) * (k == 1 ? 4 : 2);
+        copies[k] = tu_malloc(bytes + 1);
+        memcpy(copies[k], texts[k], bytes);
+    }
+    const char *old = getenv("CLSA_TUNE");
+    char *saved = old ? strdup(old) : NULL;
+    for (int t = 0; t < 3; t++) {
+        setenv("CLSA_TUNE", tunes[t], 1);
+        clsa_context *c = tu_context();
+        for (int k = 0; k < 3; k++) {
+            size_t len = k == 2 ? nall : n;
+            int sym = k == 1 ? 4 : 2;
+            int64_t *want = build(NULL, texts[k], sym, len, 1);
+            for (int index64 = 0; index64 <= 1; index64++) {
+                int64_t *got = build(c, texts[k], sym, len, index64);
+                char what[96];
+                snprintf(what, sizeof what, "%s, text %d, %d-bit", tunes[t], k, index64 ? 64 : 32);
+                expect_equal(got, want, len, "device", what);
+                free(got);
+                if (memcmp(texts[k], copies[k], len * (size_t)sym))
+                    fail_msg("%s: the caller's text was changed", what);
+            }
+            free(want);
+        }
+        clsa_destroy(c);
+    }
+    if (saved) setenv("CLSA_TUNE", saved, 1);
+    else unsetenv("CLSA_TUNE");
+    free(saved);
+    for (int k = 0; k < 3; k++) {
+        free(texts[k]);
+        free(copies[k]);
+    }
+}
+
 int main(void)
 {
     ctx = tu_context();
@@ -182,6 +234,7 @@ int main(void)
         cmocka_unit_test(edge_cases),
         cmocka_unit_test(random_texts),
         cmocka_unit_test(large_texts),
+        cmocka_unit_test(initial_routes),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     clsa_destroy(ctx);

@@ -31,7 +31,9 @@ typedef struct clsa_tuning {
                                  copying (devices sharing memory with the host: APUs) */
     unsigned sa_path;         /* SA doubling sorts: 0 auto, 1 one radix sort of all
                                  unsorted suffixes, 2 by group length class, 3 as 1
-                                 without the combined key (docs/SA.md) */
+                                 without the combined key; + 4 half-size working
+                                 set; + 8 integer alphabets start from one symbol
+                                 instead of packed codes (docs/SA.md) */
     unsigned onesweep;        /* radix sort: 1 single pass with decoupled look-back
                                  (radix_onesweep.cl), 0 reduce-then-scan */
 } clsa_tuning;

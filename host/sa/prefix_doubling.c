@@ -14,6 +14,7 @@
 #include "sa.h"
 #include "groups.h"
 #include "prim/radix_sort.h"
+#include "prim/scan.h"
 #include "prim/segmented_sort.h"
 
 #include <string.h>
@@ -35,8 +36,9 @@ static unsigned bits_of(uint64_t x)
 }
 
 typedef struct pd_alphabet {
-    unsigned sigma;     /* distinct bytes */
-    unsigned b, h0;     /* bits per symbol, symbols per key */
+    unsigned sym;        /* bytes per symbol: 1 (codes[] maps them) or 2, 4 (codes in the text) */
+    unsigned sigma;      /* distinct symbols */
+    unsigned b, h0;      /* bits per symbol, symbols per key */
     uint16_t codes[256]; /* byte -> 1..sigma */
 } pd_alphabet;
 
@@ -89,7 +91,7 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
 {
     int vb = w->index64 ? 8 : 4;
     cl_ulong n = w->n;
-    cl_uint b = a->b, h0 = a->h0;
+    cl_uint sym = a->sym, b = a->b, h0 = a->h0;
     unsigned total = a->b * a->h0;
     clsa_status st;
     if (w->n <= small_sort_cap(ctx, w->index64)) {
@@ -97,8 +99,8 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
         while (P < w->n) P *= 2;
         size_t wg = P / 2 < ctx->tune.wg ? P / 2 : ctx->tune.wg;
         return clsa__sa_run(ctx, "prefix_doubling", w->index64, "pd_sort_small", wg, wg,
-                            9, (clsa__karg[]){CLSA_KARG(text), CLSA_KARG(n), CLSA_KARG(codes),
-                                               CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(P),
+                            10, (clsa__karg[]){CLSA_KARG(text), CLSA_KARG(n), CLSA_KARG(codes),
+                                               CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(P),
                                                CLSA_KARG(w->u), CLSA_KLOCAL(P * 8),
                                                CLSA_KLOCAL(P * (size_t)vb)});
     }
@@ -107,14 +109,14 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
     cl_uint lo_n = (32 + a->b - 1) / a->b, hi_skip = 32 / a->b;
     cl_uint j0 = a->h0 > lo_n ? a->h0 - lo_n : 0, j1 = a->h0 > hi_skip ? a->h0 - hi_skip : 0;
     if ((st = RUN(ctx, w->index64, "pd_key_lo", w->n, CLSA_KARG(text), CLSA_KARG(n),
-                  CLSA_KARG(codes), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j0), CLSA_KARG(w->k),
+                  CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j0), CLSA_KARG(w->k),
                   CLSA_KARG(w->u))) ||
         (st = clsa__radix_sort_capped(ctx, w->k, w->u, w->n, 4, vb, 0, total < 32 ? total : 32,
                                       w->sk, w->sv, table_cap(w->n))))
         return st;
     if (total <= 32) return CLSA_OK;
     if ((st = RUN(ctx, w->index64, "pd_key_hi", w->n, CLSA_KARG(text), CLSA_KARG(n),
-                  CLSA_KARG(codes), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j1),
+                  CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j1),
                   CLSA_KARG(w->u), CLSA_KARG(w->k))))
         return st;
     return clsa__radix_sort_capped(ctx, w->k, w->u, w->n, 4, vb, 0, total - 32, w->sk, w->sv,
@@ -339,11 +341,13 @@ static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_
 {
     size_t iw = w->index64 ? 8 : 4, n = (size_t)w->n;
     cl_ulong nn = w->n;
-    cl_uint cb = a->b, ch0 = a->h0;
-    cl_mem codes = NULL;
+    cl_uint csym = a->sym, cb = a->b, ch0 = a->h0;
+    cl_mem codes = text; /* unread when the codes are in the text */
     clsa_status st = CLSA_OK;
-    CLSA_TRY(alloc(ctx, b, sizeof a->codes, &codes));
-    CLSA_TRY(clsa__write(ctx, codes, 0, a->codes, sizeof a->codes));
+    if (a->sym == 1) {
+        CLSA_TRY(alloc(ctx, b, sizeof a->codes, &codes));
+        CLSA_TRY(clsa__write(ctx, codes, 0, a->codes, sizeof a->codes));
+    }
     CLSA_TRY(alloc(ctx, b, n * iw, &w->k));
     CLSA_TRY(alloc(ctx, b, n * iw, &w->sk));
     CLSA_TRY(alloc(ctx, b, n * iw, &w->sv));
@@ -352,25 +356,35 @@ static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_
     CLSA_TRY(initial_sort(ctx, text, w, a, codes));
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     CLSA_TRY(RUN(ctx, w->index64, "pd_init_heads", n, CLSA_KARG(text), CLSA_KARG(nn),
-                 CLSA_KARG(codes), CLSA_KARG(cb), CLSA_KARG(ch0), CLSA_KARG(w->u),
+                 CLSA_KARG(codes), CLSA_KARG(csym), CLSA_KARG(cb), CLSA_KARG(ch0), CLSA_KARG(w->u),
                  CLSA_KARG(w->sk), CLSA_KLOCAL((ctx->tune.wg + 1) * 8)));
     w->isa = w->k; /* the sort keys are dead */
     w->k = NULL;
     CLSA_TRY(clsa__groups_settle(ctx, w, 0));
-    release(ctx, b, codes);
+    if (codes != text) release(ctx, b, codes);
     CLSA_TRY(shrink(ctx, b, w, sa));
 done:
     return st;
 }
 
 /* The same for a text of sym-byte symbols: one radix sort by the first
- * symbol (the radix sort skips the digits no symbol uses). */
-static clsa_status initial_groups_int(clsa_context *ctx, cl_mem text, cl_uint sym, cl_mem sa,
-                                      pd_buffers *b, clsa__sa_work *w)
+ * symbol (the radix sort skips the digits no symbol uses) gives each
+ * distinct symbol its dense code 1..sigma; the codes, written over the
+ * symbols (or into a copy when the text is the caller's), then go through
+ * the byte path's packed initial sort: h0 = 64 / bits(sigma) symbols a
+ * key instead of one, log2(h0) doubling passes fewer.  Without room for
+ * the codes (sigma = 65536 in 16 bits) the groups of the first symbol are
+ * the initial groups, h0 = 1. */
+static clsa_status initial_groups_int(clsa_context *ctx, cl_mem text, int text_writable,
+                                      cl_mem sa, pd_buffers *b, clsa__sa_work *w,
+                                      pd_alphabet *a)
 {
     size_t iw = w->index64 ? 8 : 4, n = (size_t)w->n;
     int vb = w->index64 ? 8 : 4;
     cl_ulong nn = w->n;
+    cl_uint sym = a->sym;
+    uint32_t sigma = 0;
+    cl_mem codes = text;
     clsa_status st = CLSA_OK;
     CLSA_TRY(alloc(ctx, b, n * iw, &w->k));
     CLSA_TRY(alloc(ctx, b, n * iw, &w->sk));
@@ -384,6 +398,22 @@ static clsa_status initial_groups_int(clsa_context *ctx, cl_mem text, cl_uint sy
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     CLSA_TRY(RUN(ctx, w->index64, "pd_sym_heads", n, CLSA_KARG(w->k), CLSA_KARG(nn),
                  CLSA_KARG(w->sk)));
+    if (ctx->tune.sa_path & 8) goto unpacked; /* CLSA_TUNE sa_path=8: h0 = 1, for comparison */
+    CLSA_TRY(clsa__scan(ctx, w->sk, w->k, n, 1, 0, &sigma)); /* k: codes; sk keeps the heads */
+    if (sym == 2 && sigma > 0xFFFF) goto unpacked;
+    if (!text_writable) CLSA_TRY(alloc(ctx, b, n * sym, &codes));
+    CLSA_TRY(RUN(ctx, w->index64, "pd_sym_codes", n, CLSA_KARG(w->k), CLSA_KARG(w->u),
+                 CLSA_KARG(nn), CLSA_KARG(sym), CLSA_KARG(codes)));
+    release(ctx, b, w->k);
+    release(ctx, b, w->sk);
+    release(ctx, b, w->sv);
+    a->sigma = sigma;
+    a->b = bits_of(sigma);
+    a->h0 = 64 / a->b;
+    CLSA_TRY(initial_groups(ctx, codes, sa, b, w, a));
+    if (codes != text) release(ctx, b, codes);
+    return CLSA_OK;
+unpacked:
     w->isa = w->k; /* the sort keys are dead */
     w->k = NULL;
     CLSA_TRY(clsa__groups_settle(ctx, w, 0));
@@ -394,11 +424,11 @@ done:
 
 clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64)
 {
-    return clsa__sa_device_sym(ctx, text, 1, sa, n, index64);
+    return clsa__sa_device_sym(ctx, text, 1, 0, sa, n, index64);
 }
 
-clsa_status clsa__sa_device_sym(clsa_context *ctx, cl_mem text, int sym, cl_mem sa, int64_t n,
-                                int index64)
+clsa_status clsa__sa_device_sym(clsa_context *ctx, cl_mem text, int sym, int text_writable,
+                                cl_mem sa, int64_t n, int index64)
 {
     size_t iw = index64 ? 8 : 4;
     int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT);
@@ -425,7 +455,8 @@ clsa_status clsa__sa_device_sym(clsa_context *ctx, cl_mem text, int sym, cl_mem 
     CLSA_TRY(clsa__reserve_check(ctx, 3 * iw * (uint64_t)n + 4096, "suffix array working set"));
     CLSA_TRY(clsa__progress(ctx, "initial sort", 0.0));
     memset(&a, 0, sizeof a);
-    a.h0 = 1; /* integer alphabets: the first symbol */
+    a.sym = (unsigned)sym;
+    a.h0 = 1; /* integer alphabets: the first symbol, unless packed (initial_groups_int) */
     if (sym == 1) CLSA_TRY(alphabet(ctx, text, w.n, &a));
     if (sym == 1 && a.sigma == 1) {
         CLSA_TRY(RUN(ctx, index64, "pd_reverse", w.n, CLSA_KARG(nn), CLSA_KARG(sa)));
@@ -435,9 +466,18 @@ clsa_status clsa__sa_device_sym(clsa_context *ctx, cl_mem text, int sym, cl_mem 
     CLSA_TRY(alloc(ctx, &b, 8, &w.counter));
     CLSA_TRY(alloc(ctx, &b, 36 * 4, &w.counts));
     if (sym == 1) CLSA_TRY(initial_groups(ctx, text, sa, &b, &w, &a));
-    else CLSA_TRY(initial_groups_int(ctx, text, (cl_uint)sym, sa, &b, &w));
+    else CLSA_TRY(initial_groups_int(ctx, text, text_writable, sa, &b, &w, &a));
     CLSA_TRY(report_sorted(ctx, "initial sort", &w));
     for (uint64_t h = a.h0; w.m > 0; h *= 2) {
+        /* A pass at h >= n separates every suffix (the keys past the end
+         * differ in length); one more means broken ranks: fail, never spin. */
+        if (h / 2 >= w.n) {
+            st = clsa__fail(ctx, CLSA_ERR_OPENCL,
+                            "suffix array: doubling did not converge (h = %llu, n = %llu): "
+                            "the device computed inconsistent ranks",
+                            (unsigned long long)h, (unsigned long long)w.n);
+            goto done;
+        }
         ctx->stats.doubling_passes++;
         CLSA_TRY(doubling_pass(ctx, &w, h));
         CLSA_TRY(report_sorted(ctx, "doubling", &w));

@@ -6,7 +6,9 @@
 /* sa (n entries of 4 or 8 bytes) gets the suffix array of text (n bytes),
  * both device buffers on ctx.  Checks device memory before starting. */
 clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64);
-/* The same for n symbols of sym = 1, 2 or 4 bytes (uchar, ushort, uint). */
-clsa_status clsa__sa_device_sym(clsa_context *ctx, cl_mem text, int sym, cl_mem sa, int64_t n,
-                                int index64);
+/* The same for n symbols of sym = 1, 2 or 4 bytes (uchar, ushort, uint).
+ * text_writable: the integer-alphabet path may overwrite text (a copy the
+ * caller made) instead of allocating n * sym bytes for its symbol codes. */
+clsa_status clsa__sa_device_sym(clsa_context *ctx, cl_mem text, int sym, int text_writable,
+                                cl_mem sa, int64_t n, int index64);
 #endif
