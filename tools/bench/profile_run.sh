@@ -12,20 +12,15 @@
 # file both ways), env.txt.  CLSA_DEVICE (default nvidia); PROFILE_INPUTS
 # overrides the inputs; PROFILE_TUNES adds runs under other CLSA_TUNE settings.
 set -uo pipefail
-ROOT=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
-cd "$ROOT" || exit 3
-OUT=${OUT:-$ROOT/out}
-mkdir -p "$OUT"
-[ "${CLSA_BENCH_SKIP_SETUP:-0}" != 1 ] && [ -f .device/setup.sh ] && { bash .device/setup.sh >"$OUT/setup.txt" 2>&1 || tail -20 "$OUT/setup.txt"; }
+# shellcheck source=device_prelude.sh
+. "$(dirname "$(readlink -f "$0")")/device_prelude.sh"
 export CLSA_DEVICE=${CLSA_DEVICE:-nvidia}
 {
-    date -u +%Y-%m-%dT%H:%M:%SZ
-    echo "commit: ${CLSA_BENCH_COMMIT:-$(git describe --always --dirty 2>/dev/null || echo unknown)}"
     nvidia-smi --query-gpu=name,driver_version,persistence_mode,clocks.max.sm --format=csv 2>&1
     for f in /etc/OpenCL/vendors/*.icd; do echo "$f: $(cat "$f")"; done
     env | grep -iE '^(OCL|OPENCL|POCL)' || true
     ls -l "$(ldconfig -p | awk '/libOpenCL.so.1/ {print $NF; exit}')" 2>&1
-} >"$OUT/env.txt"
+} >>"$OUT/env.txt"
 cat "$OUT/env.txt"
 cmake -B build -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF >/dev/null &&
     cmake --build build -j16 --target clsa_bench clsa_cli clsa_startup >"$OUT/build.txt" 2>&1 ||

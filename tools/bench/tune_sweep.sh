@@ -10,17 +10,12 @@
 # SWEEP_INPUTS override the lists.  Writes $OUT/sweep.txt: one line per
 # (tune, input) with t_min and MB/s, and $OUT/env.txt.
 set -uo pipefail
-ROOT=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
-cd "$ROOT" || exit 3
-OUT=${OUT:-$ROOT/out}
-mkdir -p "$OUT"
-[ "${CLSA_BENCH_SKIP_SETUP:-0}" != 1 ] && [ -f .device/setup.sh ] && { bash .device/setup.sh >"$OUT/setup.txt" 2>&1 || tail -20 "$OUT/setup.txt"; }
+# shellcheck source=device_prelude.sh
+. "$(dirname "$(readlink -f "$0")")/device_prelude.sh"
 export CLSA_DEVICE=${CLSA_DEVICE:-gpu}
 {
-    date -u +%Y-%m-%dT%H:%M:%SZ
-    echo "commit: ${CLSA_BENCH_COMMIT:-$(git describe --always --dirty 2>/dev/null || echo unknown)}"
     nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv 2>&1
-} >"$OUT/env.txt"
+} >>"$OUT/env.txt"
 cmake -B build -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF >/dev/null &&
     cmake --build build -j16 --target clsa_bench >"$OUT/build.txt" 2>&1 ||
     { tail -30 "$OUT/build.txt"; exit 3; }

@@ -1,0 +1,13 @@
+# device_prelude.sh - sourced by the short device-call scripts (profile_run.sh,
+# tune_sweep.sh): moves to the project root, makes $OUT (default ./out), runs
+# .device/setup.sh unless CLSA_BENCH_SKIP_SETUP=1, and starts $OUT/env.txt
+# with the date and the commit (CLSA_BENCH_COMMIT, else git describe).
+ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)
+cd "$ROOT" || exit 3
+OUT=${OUT:-$ROOT/out}
+mkdir -p "$OUT"
+[ "${CLSA_BENCH_SKIP_SETUP:-0}" != 1 ] && [ -f .device/setup.sh ] && { bash .device/setup.sh >"$OUT/setup.txt" 2>&1 || tail -20 "$OUT/setup.txt"; }
+{
+    date -u +%Y-%m-%dT%H:%M:%SZ
+    echo "commit: ${CLSA_BENCH_COMMIT:-$(git describe --always --dirty 2>/dev/null || echo unknown)}"
+} >"$OUT/env.txt"
