@@ -70,10 +70,10 @@ static idx_t grp_head_val(ulong i, idx_t start, idx_t delta, int single, ulong n
  *    unsorted (two suffixes or more); there are at most m / 2 of them, so
  *    their ranks fit a half-size array;
  *  - val: delta = old rank - slot of the old group's first suffix at such
- *    a head (for grp_head_scatter), the final rank slot + delta at a
+ *    a head (for grp_head_ranks), the final rank slot + delta at a
  *    singleton, GRP_NONE elsewhere (grp_rank_split tells them apart);
  *    at a head whose group keeps its old rank GRP_NONE (for a group of
- *    two or more: grp_head_scatter marks it in heads) or GRP_SAME.
+ *    two or more: grp_head_ranks marks it in heads) or GRP_SAME.
  * Slot i starts a new group (sorted by (rank, key2)) when i == 0, i == m
  * (end of the last group) or its (rank, key2) differs from slot i - 1's.
  * Both keys of every slot are gathered once into lr, lk (local size + 2
@@ -100,9 +100,9 @@ __kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa
     val[i] = head ? grp_head_val(i, start, lr[lid + 1] - start, next, n) : GRP_NONE;
 }
 
-/* New ranks after a doubling sort (heads: grp_head_scatter of the scan
- * of grp_split_heads' flags, which also set val to GRP_NONE at those
- * heads): a singleton's rank is in val, the others' is their head's.
+/* New ranks after a doubling sort (heads: grp_head_ranks of the heads
+ * of the scan of grp_split_heads' flags, which also set val to GRP_NONE
+ * at those heads): a singleton's rank is in val, the others' is their head's.
  * GRP_SAME: the rank did not change, the random ISA write is saved.
  * scan := keep flag (the suffix stays unsorted) for the compaction. */
 __kernel void grp_rank_split(const __global idx_t *u, __global uint *scan,
@@ -118,23 +118,18 @@ __kernel void grp_rank_split(const __global idx_t *u, __global uint *scan,
     scan[i] = !single;
 }
 
-/* At each head (where the inclusive scan steps): heads[group] = slot +
- * delta[slot] (delta omitted: 0), GRP_SAME where that delta is GRP_NONE
- * (grp_split_heads: the group keeps its old rank); a delta read is then
- * set to GRP_NONE (the slot is no singleton: see grp_rank_split). */
-__kernel void grp_head_scatter(const __global uint *scan, ulong m, __global idx_t *delta,
-                               int has_delta, __global idx_t *heads)
+/* heads[j] (the first slot of group j, from the scan: clsa__scan_index)
+ * becomes the group's rank, slot + delta[slot], or GRP_SAME where that
+ * delta is GRP_NONE (grp_split_heads: the group keeps its old rank); the
+ * delta read is set to GRP_NONE (the slot is no singleton: see
+ * grp_rank_split).  One work-item per group, not per slot. */
+__kernel void grp_head_ranks(__global idx_t *heads, ulong g, __global idx_t *delta)
 {
-    ulong i = get_global_id(0);
-    if (i >= m) return;
-    uint s = scan[i];
-    if (s == 0 || (i > 0 && scan[i - 1] == s)) return;
-    idx_t d = 0;
-    if (has_delta) {
-        d = delta[i];
-        delta[i] = GRP_NONE;
-    }
-    heads[s - 1] = d == GRP_NONE ? GRP_SAME : (idx_t)i + d;
+    ulong j = get_global_id(0);
+    if (j >= g) return;
+    idx_t s = heads[j], d = delta[s];
+    delta[s] = GRP_NONE;
+    heads[j] = d == GRP_NONE ? GRP_SAME : s + d;
 }
 
 static int grp_is_head(const __global uint *scan, ulong i, ulong m)

@@ -54,10 +54,14 @@ __kernel void scan_reduce(const __global uint *in, ulong n, uint items, int as_f
 /* tile: local_size * items uints.  offsets: exclusive scan of block sums
  * (NULL-equivalent when has_offsets == 0: a single tile).  want_total
  * (single tile): the tile's sum into *total, so that a one-tile scan with
- * a total is one launch. */
+ * a total is one launch.  want_index: index[exclusive sum at i] = i for
+ * every i with in[i] != 0 (with flags: where each group of an inclusive
+ * scan of head flags starts), written here while the value is at hand
+ * instead of by a second pass over the scan. */
 __kernel void scan_downsweep(const __global uint *in, __global uint *out, ulong n, uint items,
                              int as_flags, int inclusive, const __global uint *offsets,
                              int has_offsets, int want_total, __global uint *total,
+                             int want_index, __global idx_t *index,
                              __local uint *tile, __local uint *a, __local uint *b)
 {
     uint lid = get_local_id(0), lsize = get_local_size(0);
@@ -75,6 +79,7 @@ __kernel void scan_downsweep(const __global uint *in, __global uint *out, ulong 
     for (uint j = 0; j < items; j++) {
         uint v = tile[lid * items + j];
         tile[lid * items + j] = inclusive ? run + v : run;
+        if (want_index && v) index[run] = (idx_t)(base + (ulong)lid * items + j);
         run += v;
     }
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -50,9 +50,9 @@ SEG = "-DTILE=2048 -DWG=256"
 
 def variants():
     v = []
-    for f in ["buffer", "compact", "scan", "unbwt"]:
+    for f in ["buffer", "compact", "unbwt"]:
         v.append((f, 0, ""))
-    for f in ["isa", "lcp", "bwt", "lcs", "rmq"]:
+    for f in ["scan", "isa", "lcp", "bwt", "lcs", "rmq"]:
         v += [(f, 0, ""), (f, 1, "")]
     for w, b in [(2, 64), (4, 128), (8, 128)]:
         v += [("fm_index", i, "-DFM_W=%d -DFM_B=%d" % (w, b)) for i in (0, 1)]

@@ -36,32 +36,42 @@ static clsa_status reduce_tiles(clsa_context *ctx, scan_shape sh, cl_mem in, cl_
     return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
 }
 
+/* Where the downsweep writes the start of each run of flags (see
+ * scan_downsweep): index NULL for none; idx_t is 64-bit when index64. */
+typedef struct scan_index {
+    cl_mem index;
+    int index64;
+} scan_index;
+
 /* total (single tile only, else NULL): receives the tile's sum. */
 static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem out, cl_ulong n,
                              int as_flags, int inclusive, cl_mem offsets, cl_mem total,
-                             size_t nb)
+                             scan_index ix, size_t nb)
 {
     static const char *name = "scan_downsweep";
     cl_kernel k;
-    clsa_status st = clsa__kernel(ctx, "scan", 0, NULL, name, &k);
+    clsa_status st = clsa__kernel(ctx, "scan", ix.index ? ix.index64 : 0, NULL, name, &k);
     cl_uint items = (cl_uint)sh.items;
     cl_int flags = as_flags, incl = inclusive, has = offsets != NULL, want = total != NULL;
+    cl_int want_ix = ix.index != NULL;
     cl_mem off = offsets ? offsets : in; /* any valid buffer when unused */
     cl_mem tot = total ? total : out;    /* not written when unused */
+    cl_mem idx = ix.index ? ix.index : out;
     if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, out)) ||
         (st = CLSA_ARG(ctx, k, name, 2, n)) || (st = CLSA_ARG(ctx, k, name, 3, items)) ||
         (st = CLSA_ARG(ctx, k, name, 4, flags)) || (st = CLSA_ARG(ctx, k, name, 5, incl)) ||
         (st = CLSA_ARG(ctx, k, name, 6, off)) || (st = CLSA_ARG(ctx, k, name, 7, has)) ||
         (st = CLSA_ARG(ctx, k, name, 8, want)) || (st = CLSA_ARG(ctx, k, name, 9, tot)) ||
-        (st = clsa__arg_local(ctx, k, name, 10, sh.tile * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 11, sh.wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 12, sh.wg * 4)))
+        (st = CLSA_ARG(ctx, k, name, 10, want_ix)) || (st = CLSA_ARG(ctx, k, name, 11, idx)) ||
+        (st = clsa__arg_local(ctx, k, name, 12, sh.tile * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 13, sh.wg * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 14, sh.wg * 4)))
         return st;
     return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
 }
 
-clsa_status clsa__scan(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
-                       int as_flags, uint32_t *total)
+static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
+                             int as_flags, uint32_t *total, scan_index ix)
 {
     if (total) *total = 0;
     if (n == 0) return CLSA_OK;
@@ -74,21 +84,36 @@ clsa_status clsa__scan(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int i
          * the total (it reads the whole tile before writing, so out may be
          * in). */
         if (total) CLSA_TRY(clsa__alloc(ctx, 4, &sums));
-        CLSA_TRY(downsweep(ctx, sh, in, out, n, as_flags, inclusive, NULL, sums, 1));
+        CLSA_TRY(downsweep(ctx, sh, in, out, n, as_flags, inclusive, NULL, sums, ix, 1));
         if (total) CLSA_TRY(clsa__read(ctx, sums, 0, total, 4));
         goto done;
     }
     /* With a total, the tile sums get one more entry, 0, so that the last
      * offset is the total: one read instead of two. */
     size_t ns = nb + (total != NULL);
+    scan_index none = {NULL, 0};
     CLSA_TRY(clsa__alloc(ctx, ns * 4, &sums));
     CLSA_TRY(clsa__alloc(ctx, ns * 4, &offsets));
     CLSA_TRY(reduce_tiles(ctx, sh, in, n, as_flags, total != NULL, sums, nb));
-    CLSA_TRY(clsa__scan(ctx, sums, offsets, ns, 0, 0, NULL));
-    CLSA_TRY(downsweep(ctx, sh, in, out, n, as_flags, inclusive, offsets, NULL, nb));
+    CLSA_TRY(scan_with(ctx, sums, offsets, ns, 0, 0, NULL, none));
+    CLSA_TRY(downsweep(ctx, sh, in, out, n, as_flags, inclusive, offsets, NULL, ix, nb));
     if (total) CLSA_TRY(clsa__read(ctx, offsets, nb * 4, total, 4));
 done:
     clsa__free(ctx, &sums);
     clsa__free(ctx, &offsets);
     return st;
+}
+
+clsa_status clsa__scan(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
+                       int as_flags, uint32_t *total)
+{
+    scan_index none = {NULL, 0};
+    return scan_with(ctx, in, out, n, inclusive, as_flags, total, none);
+}
+
+clsa_status clsa__scan_index(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
+                             int as_flags, uint32_t *total, cl_mem index, int index64)
+{
+    scan_index ix = {index, index64};
+    return scan_with(ctx, in, out, n, inclusive, as_flags, total, ix);
 }

@@ -7,6 +7,11 @@
  * as_flags).  in == out is allowed.  *total (optional) gets the sum of all. */
 clsa_status clsa__scan(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
                        int as_flags, uint32_t *total);
+/* The same, and index[exclusive sum at i] = i for every i with in[i] != 0
+ * (idx_t: 64-bit when index64): over head flags, the first slot of every
+ * group, written by the scan itself (no second pass over the scan). */
+clsa_status clsa__scan_index(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
+                             int as_flags, uint32_t *total, cl_mem index, int index64);
 /* Stream compaction of 32-bit values by flags != 0; *count optional. */
 clsa_status clsa__compact(clsa_context *ctx, cl_mem in, cl_mem flags, size_t n, cl_mem out,
                           size_t *count);

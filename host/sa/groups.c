@@ -28,16 +28,20 @@ clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const
                  sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),               \
                  (clsa__karg[]){__VA_ARGS__})
 
-/* heads[group] = first slot (+ delta) of every group of the inclusive scan;
- * the deltas read become GRP_NONE (groups.cl). */
-static clsa_status head_scatter(clsa_context *ctx, clsa__sa_work *w, cl_mem scan, cl_mem delta,
-                                cl_mem heads)
+/* Inclusive scan of the head flags in scan (in place), with heads[group]
+ * = the group's first slot (the scan writes it), then + delta[slot] when
+ * delta is given (grp_head_ranks, which needs groups); *groups (optional):
+ * the number of heads. */
+static clsa_status scan_heads(clsa_context *ctx, clsa__sa_work *w, cl_mem scan, cl_mem delta,
+                              cl_mem heads, uint32_t *groups)
 {
-    cl_ulong m = w->m;
-    cl_int has = delta != NULL;
-    cl_mem d = delta ? delta : scan;
-    return RUN(w, "grp_head_scatter", w->m, CLSA_KARG(scan), CLSA_KARG(m), CLSA_KARG(d),
-               CLSA_KARG(has), CLSA_KARG(heads));
+    uint32_t g = 0; /* read back only when asked for (a blocking read) */
+    clsa_status st = clsa__scan_index(ctx, scan, scan, w->m, 1, 0, groups ? &g : NULL, heads,
+                                      w->index64);
+    cl_ulong gg = g;
+    if (groups) *groups = g;
+    if (st || !delta || !g) return st;
+    return RUN(w, "grp_head_ranks", g, CLSA_KARG(heads), CLSA_KARG(gg), CLSA_KARG(delta));
 }
 
 /* Local memory for `extra` + one idx_t per work-item (the head kernels
@@ -52,10 +56,9 @@ clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w)
     cl_ulong m = w->m;
     clsa_status st;
     if ((st = RUN(w, "grp_old_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(m),
-                  CLSA_KARG(w->sk), local_keys(ctx, w, 1))) ||
-        (st = clsa__scan(ctx, w->sk, w->sk, w->m, 1, 0, NULL)))
+                  CLSA_KARG(w->sk), local_keys(ctx, w, 1))))
         return st;
-    return head_scatter(ctx, w, w->sk, NULL, w->sv);
+    return scan_heads(ctx, w, w->sk, NULL, w->sv, NULL);
 }
 
 /* keep (uint flags of m slots) scanned into pos (may be keep itself); u
@@ -92,8 +95,7 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
         (st = RUN(w, "grp_split_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
                   CLSA_KARG(w->sv), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->sk),
                   CLSA_KARG(w->k), local_keys(ctx, w, 2), local_keys(ctx, w, 2))) ||
-        (st = clsa__scan(ctx, w->sk, w->sk, w->m, 1, 0, &g)) ||
-        (st = head_scatter(ctx, w, w->sk, w->k, w->sv)))
+        (st = scan_heads(ctx, w, w->sk, w->k, w->sv, &g)))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     if ((st = RUN(w, "grp_rank_split", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KARG(w->sv),
@@ -116,13 +118,12 @@ clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_del
     uint32_t counts[2] = {0, 0}, heads = 0;
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    if ((st = clsa__scan(ctx, w->sk, w->sk, w->m, 1, 0, &heads))) return st;
+    if ((st = scan_heads(ctx, w, w->sk, has_delta ? w->k : NULL, w->sv, &heads))) return st;
     if (heads == w->m) { /* every suffix is a singleton: u is final, no rank needed */
         w->g = w->m = 0;
         w->isa_unset = 1;
         return CLSA_OK;
     }
-    if ((st = head_scatter(ctx, w, w->sk, has_delta ? w->k : NULL, w->sv))) return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     if ((st = clsa__fill_zero(ctx, w->counter, 0, sizeof counts)) ||
         (st = RUN(w, "grp_rank_update", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk),
