@@ -11,7 +11,7 @@
 
 /* Each CUDA anchor runs just before the clsa op it is compared with, on the
  * same input (report.c puts the ratio on clsa's row). */
-static const char *const text_ops[] = {"cubwt-sa", "sa32", "sa64", "sa32-u32", "cubwt-bwt", "bwt", "lcp",
+static const char *const text_ops[] = {"cubwt-sa", "sa32", "sa64", "sa32-u32", "gsa32", "cubwt-bwt", "bwt", "lcp",
                                        "fm-count"};
 static const char *const prim_ops[] = {"cub-radix", "radix", "segsort", "batched"};
 #define NTEXT (sizeof text_ops / sizeof *text_ops)
@@ -21,8 +21,9 @@ static void usage(FILE *f)
 {
     fprintf(f,
 "usage: clsa-bench [options] OPS [INPUT...]\n"
-"  OPS     comma-separated: sa32 sa64 sa32-u32 bwt lcp fm-count (over each INPUT;\n"
-"          sa32-u32: the input's words as 32-bit token ids),\n"
+"  OPS     comma-separated: sa32 sa64 sa32-u32 gsa32 bwt lcp fm-count (over each\n"
+"          INPUT; sa32-u32: the input's words as 32-bit token ids; gsa32: the\n"
+"          generalized SA of its lines, or of its records if it is FASTA),\n"
 "          radix segsort batched (generated data, no INPUT), or 'all'\n"
 "          CUDA anchors (build with -DCLSA_BENCH_CUDA=ON; each runs just before\n"
 "          the clsa op it is compared with): cubwt-sa (libcubwt 1.0.0, beside\n"
@@ -205,6 +206,7 @@ static double text_ops_on(bench_env *env, const opts *o, bench_report *rep, cons
         double t0 = bench_now();
         if (!strcmp(op, "sa32") || !strcmp(op, "sa64")) op_sa(env, &o->cfg, in, op[2] == '6', &row);
         else if (!strcmp(op, "sa32-u32")) op_tokens(env, &o->cfg, in, &row);
+        else if (!strcmp(op, "gsa32")) op_gsa(env, &o->cfg, in, &row);
         else if (op_is_anchor(op)) op_anchor_text(&o->cfg, op, in, &row);
         else op_index(env, &o->cfg, op, in, &row);
         add(rep, &row);
