@@ -7,7 +7,15 @@
  * window differs from one that continues with byte 0x00) and b bits wide,
  * most significant first.  b * h0 <= 64.  Integer alphabets (sym = 2 or 4
  * bytes a symbol) hold their codes 1..sigma in the text itself, written by
- * pd_sym_codes after a sort by the first symbol, and codes[] is unused. */
+ * pd_sym_codes after a sort by the first symbol, and codes[] is unused.
+ *
+ * Separators (sep = 1, the generalized suffix array over bytes): code 1 is
+ * a string's end, and every separator is a different symbol ordered by
+ * position ($_0 < $_1 < ...).  A key keeps the fields up to its first
+ * separator and zeros after it, so two suffixes with the same key up to a
+ * separator tie, and the stable initial sort leaves them in position
+ * (= string) order; pd_init_heads then makes each of them a group of its
+ * own, final at once, so no later pass compares past a separator. */
 
 static uint pd_code(const __global uchar *text, const __global ushort *codes, uint sym, ulong q)
 {
@@ -21,21 +29,31 @@ static uint pd_code(const __global uchar *text, const __global ushort *codes, ui
  * symbols whose fields reach into them. */
 static ulong pd_key_part(const __global uchar *text, ulong n, ulong p,
                          const __global ushort *codes, uint sym, uint b, uint h0, uint j0,
-                         uint j1)
+                         uint j1, uint sep)
 {
     ulong k = 0;
-    for (uint j = j0; j < j1; j++) {
+    for (uint j = sep ? 0u : j0; j < j1; j++) {
         ulong q = p + j;
         uint c = q < n ? pd_code(text, codes, sym, q) : 0u;
-        k |= (ulong)c << (b * (h0 - 1 - j));
+        if (j >= j0) k |= (ulong)c << (b * (h0 - 1 - j));
+        if (sep && c == 1u) break; /* the fields after a separator stay 0 */
     }
     return k;
 }
 
 static ulong pd_key(const __global uchar *text, ulong n, ulong p, const __global ushort *codes,
-                    uint sym, uint b, uint h0)
+                    uint sym, uint b, uint h0, uint sep)
 {
-    return pd_key_part(text, n, p, codes, sym, b, h0, 0, h0);
+    return pd_key_part(text, n, p, codes, sym, b, h0, 0, h0, sep);
+}
+
+/* The key holds a separator (a field equal to 1). */
+static int pd_key_has_sep(ulong k, uint b, uint h0)
+{
+    ulong mask = ((ulong)1 << b) - 1;
+    for (uint j = 0; j < h0; j++)
+        if (((k >> (b * (h0 - 1 - j))) & mask) == 1) return 1;
+    return 0;
 }
 
 
@@ -59,38 +77,42 @@ __kernel void pd_histogram(const __global uchar *text, ulong n, __global uint *h
  * reaches the low 32 bits (from the host: a saturating difference here
  * becomes llvm.usub.sat, which Oclgrind cannot run). */
 __kernel void pd_key_lo(const __global uchar *text, ulong n, const __global ushort *codes,
-                        uint sym, uint b, uint h0, uint j0, __global uint *keys, __global idx_t *pos)
+                        uint sym, uint b, uint h0, uint j0, uint sep, __global uint *keys,
+                        __global idx_t *pos)
 {
     ulong i = get_global_id(0);
     if (i >= n) return;
-    keys[i] = (uint)pd_key_part(text, n, i, codes, sym, b, h0, j0, h0);
+    keys[i] = (uint)pd_key_part(text, n, i, codes, sym, b, h0, j0, h0, sep);
     pos[i] = (idx_t)i;
 }
 
 /* Second half: the upper 32 key bits of the suffix now at slot i (j1: the
  * end of the symbols whose fields reach the high 32 bits). */
 __kernel void pd_key_hi(const __global uchar *text, ulong n, const __global ushort *codes,
-                        uint sym, uint b, uint h0, uint j1, const __global idx_t *pos, __global uint *keys)
+                        uint sym, uint b, uint h0, uint j1, uint sep, const __global idx_t *pos,
+                        __global uint *keys)
 {
     ulong i = get_global_id(0);
     if (i >= n) return;
-    keys[i] = (uint)(pd_key_part(text, n, pos[i], codes, sym, b, h0, 0, j1) >> 32);
+    keys[i] = (uint)(pd_key_part(text, n, pos[i], codes, sym, b, h0, 0, j1, sep) >> 32);
 }
 
-/* Group heads after the initial sort: the packed key changes.  Each
+/* Group heads after the initial sort: the packed key changes, or (sep)
+ * the key holds a separator (a group of its own: see the top).  Each
  * work-item builds its own slot's key once (h0 text gathers) and reads
  * its left neighbour's from local memory (lk: local size + 1 keys; the
  * first work-item also builds the key left of the work-group's range). */
 __kernel void pd_init_heads(const __global uchar *text, ulong n, const __global ushort *codes,
-                            uint sym, uint b, uint h0, const __global idx_t *pos, __global uint *flags,
-                            __local ulong *lk)
+                            uint sym, uint b, uint h0, uint sep, const __global idx_t *pos,
+                            __global uint *flags, __local ulong *lk)
 {
     ulong i = get_global_id(0);
     uint lid = get_local_id(0);
-    if (i < n) lk[lid + 1] = pd_key(text, n, pos[i], codes, sym, b, h0);
-    if (lid == 0 && i > 0 && i - 1 < n) lk[0] = pd_key(text, n, pos[i - 1], codes, sym, b, h0);
+    if (i < n) lk[lid + 1] = pd_key(text, n, pos[i], codes, sym, b, h0, sep);
+    if (lid == 0 && i > 0 && i - 1 < n) lk[0] = pd_key(text, n, pos[i - 1], codes, sym, b, h0, sep);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (i < n) flags[i] = i == 0 || lk[lid + 1] != lk[lid];
+    if (i < n)
+        flags[i] = i == 0 || lk[lid + 1] != lk[lid] || (sep && pd_key_has_sep(lk[lid + 1], b, h0));
 }
 
 /* Integer alphabets (sym = 2 or 4 bytes a symbol): the initial key is
@@ -168,12 +190,12 @@ __kernel void pd_reverse(ulong n, __global idx_t *sa)
  * bitonic sort of (packed key, position) in local memory, instead of the
  * launches of two radix sorts.  Padding entries sort last. */
 __kernel void pd_sort_small(const __global uchar *text, ulong n, const __global ushort *codes,
-                            uint sym, uint b, uint h0, uint P, __global idx_t *pos, __local ulong *lk,
-                            __local idx_t *lv)
+                            uint sym, uint b, uint h0, uint sep, uint P, __global idx_t *pos,
+                            __local ulong *lk, __local idx_t *lv)
 {
     uint lid = get_local_id(0), ls = get_local_size(0);
     for (uint i = lid; i < P; i += ls) {
-        lk[i] = i < n ? pd_key(text, n, i, codes, sym, b, h0) : ~0ul;
+        lk[i] = i < n ? pd_key(text, n, i, codes, sym, b, h0, sep) : ~0ul;
         lv[i] = (idx_t)i;
     }
     barrier(CLK_LOCAL_MEM_FENCE);

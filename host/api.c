@@ -25,9 +25,19 @@ static clsa_status sa_args(clsa_context *ctx, const void *text, const void *sa, 
     return CLSA_OK;
 }
 
+/* The device suffix array of text in a device buffer: sep >= 0 (bytes
+ * only) makes every occurrence of byte sep a separator of a generalized
+ * suffix array. */
+static clsa_status sa_device_of(clsa_context *ctx, cl_mem dtext, int sym, int sep,
+                                int writable, cl_mem dsa, int64_t n, int index64)
+{
+    if (sep >= 0) return clsa__sa_device_gsa(ctx, dtext, sep, dsa, n, index64);
+    return clsa__sa_device_sym(ctx, dtext, sym, writable, dsa, n, index64);
+}
+
 /* Devices that share memory with the host work on the caller's arrays.
  * sym: bytes per text symbol (1, 2, 4). */
-static clsa_status sa_zero_copy(clsa_context *ctx, const void *text, int sym, void *sa,
+static clsa_status sa_zero_copy(clsa_context *ctx, const void *text, int sym, int sep, void *sa,
                                 int64_t n, int index64)
 {
     size_t w = index64 ? 8 : 4;
@@ -36,7 +46,7 @@ static clsa_status sa_zero_copy(clsa_context *ctx, const void *text, int sym, vo
     /* USE_HOST_PTR takes a non-const pointer; the text is only read */
     CLSA_TRY(clsa__alloc_host(ctx, (void *)(uintptr_t)text, (size_t)n * sym, &dtext));
     CLSA_TRY(clsa__alloc_host(ctx, sa, (size_t)n * w, &dsa));
-    CLSA_TRY(clsa__sa_device_sym(ctx, dtext, sym, 0, dsa, n, index64));
+    CLSA_TRY(sa_device_of(ctx, dtext, sym, sep, 0, dsa, n, index64));
     CLSA_TRY(clsa__sync_host(ctx, dsa, (size_t)n * w));
 done:
     clsa__free(ctx, &dtext);
@@ -44,7 +54,7 @@ done:
     return st;
 }
 
-static clsa_status sa_on_device(clsa_context *ctx, const void *text, int sym, void *sa,
+static clsa_status sa_on_device(clsa_context *ctx, const void *text, int sym, int sep, void *sa,
                                 int64_t n, int index64)
 {
     size_t w = index64 ? 8 : 4, tb = (size_t)n * sym;
@@ -52,13 +62,13 @@ static clsa_status sa_on_device(clsa_context *ctx, const void *text, int sym, vo
      * the page-locked rate) rather than wrap it a second time. */
     if (ctx->tune.zero_copy && !clsa__is_pinned(ctx, text, tb) &&
         !clsa__is_pinned(ctx, sa, (size_t)n * w))
-        return sa_zero_copy(ctx, text, sym, sa, n, index64);
+        return sa_zero_copy(ctx, text, sym, sep, sa, n, index64);
     cl_mem dtext = NULL, dsa = NULL;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, tb, &dtext));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &dsa));
     CLSA_TRY(clsa__write(ctx, dtext, 0, text, tb));
-    CLSA_TRY(clsa__sa_device_sym(ctx, dtext, sym, 1, dsa, n, index64));
+    CLSA_TRY(sa_device_of(ctx, dtext, sym, sep, 1, dsa, n, index64));
     CLSA_TRY(clsa__read(ctx, dsa, 0, sa, (size_t)n * w));
 done:
     clsa__free(ctx, &dtext);
@@ -73,14 +83,21 @@ static clsa_status sa_on_host(clsa_context *ctx, const void *text, int sym, void
                     : clsa__sa_host_int(ctx, text, sym, sa, n, index64);
 }
 
-static clsa_status sa_any(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
-                          int index64)
+/* sep >= 0: a generalized suffix array over bytes (see sa_device_of),
+ * which only the device path builds: where the host would run instead,
+ * *declined is set and nothing is done. */
+static clsa_status sa_run(clsa_context *ctx, const void *text, int sym, int sep, void *sa,
+                          int64_t n, int index64, int *declined)
 {
     clsa_status st = sa_args(ctx, text, sa, n, index64);
     if (st == CLSA_OK && (uint64_t)n > SIZE_MAX / 8)
         st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "suffix array: %lld symbols do not fit in "
                                                  "memory", (long long)n);
     if (st || n == 0) return st;
+    if (!ctx && sep >= 0) {
+        *declined = 1;
+        return CLSA_OK;
+    }
     if (!ctx) return sa_on_host(NULL, text, sym, sa, n, index64);
     clsa__lock(ctx);
     ctx->message[0] = 0;
@@ -88,9 +105,14 @@ static clsa_status sa_any(clsa_context *ctx, const void *text, int sym, void *sa
     /* The device pipeline counts in 32 bits (n < 2^32): AUTO takes larger
      * inputs to the host; a forced device backend reports TOO_LARGE. */
     if (device && (uint64_t)n > UINT32_MAX && ctx->backend == CLSA_BACKEND_AUTO) device = 0;
+    if (!device && sep >= 0) {
+        *declined = 1;
+        clsa__unlock(ctx);
+        return CLSA_OK;
+    }
     if (device) {
         ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
-        st = sa_on_device(ctx, text, sym, sa, n, index64);
+        st = sa_on_device(ctx, text, sym, sep, sa, n, index64);
     } else if (ctx->backend == CLSA_BACKEND_DEVICE) {
         st = clsa__need_device(ctx);
     } else {
@@ -100,6 +122,13 @@ static clsa_status sa_any(clsa_context *ctx, const void *text, int sym, void *sa
     st = clsa__progress_end(ctx, st);
     clsa__unlock(ctx);
     return st;
+}
+
+static clsa_status sa_any(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
+                          int index64)
+{
+    int declined = 0;
+    return sa_run(ctx, text, sym, -1, sa, n, index64, &declined);
 }
 
 clsa_status clsa_sa32(clsa_context *ctx, const uint8_t *text, int32_t *sa, int64_t n)
@@ -134,6 +163,38 @@ clsa_status clsa_sa64_u32(clsa_context *ctx, const uint32_t *text, int64_t *sa, 
 
 /* ---- generalized suffix arrays ---------------------------------------------- */
 
+/* Byte strings on the device: when some byte value occurs in no string,
+ * the virtual text is the strings joined by that byte (n bytes, not 4 n)
+ * and the byte path treats it as the separators (clsa__sa_device_gsa).
+ * *declined: no free byte, or the host would run: the caller goes on with
+ * the 32-bit virtual text. */
+static clsa_status gsa_bytes(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
+                             int64_t k, int64_t n, void *sa, int index64, int *declined)
+{
+    uint8_t seen[256] = {0};
+    size_t total = (size_t)(n - k);
+    int sep = -1;
+    *declined = 1;
+    if (!ctx || ctx->backend == CLSA_BACKEND_HOST) return CLSA_OK;
+    for (size_t i = 0; i < total; i++) seen[text[i]] = 1;
+    for (int c = 0; c < 256 && sep < 0; c++)
+        if (!seen[c]) sep = c;
+    if (sep < 0) return CLSA_OK;
+    uint8_t *vt = malloc((size_t)n);
+    if (!vt) return CLSA_OK; /* the 32-bit path reports the memory it lacks */
+    size_t src = 0, dst = 0;
+    for (int64_t s = 0; s < k; s++) {
+        memcpy(vt + dst, text + src, (size_t)lengths[s]);
+        src += (size_t)lengths[s];
+        dst += (size_t)lengths[s];
+        vt[dst++] = (uint8_t)sep;
+    }
+    *declined = 0;
+    clsa_status st = sa_run(ctx, vt, 1, sep, sa, n, index64, declined);
+    free(vt);
+    return st;
+}
+
 /* The virtual text as 32-bit symbols through the integer-alphabet path
  * (device or host as for clsa_sa32_u32), then the document array. */
 static clsa_status gsa_any(clsa_context *ctx, const void *text, int sym, const int64_t *lengths,
@@ -148,8 +209,12 @@ static clsa_status gsa_any(clsa_context *ctx, const void *text, int sym, const i
                         (long long)n, index64 ? "2^32-1" : "2^31-1 (use clsa_gsa64)");
     if (st || n == 0) return st;
     uint32_t *vt = NULL;
-    CLSA_TRY(clsa__gsa_text(ctx, text, sym, lengths, k, n, &vt));
-    CLSA_TRY(sa_any(ctx, vt, 4, sa, n, index64));
+    int declined = 1;
+    if (sym == 1) CLSA_TRY(gsa_bytes(ctx, text, lengths, k, n, sa, index64, &declined));
+    if (declined) {
+        CLSA_TRY(clsa__gsa_text(ctx, text, sym, lengths, k, n, &vt));
+        CLSA_TRY(sa_any(ctx, vt, 4, sa, n, index64));
+    }
     if (doc) CLSA_TRY(clsa__gsa_doc(ctx, lengths, k, sa, doc, n, index64));
 done:
     free(vt);

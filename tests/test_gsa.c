@@ -392,6 +392,50 @@ static void one_string_vs_divsufsort(void **state)
     }
 }
 
+/* Byte sets take the device's byte path with a free byte as the
+ * separator (zero_copy=0 and 1: copied or wrapped text), and the 32-bit
+ * path when all 256 byte values occur; both against the host backend. */
+static void byte_routes(void **state)
+{
+    (void)state;
+    static const char *tunes[] = {"zero_copy=0", "zero_copy=1"};
+    tu_rng r = {777};
+    int64_t k = tu_small() ? 20 : 3000;
+    int64_t *len = tu_malloc((size_t)k * 8);
+    int64_t total = 0;
+    for (int64_t s = 0; s < k; s++) total += len[s] = (int64_t)tu_below(&r, 17);
+    uint8_t *text = tu_malloc((size_t)total + 1);
+    int64_t n = total + k;
+    int32_t *want = tu_malloc((size_t)n * 4), *got = tu_malloc((size_t)n * 4);
+    const char *old = getenv("CLSA_TUNE");
+    char *saved = old ? strdup(old) : NULL;
+    for (int all = 0; all <= 1; all++) {
+        /* all = 0: bytes 0x00, 0x01, 0x7f and 0x80 only (long ties); all = 1: every
+         * byte value (when the set holds 256 bytes or more: not under Oclgrind) */
+        for (int64_t i = 0; i < total; i++)
+            text[i] = all ? (uint8_t)(i < 256 ? i : tu_below(&r, 256))
+                          : (uint8_t)(0x807f0100u >> (8 * tu_below(&r, 4)));
+        TU_OK(NULL, clsa_gsa32(NULL, text, len, k, want, NULL));
+        for (int t = 0; t < 2; t++) {
+            setenv("CLSA_TUNE", tunes[t], 1);
+            clsa_context *c = tu_context();
+            TU_OK(c, clsa_gsa32(c, text, len, k, got, NULL));
+            for (int64_t i = 0; i < n; i++)
+                if (got[i] != want[i])
+                    fail_msg("%s, %s: SA[%lld] = %d, host %d", tunes[t],
+                             all ? "all 256 bytes" : "four bytes", (long long)i, got[i], want[i]);
+            clsa_destroy(c);
+        }
+    }
+    if (saved) setenv("CLSA_TUNE", saved, 1);
+    else unsetenv("CLSA_TUNE");
+    free(saved);
+    free(len);
+    free(text);
+    free(want);
+    free(got);
+}
+
 /* ---- bad arguments ---------------------------------------------------------------- */
 
 static void expect_status(clsa_context *c, clsa_status got, clsa_status want, const char *what)
@@ -460,6 +504,7 @@ int main(void)
         cmocka_unit_test(random_sets),
         cmocka_unit_test(large_sets),
         cmocka_unit_test(one_string_vs_divsufsort),
+        cmocka_unit_test(byte_routes),
         cmocka_unit_test(bad_arguments),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

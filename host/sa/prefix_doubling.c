@@ -39,6 +39,7 @@ typedef struct pd_alphabet {
     unsigned sym;        /* bytes per symbol: 1 (codes[] maps them) or 2, 4 (codes in the text) */
     unsigned sigma;      /* distinct symbols */
     unsigned b, h0;      /* bits per symbol, symbols per key */
+    int sep_byte;        /* bytes: the separator byte of a generalized SA (code 1), or -1 */
     uint16_t codes[256]; /* byte -> 1..sigma */
 } pd_alphabet;
 
@@ -59,8 +60,9 @@ static clsa_status alphabet(clsa_context *ctx, cl_mem text, uint64_t n, pd_alpha
     CLSA_TRY(clsa__read(ctx, hist, 0, h, sizeof h));
     a->sigma = 0;
     memset(a->codes, 0, sizeof a->codes);
+    if (a->sep_byte >= 0 && h[a->sep_byte]) a->codes[a->sep_byte] = (uint16_t)++a->sigma;
     for (int c = 0; c < 256; c++)
-        if (h[c]) a->codes[c] = (uint16_t)++a->sigma;
+        if (h[c] && c != a->sep_byte) a->codes[c] = (uint16_t)++a->sigma;
     /* codes 1..sigma, 0 = past the end */
     a->b = bits_of(a->sigma);
     a->h0 = 64 / a->b;
@@ -91,7 +93,7 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
 {
     int vb = w->index64 ? 8 : 4;
     cl_ulong n = w->n;
-    cl_uint sym = a->sym, b = a->b, h0 = a->h0;
+    cl_uint sym = a->sym, b = a->b, h0 = a->h0, sep = a->sep_byte >= 0;
     unsigned total = a->b * a->h0;
     clsa_status st;
     if (w->n <= small_sort_cap(ctx, w->index64)) {
@@ -99,8 +101,9 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
         while (P < w->n) P *= 2;
         size_t wg = P / 2 < ctx->tune.wg ? P / 2 : ctx->tune.wg;
         return clsa__sa_run(ctx, "prefix_doubling", w->index64, "pd_sort_small", wg, wg,
-                            10, (clsa__karg[]){CLSA_KARG(text), CLSA_KARG(n), CLSA_KARG(codes),
-                                               CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(P),
+                            11, (clsa__karg[]){CLSA_KARG(text), CLSA_KARG(n), CLSA_KARG(codes),
+                                               CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0),
+                                               CLSA_KARG(sep), CLSA_KARG(P),
                                                CLSA_KARG(w->u), CLSA_KLOCAL(P * 8),
                                                CLSA_KLOCAL(P * (size_t)vb)});
     }
@@ -109,7 +112,8 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
     cl_uint lo_n = (32 + a->b - 1) / a->b, hi_skip = 32 / a->b;
     cl_uint j0 = a->h0 > lo_n ? a->h0 - lo_n : 0, j1 = a->h0 > hi_skip ? a->h0 - hi_skip : 0;
     if ((st = RUN(ctx, w->index64, "pd_key_lo", w->n, CLSA_KARG(text), CLSA_KARG(n),
-                  CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j0), CLSA_KARG(w->k),
+                  CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j0),
+                  CLSA_KARG(sep), CLSA_KARG(w->k),
                   CLSA_KARG(w->u))) ||
         (st = clsa__radix_sort_capped(ctx, w->k, w->u, w->n, 4, vb, 0, total < 32 ? total : 32,
                                       w->sk, w->sv, table_cap(w->n))))
@@ -117,7 +121,7 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
     if (total <= 32) return CLSA_OK;
     if ((st = RUN(ctx, w->index64, "pd_key_hi", w->n, CLSA_KARG(text), CLSA_KARG(n),
                   CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j1),
-                  CLSA_KARG(w->u), CLSA_KARG(w->k))))
+                  CLSA_KARG(sep), CLSA_KARG(w->u), CLSA_KARG(w->k))))
         return st;
     return clsa__radix_sort_capped(ctx, w->k, w->u, w->n, 4, vb, 0, total - 32, w->sk, w->sv,
                                    table_cap(w->n));
@@ -341,7 +345,7 @@ static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_
 {
     size_t iw = w->index64 ? 8 : 4, n = (size_t)w->n;
     cl_ulong nn = w->n;
-    cl_uint csym = a->sym, cb = a->b, ch0 = a->h0;
+    cl_uint csym = a->sym, cb = a->b, ch0 = a->h0, csep = a->sep_byte >= 0;
     cl_mem codes = text; /* unread when the codes are in the text */
     clsa_status st = CLSA_OK;
     if (a->sym == 1) {
@@ -356,8 +360,8 @@ static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_
     CLSA_TRY(initial_sort(ctx, text, w, a, codes));
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     CLSA_TRY(RUN(ctx, w->index64, "pd_init_heads", n, CLSA_KARG(text), CLSA_KARG(nn),
-                 CLSA_KARG(codes), CLSA_KARG(csym), CLSA_KARG(cb), CLSA_KARG(ch0), CLSA_KARG(w->u),
-                 CLSA_KARG(w->sk), CLSA_KLOCAL((ctx->tune.wg + 1) * 8)));
+                 CLSA_KARG(codes), CLSA_KARG(csym), CLSA_KARG(cb), CLSA_KARG(ch0), CLSA_KARG(csep),
+                 CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KLOCAL((ctx->tune.wg + 1) * 8)));
     w->isa = w->k; /* the sort keys are dead */
     w->k = NULL;
     CLSA_TRY(clsa__groups_settle(ctx, w, 0));
@@ -427,8 +431,23 @@ clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n
     return clsa__sa_device_sym(ctx, text, 1, 0, sa, n, index64);
 }
 
+static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_byte,
+                             int text_writable, cl_mem sa, int64_t n, int index64);
+
 clsa_status clsa__sa_device_sym(clsa_context *ctx, cl_mem text, int sym, int text_writable,
                                 cl_mem sa, int64_t n, int index64)
+{
+    return sa_device(ctx, text, sym, -1, text_writable, sa, n, index64);
+}
+
+clsa_status clsa__sa_device_gsa(clsa_context *ctx, cl_mem text, int sep_byte, cl_mem sa,
+                                int64_t n, int index64)
+{
+    return sa_device(ctx, text, 1, sep_byte, 0, sa, n, index64);
+}
+
+static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_byte,
+                             int text_writable, cl_mem sa, int64_t n, int index64)
 {
     size_t iw = index64 ? 8 : 4;
     int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT);
@@ -456,9 +475,10 @@ clsa_status clsa__sa_device_sym(clsa_context *ctx, cl_mem text, int sym, int tex
     CLSA_TRY(clsa__progress(ctx, "initial sort", 0.0));
     memset(&a, 0, sizeof a);
     a.sym = (unsigned)sym;
+    a.sep_byte = sep_byte;
     a.h0 = 1; /* integer alphabets: the first symbol, unless packed (initial_groups_int) */
     if (sym == 1) CLSA_TRY(alphabet(ctx, text, w.n, &a));
-    if (sym == 1 && a.sigma == 1) {
+    if (sym == 1 && a.sigma == 1 && sep_byte < 0) {
         CLSA_TRY(RUN(ctx, index64, "pd_reverse", w.n, CLSA_KARG(nn), CLSA_KARG(sa)));
         CLSA_TRY(clsa__progress(ctx, "initial sort", 1.0));
         goto done;

@@ -11,4 +11,10 @@ clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n
  * caller made) instead of allocating n * sym bytes for its symbol codes. */
 clsa_status clsa__sa_device_sym(clsa_context *ctx, cl_mem text, int sym, int text_writable,
                                 cl_mem sa, int64_t n, int index64);
+/* The generalized suffix array of strings joined by sep_byte (a byte no
+ * string holds; each occurrence is a separator $_i, smaller than every
+ * byte and than every later separator): the byte path with the separator
+ * as code 1 (prefix_doubling.cl). */
+clsa_status clsa__sa_device_gsa(clsa_context *ctx, cl_mem text, int sep_byte, cl_mem sa,
+                                int64_t n, int index64);
 #endif
