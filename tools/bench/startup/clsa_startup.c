@@ -5,7 +5,11 @@
  * suffix array of a tiny text (kernel programs from the on-disk cache),
  * a second one, and clsa_destroy (left to process exit with --no-destroy,
  * to time the whole process from outside both ways).  Output: one "step
- * seconds" line each.  Usage: clsa-startup [DEVICE-SELECTOR] [--no-destroy] */
+ * seconds" line each.  With --no-loader the loader's own view is skipped, so
+ * that clsa_create starts from nothing, as in a real process: a selector
+ * naming a platform may then open that vendor alone (docs/DESIGN.md, "ICD
+ * direct"); the "loader_loaded" line says whether the ICD loader was used.
+ * Usage: clsa-startup [DEVICE-SELECTOR] [--no-destroy] [--no-loader] */
 #define _GNU_SOURCE
 #include <CL/cl.h>
 #include <dlfcn.h>
@@ -59,17 +63,26 @@ static int platforms(double *t)
 
 int main(int argc, char **argv)
 {
-    double t = now(), t_start = t;
-    if (platforms(&t)) printf("note: no OpenCL loader or platforms\n");
     clsa_options o;
     clsa_options_init(&o);
-    int destroy = !(argc > 2 && !strcmp(argv[2], "--no-destroy"));
-    if (argc > 1) o.device = argv[1];
+    int destroy = 1, loader_view = 1;
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--no-destroy"))
+            destroy = 0;
+        else if (!strcmp(argv[a], "--no-loader"))
+            loader_view = 0;
+        else
+            o.device = argv[a];
+    }
+    double t = now(), t_start = t;
+    if (loader_view && platforms(&t)) printf("note: no OpenCL loader or platforms\n");
     o.backend = CLSA_BACKEND_DEVICE; /* the tiny text too */
     clsa_context *ctx = NULL;
     clsa_status st = clsa_create(&o, &ctx);
     printf("clsa_create %.4f (status %d)\n", lap(&t), (int)st);
     if (st) return 1;
+    printf("loader_loaded %s\n",
+           dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_NOLOAD) ? "yes" : "no (direct)");
     static const uint8_t text[] = "abracadabra_mississippi_banana_abracadabra_mississippi";
     int32_t sa[sizeof text];
     for (int run = 1; run <= 2; run++) {
