@@ -265,7 +265,7 @@ static icd_get_platforms_fn platforms_entry(void *h)
  * process, as the loader keeps it: its objects may live that long. */
 static int open_vendor(const char *library, clsa_icd_route *r)
 {
-    void *h = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+    void *h = dlopen(library, RTLD_LAZY | RTLD_LOCAL);
     if (!h) return 0;
     icd_get_platforms_fn get = platforms_entry(h);
     cl_uint n = 0;

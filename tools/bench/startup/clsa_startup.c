@@ -9,9 +9,12 @@
  * that clsa_create starts from nothing, as in a real process: a selector
  * naming a platform may then open that vendor alone (docs/DESIGN.md, "ICD
  * direct"); the "loader_loaded" line says whether the ICD loader was used.
- * Usage: clsa-startup [DEVICE-SELECTOR] [--no-destroy] [--no-loader] */
+ * --icd LIBRARY times one vendor library's own start the way the direct
+ * route does it (dlopen, clIcdGetPlatformIDsKHR, each platform's devices
+ * through its dispatch table), before clsa_create.
+ * Usage: clsa-startup [DEVICE-SELECTOR] [--no-destroy] [--no-loader] [--icd LIBRARY] */
 #define _GNU_SOURCE
-#include <CL/cl.h>
+#include <CL/cl_icd.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
@@ -61,13 +64,46 @@ static int platforms(double *t)
     return 0;
 }
 
+/* One vendor library alone, as host/runtime/icd_direct.c opens it. */
+static int vendor(const char *lib, double *t)
+{
+    void *h = dlopen(lib, RTLD_LAZY | RTLD_LOCAL);
+    printf("dlopen_vendor %.4f (%s)\n", lap(t), lib);
+    void *f = h ? dlsym(h, "clIcdGetPlatformIDsKHR") : NULL;
+    void *g = h && !f ? dlsym(h, "clGetExtensionFunctionAddress") : NULL;
+    if (g) { /* PoCL exports it only as an extension function */
+        void *(*ext)(const char *);
+        memcpy(&ext, &g, sizeof g);
+        f = ext("clIcdGetPlatformIDsKHR");
+    }
+    if (!f) return 1;
+    get_platforms_fn get;
+    memcpy(&get, &f, sizeof f);
+    cl_platform_id p[16];
+    cl_uint np = 0;
+    if (get(16, p, &np) != CL_SUCCESS) return 1;
+    printf("clIcdGetPlatformIDsKHR %.4f (%u platforms)\n", lap(t), np);
+    for (cl_uint i = 0; i < np && i < 16; i++) {
+        const struct _cl_icd_dispatch *d = *(const struct _cl_icd_dispatch *const *)p[i];
+        char name[128] = "";
+        cl_uint nd = 0;
+        d->clGetPlatformInfo(p[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
+        d->clGetDeviceIDs(p[i], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
+        printf("clGetDeviceIDs[%s] %.4f (%u devices)\n", name, lap(t), nd);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     clsa_options o;
     clsa_options_init(&o);
     int destroy = 1, loader_view = 1;
+    const char *icd = NULL;
     for (int a = 1; a < argc; a++) {
-        if (!strcmp(argv[a], "--no-destroy"))
+        if (!strcmp(argv[a], "--icd") && a + 1 < argc)
+            icd = argv[++a];
+        else if (!strcmp(argv[a], "--no-destroy"))
             destroy = 0;
         else if (!strcmp(argv[a], "--no-loader"))
             loader_view = 0;
@@ -75,7 +111,8 @@ int main(int argc, char **argv)
             o.device = argv[a];
     }
     double t = now(), t_start = t;
-    if (loader_view && platforms(&t)) printf("note: no OpenCL loader or platforms\n");
+    if (icd && vendor(icd, &t)) printf("note: %s is no ICD library\n", icd);
+    if (!icd && loader_view && platforms(&t)) printf("note: no OpenCL loader or platforms\n");
     o.backend = CLSA_BACKEND_DEVICE; /* the tiny text too */
     clsa_context *ctx = NULL;
     clsa_status st = clsa_create(&o, &ctx);
