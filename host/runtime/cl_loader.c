@@ -4,6 +4,7 @@
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #define CLSA_CL_LOADER_IMPL
 #include "cl_loader.h"
+#include "icd_direct.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -19,18 +20,19 @@
  * no driver answers, so "no OpenCL at all" looks the same to the callers. */
 #define CLSA_CL_NOT_LOADED (-1001) /* CL_PLATFORM_NOT_FOUND_KHR */
 
-#define CLSA_CL_FIELD_CALL(name, params, args) cl_int(CL_API_CALL *name) params;
-#define CLSA_CL_FIELD_MAKER(type, name, params, args) type(CL_API_CALL *name) params;
+#define CLSA_CL_FIELD_CALL(name, params, args, obj) cl_int(CL_API_CALL *name) params;
+#define CLSA_CL_FIELD_MAKER(type, name, params, args, obj) type(CL_API_CALL *name) params;
 static struct {
     CLSA_CL_CALLS(CLSA_CL_FIELD_CALL)
     CLSA_CL_MAKERS(CLSA_CL_FIELD_MAKER)
 } table;
 
 /* The lists must match the OpenCL headers' prototypes exactly. */
-#define CLSA_CL_CHECK_CALL(name, params, args)                                          \
+#define CLSA_CL_CHECK_CALL(name, params, args, obj)                       \
     _Static_assert(__builtin_types_compatible_p(__typeof__(&name), __typeof__(table.name)), \
                    #name " in cl_loader.h differs from CL/cl.h");
-#define CLSA_CL_CHECK_MAKER(type, name, params, args) CLSA_CL_CHECK_CALL(name, params, args)
+#define CLSA_CL_CHECK_MAKER(type, name, params, args, obj)                \
+    CLSA_CL_CHECK_CALL(name, params, args, obj)
 CLSA_CL_CALLS(CLSA_CL_CHECK_CALL)
 CLSA_CL_MAKERS(CLSA_CL_CHECK_MAKER)
 
@@ -41,18 +43,18 @@ static char load_error[512];
 /* Fills the table from handle h; on a missing entry point says which. */
 static int fill(void *h, const char *from)
 {
-#define CLSA_CL_FILL(name)                                                                  \
-    do {                                                                                    \
-        void *f = dlsym(h, #name);                                                          \
-        if (!f) {                                                                           \
-            snprintf(load_error, sizeof load_error,                                         \
-                     "%s has no %s (OpenCL 1.2 is needed)", from, #name);                   \
-            return 0;                                                                       \
-        }                                                                                   \
-        memcpy(&table.name, &f, sizeof f);                                                  \
+#define CLSA_CL_FILL(name)                                                \
+    do {                                                                  \
+        void *f = dlsym(h, #name);                                        \
+        if (!f) {                                                         \
+            snprintf(load_error, sizeof load_error,                       \
+                     "%s has no %s (OpenCL 1.2 is needed)", from, #name); \
+            return 0;                                                     \
+        }                                                                 \
+        memcpy(&table.name, &f, sizeof f);                                \
     } while (0);
-#define CLSA_CL_FILL_CALL(name, params, args) CLSA_CL_FILL(name)
-#define CLSA_CL_FILL_MAKER(type, name, params, args) CLSA_CL_FILL(name)
+#define CLSA_CL_FILL_CALL(name, params, args, obj) CLSA_CL_FILL(name)
+#define CLSA_CL_FILL_MAKER(type, name, params, args, obj) CLSA_CL_FILL(name)
     CLSA_CL_CALLS(CLSA_CL_FILL_CALL)
     CLSA_CL_MAKERS(CLSA_CL_FILL_MAKER)
     return 1;
@@ -90,6 +92,21 @@ static int ready(void)
 
 const char *clsa__cl_load_error(void) { return ready() ? NULL : load_error; }
 
+int clsa__cl_direct_allowed(void)
+{
+    const char *path = getenv("CLSA_OPENCL_LIBRARY");
+    if (path && *path) return 0;
+    void *own = dlsym(RTLD_DEFAULT, "clGetPlatformIDs");
+    if (!own) return 1;
+    /* A program linked with -lOpenCL has the system loader global: the
+     * same library the direct route stands in for.  Anything else global
+     * (a preloaded runtime) is what a direct link would bind to: keep it. */
+    void *h = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_NOLOAD);
+    int same = h && dlsym(h, "clGetPlatformIDs") == own;
+    if (h) dlclose(h); /* drops only the reference RTLD_NOLOAD took */
+    return same;
+}
+
 CLSA_API clsa_status clsa_opencl_available(char *why, size_t cap)
 {
     const char *e = clsa__cl_load_error();
@@ -97,17 +114,30 @@ CLSA_API clsa_status clsa_opencl_available(char *why, size_t cap)
     return e ? CLSA_ERR_NO_DEVICE : CLSA_OK;
 }
 
-#define CLSA_CL_DEFINE_CALL(name, params, args)        \
-    cl_int clsa__##name params                         \
-    {                                                  \
-        return ready() ? table.name args : CLSA_CL_NOT_LOADED; \
+/* A call on an object of a directly opened vendor library goes through the
+ * object's dispatch table (icd_direct.c); anything else through the table
+ * loaded above.  A maker's new object teaches icd_direct.c its table, in
+ * case a vendor keeps one table per kind of object. */
+#define CLSA_CL_DEFINE_CALL(name, params, args, obj)                      \
+    cl_int clsa__##name params                                            \
+    {                                                                     \
+        const struct _cl_icd_dispatch *icd_ = clsa__icd_direct_table(obj); \
+        if (icd_) return icd_->name args;                                 \
+        return ready() ? table.name args : CLSA_CL_NOT_LOADED;            \
     }
-#define CLSA_CL_DEFINE_MAKER(type, name, params, args) \
-    type clsa__##name params                           \
-    {                                                  \
-        if (ready()) return table.name args;           \
-        if (err) *err = CLSA_CL_NOT_LOADED;            \
-        return NULL;                                   \
+#define CLSA_CL_IS_OBJECT(type) _Generic((type)0, void *: 0, default: 1)
+#define CLSA_CL_DEFINE_MAKER(type, name, params, args, obj)               \
+    type clsa__##name params                                              \
+    {                                                                     \
+        const struct _cl_icd_dispatch *icd_ = clsa__icd_direct_table(obj); \
+        if (icd_) {                                                       \
+            type made = icd_->name args;                                  \
+            if (CLSA_CL_IS_OBJECT(type)) clsa__icd_direct_learn(made);    \
+            return made;                                                  \
+        }                                                                 \
+        if (ready()) return table.name args;                              \
+        if (err) *err = CLSA_CL_NOT_LOADED;                               \
+        return NULL;                                                      \
     }
 CLSA_CL_CALLS(CLSA_CL_DEFINE_CALL)
 CLSA_CL_MAKERS(CLSA_CL_DEFINE_MAKER)

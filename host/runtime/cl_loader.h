@@ -18,6 +18,11 @@
  * Without any, every call fails with CL_PLATFORM_NOT_FOUND_KHR, which the
  * device enumeration reports as "no OpenCL" (clsa__cl_load_error says why).
  *
+ * One exception: a call on an object made by a vendor library that
+ * icd_direct.c opened itself (a selector naming one platform, without the
+ * loader) goes through that object's own dispatch table, as the ICD loader
+ * would send it; the loader is then never loaded at all.
+ *
  * A new OpenCL call in the library needs a line in CLSA_CL_CALLS or
  * CLSA_CL_MAKERS and a #define below (tests/fault_inject_check.sh fails on
  * a direct call), and a wrapper in tests/fault_inject.c (FI_WRAPPED). */
@@ -26,96 +31,101 @@
 
 #include "clsa.h"
 
-/* Entry points returning cl_int: X(name, parameters, arguments). */
-#define CLSA_CL_CALLS(X)                                                                        \
-    X(clGetPlatformIDs, (cl_uint a, cl_platform_id *b, cl_uint *c), (a, b, c))                   \
-    X(clGetPlatformInfo, (cl_platform_id a, cl_platform_info b, size_t c, void *d, size_t *e),   \
-      (a, b, c, d, e))                                                                          \
-    X(clGetDeviceIDs, (cl_platform_id a, cl_device_type b, cl_uint c, cl_device_id *d,           \
-                       cl_uint *e), (a, b, c, d, e))                                            \
-    X(clGetDeviceInfo, (cl_device_id a, cl_device_info b, size_t c, void *d, size_t *e),         \
-      (a, b, c, d, e))                                                                          \
-    X(clGetContextInfo, (cl_context a, cl_context_info b, size_t c, void *d, size_t *e),         \
-      (a, b, c, d, e))                                                                          \
-    X(clRetainContext, (cl_context a), (a))                                                     \
-    X(clReleaseContext, (cl_context a), (a))                                                    \
-    X(clGetCommandQueueInfo, (cl_command_queue a, cl_command_queue_info b, size_t c, void *d,    \
-                              size_t *e), (a, b, c, d, e))                                      \
-    X(clRetainCommandQueue, (cl_command_queue a), (a))                                          \
-    X(clReleaseCommandQueue, (cl_command_queue a), (a))                                         \
-    X(clFlush, (cl_command_queue a), (a))                                                       \
-    X(clFinish, (cl_command_queue a), (a))                                                      \
-    X(clGetMemObjectInfo, (cl_mem a, cl_mem_info b, size_t c, void *d, size_t *e),               \
-      (a, b, c, d, e))                                                                          \
-    X(clRetainMemObject, (cl_mem a), (a))                                                       \
-    X(clReleaseMemObject, (cl_mem a), (a))                                                      \
-    X(clBuildProgram, (cl_program a, cl_uint b, const cl_device_id *c, const char *d,            \
-                       void(CL_CALLBACK * e)(cl_program, void *), void *f), (a, b, c, d, e, f)) \
-    X(clGetProgramInfo, (cl_program a, cl_program_info b, size_t c, void *d, size_t *e),         \
-      (a, b, c, d, e))                                                                          \
-    X(clGetProgramBuildInfo, (cl_program a, cl_device_id b, cl_program_build_info c, size_t d,   \
-                              void *e, size_t *f), (a, b, c, d, e, f))                          \
-    X(clRetainProgram, (cl_program a), (a))                                                     \
-    X(clReleaseProgram, (cl_program a), (a))                                                    \
-    X(clSetKernelArg, (cl_kernel a, cl_uint b, size_t c, const void *d), (a, b, c, d))           \
-    X(clGetKernelInfo, (cl_kernel a, cl_kernel_info b, size_t c, void *d, size_t *e),            \
-      (a, b, c, d, e))                                                                          \
-    X(clGetKernelWorkGroupInfo, (cl_kernel a, cl_device_id b, cl_kernel_work_group_info c,       \
-                                 size_t d, void *e, size_t *f), (a, b, c, d, e, f))             \
-    X(clRetainKernel, (cl_kernel a), (a))                                                       \
-    X(clReleaseKernel, (cl_kernel a), (a))                                                      \
-    X(clWaitForEvents, (cl_uint a, const cl_event *b), (a, b))                                  \
-    X(clGetEventInfo, (cl_event a, cl_event_info b, size_t c, void *d, size_t *e),               \
-      (a, b, c, d, e))                                                                          \
-    X(clGetEventProfilingInfo, (cl_event a, cl_profiling_info b, size_t c, void *d, size_t *e),  \
-      (a, b, c, d, e))                                                                          \
-    X(clRetainEvent, (cl_event a), (a))                                                         \
-    X(clReleaseEvent, (cl_event a), (a))                                                        \
-    X(clEnqueueReadBuffer, (cl_command_queue a, cl_mem b, cl_bool c, size_t d, size_t e,         \
-                            void *f, cl_uint g, const cl_event *h, cl_event *i),                \
-      (a, b, c, d, e, f, g, h, i))                                                              \
-    X(clEnqueueWriteBuffer, (cl_command_queue a, cl_mem b, cl_bool c, size_t d, size_t e,        \
-                             const void *f, cl_uint g, const cl_event *h, cl_event *i),         \
-      (a, b, c, d, e, f, g, h, i))                                                              \
-    X(clEnqueueCopyBuffer, (cl_command_queue a, cl_mem b, cl_mem c, size_t d, size_t e,          \
-                            size_t f, cl_uint g, const cl_event *h, cl_event *i),               \
-      (a, b, c, d, e, f, g, h, i))                                                              \
-    X(clEnqueueFillBuffer, (cl_command_queue a, cl_mem b, const void *c, size_t d, size_t e,     \
-                            size_t f, cl_uint g, const cl_event *h, cl_event *i),               \
-      (a, b, c, d, e, f, g, h, i))                                                              \
-    X(clEnqueueUnmapMemObject, (cl_command_queue a, cl_mem b, void *c, cl_uint d,                \
-                                const cl_event *e, cl_event *f), (a, b, c, d, e, f))            \
-    X(clEnqueueNDRangeKernel, (cl_command_queue a, cl_kernel b, cl_uint c, const size_t *d,      \
-                               const size_t *e, const size_t *f, cl_uint g, const cl_event *h,  \
-                               cl_event *i), (a, b, c, d, e, f, g, h, i))                       \
-    X(clEnqueueMarkerWithWaitList, (cl_command_queue a, cl_uint b, const cl_event *c,            \
-                                    cl_event *d), (a, b, c, d))                                 \
-    X(clEnqueueBarrierWithWaitList, (cl_command_queue a, cl_uint b, const cl_event *c,           \
-                                     cl_event *d), (a, b, c, d))
+/* Entry points returning cl_int: X(name, parameters, arguments, object).
+ * `object` is the argument whose ICD dispatch table the call goes through
+ * when that object came from a vendor library loaded directly
+ * (icd_direct.h); NULL for a call that only the loader can answer. */
+#define CLSA_CL_CALLS(X)                                                                            \
+    X(clGetPlatformIDs, (cl_uint a, cl_platform_id *b, cl_uint *c), (a, b, c), NULL)                \
+    X(clGetPlatformInfo, (cl_platform_id a, cl_platform_info b, size_t c, void *d, size_t *e),      \
+      (a, b, c, d, e), a)                                                                           \
+    X(clGetDeviceIDs, (cl_platform_id a, cl_device_type b, cl_uint c, cl_device_id *d,              \
+                       cl_uint *e), (a, b, c, d, e), a)                                             \
+    X(clGetDeviceInfo, (cl_device_id a, cl_device_info b, size_t c, void *d, size_t *e),            \
+      (a, b, c, d, e), a)                                                                           \
+    X(clGetContextInfo, (cl_context a, cl_context_info b, size_t c, void *d, size_t *e),            \
+      (a, b, c, d, e), a)                                                                           \
+    X(clRetainContext, (cl_context a), (a), a)                                                      \
+    X(clReleaseContext, (cl_context a), (a), a)                                                     \
+    X(clGetCommandQueueInfo, (cl_command_queue a, cl_command_queue_info b, size_t c, void *d,       \
+                              size_t *e), (a, b, c, d, e), a)                                       \
+    X(clRetainCommandQueue, (cl_command_queue a), (a), a)                                           \
+    X(clReleaseCommandQueue, (cl_command_queue a), (a), a)                                          \
+    X(clFlush, (cl_command_queue a), (a), a)                                                        \
+    X(clFinish, (cl_command_queue a), (a), a)                                                       \
+    X(clGetMemObjectInfo, (cl_mem a, cl_mem_info b, size_t c, void *d, size_t *e),                  \
+      (a, b, c, d, e), a)                                                                           \
+    X(clRetainMemObject, (cl_mem a), (a), a)                                                        \
+    X(clReleaseMemObject, (cl_mem a), (a), a)                                                       \
+    X(clBuildProgram, (cl_program a, cl_uint b, const cl_device_id *c, const char *d,               \
+                       void(CL_CALLBACK * e)(cl_program, void *), void *f), (a, b, c, d, e, f), a)  \
+    X(clGetProgramInfo, (cl_program a, cl_program_info b, size_t c, void *d, size_t *e),            \
+      (a, b, c, d, e), a)                                                                           \
+    X(clGetProgramBuildInfo, (cl_program a, cl_device_id b, cl_program_build_info c, size_t d,      \
+                              void *e, size_t *f), (a, b, c, d, e, f), a)                           \
+    X(clRetainProgram, (cl_program a), (a), a)                                                      \
+    X(clReleaseProgram, (cl_program a), (a), a)                                                     \
+    X(clSetKernelArg, (cl_kernel a, cl_uint b, size_t c, const void *d), (a, b, c, d), a)           \
+    X(clGetKernelInfo, (cl_kernel a, cl_kernel_info b, size_t c, void *d, size_t *e),               \
+      (a, b, c, d, e), a)                                                                           \
+    X(clGetKernelWorkGroupInfo, (cl_kernel a, cl_device_id b, cl_kernel_work_group_info c,          \
+                                 size_t d, void *e, size_t *f), (a, b, c, d, e, f), a)              \
+    X(clRetainKernel, (cl_kernel a), (a), a)                                                        \
+    X(clReleaseKernel, (cl_kernel a), (a), a)                                                       \
+    X(clWaitForEvents, (cl_uint a, const cl_event *b), (a, b),                                      \
+      (a && b ? (const void *)b[0] : NULL))                                                         \
+    X(clGetEventInfo, (cl_event a, cl_event_info b, size_t c, void *d, size_t *e),                  \
+      (a, b, c, d, e), a)                                                                           \
+    X(clGetEventProfilingInfo, (cl_event a, cl_profiling_info b, size_t c, void *d, size_t *e),     \
+      (a, b, c, d, e), a)                                                                           \
+    X(clRetainEvent, (cl_event a), (a), a)                                                          \
+    X(clReleaseEvent, (cl_event a), (a), a)                                                         \
+    X(clEnqueueReadBuffer, (cl_command_queue a, cl_mem b, cl_bool c, size_t d, size_t e,            \
+                            void *f, cl_uint g, const cl_event *h, cl_event *i),                    \
+      (a, b, c, d, e, f, g, h, i), a)                                                               \
+    X(clEnqueueWriteBuffer, (cl_command_queue a, cl_mem b, cl_bool c, size_t d, size_t e,           \
+                             const void *f, cl_uint g, const cl_event *h, cl_event *i),             \
+      (a, b, c, d, e, f, g, h, i), a)                                                               \
+    X(clEnqueueCopyBuffer, (cl_command_queue a, cl_mem b, cl_mem c, size_t d, size_t e,             \
+                            size_t f, cl_uint g, const cl_event *h, cl_event *i),                   \
+      (a, b, c, d, e, f, g, h, i), a)                                                               \
+    X(clEnqueueFillBuffer, (cl_command_queue a, cl_mem b, const void *c, size_t d, size_t e,        \
+                            size_t f, cl_uint g, const cl_event *h, cl_event *i),                   \
+      (a, b, c, d, e, f, g, h, i), a)                                                               \
+    X(clEnqueueUnmapMemObject, (cl_command_queue a, cl_mem b, void *c, cl_uint d,                   \
+                                const cl_event *e, cl_event *f), (a, b, c, d, e, f), a)             \
+    X(clEnqueueNDRangeKernel, (cl_command_queue a, cl_kernel b, cl_uint c, const size_t *d,         \
+                               const size_t *e, const size_t *f, cl_uint g, const cl_event *h,      \
+                               cl_event *i), (a, b, c, d, e, f, g, h, i), a)                        \
+    X(clEnqueueMarkerWithWaitList, (cl_command_queue a, cl_uint b, const cl_event *c,               \
+                                    cl_event *d), (a, b, c, d), a)                                  \
+    X(clEnqueueBarrierWithWaitList, (cl_command_queue a, cl_uint b, const cl_event *c,              \
+                                     cl_event *d), (a, b, c, d), a)
 
 /* Entry points returning an object, with the error in their last argument
- * `err`: X(type, name, parameters, arguments). */
-#define CLSA_CL_MAKERS(X)                                                                       \
-    X(cl_context, clCreateContext, (const cl_context_properties *a, cl_uint b,                   \
-      const cl_device_id *c, void(CL_CALLBACK * d)(const char *, const void *, size_t, void *),  \
-      void *e, cl_int *err), (a, b, c, d, e, err))                                              \
-    X(cl_command_queue, clCreateCommandQueue, (cl_context a, cl_device_id b,                     \
-      cl_command_queue_properties c, cl_int *err), (a, b, c, err))                              \
-    X(cl_mem, clCreateBuffer, (cl_context a, cl_mem_flags b, size_t c, void *d, cl_int *err),    \
-      (a, b, c, d, err))                                                                        \
-    X(cl_mem, clCreateSubBuffer, (cl_mem a, cl_mem_flags b, cl_buffer_create_type c,             \
-      const void *d, cl_int *err), (a, b, c, d, err))                                           \
-    X(cl_program, clCreateProgramWithSource, (cl_context a, cl_uint b, const char **c,           \
-      const size_t *d, cl_int *err), (a, b, c, d, err))                                         \
-    X(cl_program, clCreateProgramWithBinary, (cl_context a, cl_uint b, const cl_device_id *c,    \
-      const size_t *d, const unsigned char **e, cl_int *f, cl_int *err), (a, b, c, d, e, f, err)) \
-    X(cl_kernel, clCreateKernel, (cl_program a, const char *b, cl_int *err), (a, b, err))        \
-    X(void *, clEnqueueMapBuffer, (cl_command_queue a, cl_mem b, cl_bool c, cl_map_flags d,      \
-      size_t e, size_t f, cl_uint g, const cl_event *h, cl_event *i, cl_int *err),               \
-      (a, b, c, d, e, f, g, h, i, err))
+ * `err`: X(type, name, parameters, arguments, object). */
+#define CLSA_CL_MAKERS(X)                                                                           \
+    X(cl_context, clCreateContext, (const cl_context_properties *a, cl_uint b,                      \
+      const cl_device_id *c, void(CL_CALLBACK * d)(const char *, const void *, size_t, void *),     \
+      void *e, cl_int *err), (a, b, c, d, e, err), (b && c ? (const void *)c[0] : NULL))            \
+    X(cl_command_queue, clCreateCommandQueue, (cl_context a, cl_device_id b,                        \
+      cl_command_queue_properties c, cl_int *err), (a, b, c, err), a)                               \
+    X(cl_mem, clCreateBuffer, (cl_context a, cl_mem_flags b, size_t c, void *d, cl_int *err),       \
+      (a, b, c, d, err), a)                                                                         \
+    X(cl_mem, clCreateSubBuffer, (cl_mem a, cl_mem_flags b, cl_buffer_create_type c,                \
+      const void *d, cl_int *err), (a, b, c, d, err), a)                                            \
+    X(cl_program, clCreateProgramWithSource, (cl_context a, cl_uint b, const char **c,              \
+      const size_t *d, cl_int *err), (a, b, c, d, err), a)                                          \
+    X(cl_program, clCreateProgramWithBinary, (cl_context a, cl_uint b, const cl_device_id *c,       \
+      const size_t *d, const unsigned char **e, cl_int *f, cl_int *err),                            \
+      (a, b, c, d, e, f, err), a)                                                                   \
+    X(cl_kernel, clCreateKernel, (cl_program a, const char *b, cl_int *err), (a, b, err), a)        \
+    X(void *, clEnqueueMapBuffer, (cl_command_queue a, cl_mem b, cl_bool c, cl_map_flags d,         \
+      size_t e, size_t f, cl_uint g, const cl_event *h, cl_event *i, cl_int *err),                  \
+      (a, b, c, d, e, f, g, h, i, err), a)
 
-#define CLSA_CL_DECLARE_CALL(name, params, args) cl_int clsa__##name params;
-#define CLSA_CL_DECLARE_MAKER(type, name, params, args) type clsa__##name params;
+#define CLSA_CL_DECLARE_CALL(name, params, args, obj) cl_int clsa__##name params;
+#define CLSA_CL_DECLARE_MAKER(type, name, params, args, obj) type clsa__##name params;
 CLSA_CL_CALLS(CLSA_CL_DECLARE_CALL)
 CLSA_CL_MAKERS(CLSA_CL_DECLARE_MAKER)
 #undef CLSA_CL_DECLARE_CALL
@@ -123,6 +133,12 @@ CLSA_CL_MAKERS(CLSA_CL_DECLARE_MAKER)
 
 /* Why OpenCL could not be loaded, or NULL when it was (loads on first use). */
 const char *clsa__cl_load_error(void);
+
+/* Whether a vendor library may be opened without the loader (icd_direct.h):
+ * not when CLSA_OPENCL_LIBRARY chooses the library, nor when the process's
+ * own OpenCL is something other than the system loader (a preloaded
+ * runtime such as Oclgrind's).  Does not load anything. */
+int clsa__cl_direct_allowed(void);
 
 #ifndef CLSA_CL_LOADER_IMPL
 #define clGetPlatformIDs clsa__clGetPlatformIDs

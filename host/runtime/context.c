@@ -1,5 +1,6 @@
 /* Device choice, context life cycle, device description, statistics. */
 #include "runtime.h"
+#include "icd_direct.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -71,12 +72,11 @@ static cl_int describe(cl_platform_id p, cl_device_id d, clsa_device_info *info,
     return first;
 }
 
-static size_t enumerate(found_device *out, size_t cap)
+/* The devices of platforms plats[0..np).  Devices of a directly opened
+ * vendor library (icd_direct.h) teach the dispatch their table. */
+static size_t enumerate_in(const cl_platform_id *plats, cl_uint np, found_device *out, size_t cap,
+                           int direct)
 {
-    cl_platform_id plats[MAX_PLATFORMS];
-    cl_uint np = 0;
-    if (clGetPlatformIDs(MAX_PLATFORMS, plats, &np) != CL_SUCCESS) return 0;
-    if (np > MAX_PLATFORMS) np = MAX_PLATFORMS;
     size_t n = 0;
     for (cl_uint p = 0; p < np; p++) {
         cl_device_id devs[MAX_DEVICES];
@@ -85,6 +85,7 @@ static size_t enumerate(found_device *out, size_t cap)
             continue;
         if (nd > MAX_DEVICES) nd = MAX_DEVICES;
         for (cl_uint d = 0; d < nd && n < cap; d++) {
+            if (direct) clsa__icd_direct_learn(devs[d]);
             out[n].platform = plats[p];
             out[n].device = devs[d];
             describe(plats[p], devs[d], &out[n].info, NULL);
@@ -94,7 +95,17 @@ static size_t enumerate(found_device *out, size_t cap)
     return n;
 }
 
-static int contains_nocase(const char *hay, const char *needle, size_t nlen)
+/* Every device of every platform, through the loader. */
+static size_t enumerate(found_device *out, size_t cap)
+{
+    cl_platform_id plats[MAX_PLATFORMS];
+    cl_uint np = 0;
+    if (clGetPlatformIDs(MAX_PLATFORMS, plats, &np) != CL_SUCCESS) return 0;
+    if (np > MAX_PLATFORMS) np = MAX_PLATFORMS;
+    return enumerate_in(plats, np, out, cap, 0);
+}
+
+int clsa__contains_nocase(const char *hay, const char *needle, size_t nlen)
 {
     size_t hlen = strlen(hay);
     for (size_t i = 0; i + nlen <= hlen; i++) {
@@ -153,8 +164,8 @@ static long pick(const found_device *d, size_t n, const char *sel, char *err, si
     long seen = 0;
     for (size_t i = 0; i < n; i++) {
         const clsa_device_info *in = &d[i].info;
-        if (contains_nocase(in->platform, sel, len) || contains_nocase(in->vendor, sel, len) ||
-            contains_nocase(in->name, sel, len)) {
+        if (clsa__contains_nocase(in->platform, sel, len) || clsa__contains_nocase(in->vendor, sel, len) ||
+            clsa__contains_nocase(in->name, sel, len)) {
             if (seen == want) return (long)i;
             seen++;
         }
@@ -162,6 +173,33 @@ static long pick(const found_device *d, size_t n, const char *sel, char *err, si
     snprintf(err, cap, "no OpenCL device matches '%s' (%ld match%s; see 'clsa devices')", sel,
              seen, seen == 1 ? "" : "es");
     return -1;
+}
+
+/* The device for a selector that names a platform, from that vendor's
+ * library alone (icd_direct.h): -1 when the route does not apply or its
+ * answer is not certain, and the caller enumerates everything. */
+static long pick_direct(found_device *d, size_t *n, const char *sel)
+{
+    clsa_icd_route r;
+    if (!clsa__icd_direct_find(sel, &r)) return -1;
+    *n = enumerate_in(r.platforms, r.count, d, MAX_DEVICES, 1);
+    if (*n == 0) return -1; /* before pick(), which would load the loader to say why */
+    char ignored[8];
+    long i = pick(d, *n, sel, ignored, sizeof ignored);
+    return i >= 0 && clsa__icd_direct_confirms(&r, sel, &d[i].info) ? i : -1;
+}
+
+/* The device for sel: the direct route first, else every platform through
+ * the loader, whose choice for a platform-naming selector is remembered
+ * for the next process.  -1 with a message in err. */
+static long choose(found_device *d, size_t *n, const char *sel, char *err, size_t cap)
+{
+    long i = clsa__icd_direct_wanted(sel) ? pick_direct(d, n, sel) : -1;
+    if (i >= 0) return i;
+    *n = enumerate(d, MAX_DEVICES);
+    i = pick(d, *n, sel, err, cap);
+    if (i >= 0) clsa__icd_direct_remember(sel, d[i].platform, &d[i].info);
+    return i;
 }
 
 clsa_status clsa_list_devices(clsa_device_info *out, size_t cap, size_t *count)
@@ -316,9 +354,9 @@ clsa_status clsa_create_ex(const clsa_options *opt, clsa_context **out, char *er
         snprintf(err, cap, "out of host memory");
         return CLSA_ERR_HOST_MEMORY;
     }
-    size_t n = enumerate(d, MAX_DEVICES);
     const char *sel = opt && opt->device ? opt->device : getenv("CLSA_DEVICE");
-    long i = pick(d, n, sel, err, cap);
+    size_t n = 0;
+    long i = choose(d, &n, sel, err, cap);
     if (i < 0) {
         free(d);
         /* AUTO without any device at all still works on the host; a named

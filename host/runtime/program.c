@@ -68,7 +68,7 @@ static int private_dir(const char *path)
 
 /* Fills dir with the cache folder; 0 if caching is off, unsafe, or the
  * path does not fit (a truncated path must never be used). */
-static int cache_dir(char *dir, size_t cap)
+int clsa__cache_dir(char *dir, size_t cap)
 {
     const char *off = getenv("CLSA_CACHE");
     if (off && !strcmp(off, "0")) return 0;
@@ -326,7 +326,7 @@ static clsa_status get_program(clsa_context *ctx, const char *file, const char *
         return clsa__fail(ctx, CLSA_ERR_OPENCL, "too many programs in one context");
     char key[1024], dir[1024], path[1100];
     make_key(ctx, file, options, key, sizeof key);
-    int cached = !overridden(file) && cache_dir(dir, sizeof dir);
+    int cached = !overridden(file) && clsa__cache_dir(dir, sizeof dir);
     cl_program p = NULL;
     *fresh = 0;
     if (cached) {

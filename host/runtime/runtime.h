@@ -163,6 +163,13 @@ const clsa_embedded_source *clsa__find_source(const char *name);
 /* Test hook: replace an embedded source by text (NULL restores). */
 void clsa__override_source(const char *name, const char *text);
 
+/* The program cache folder (program.c): 0 when caching is off (CLSA_CACHE=0),
+ * the folder is unsafe (not private to the user) or the path does not fit. */
+int clsa__cache_dir(char *dir, size_t cap);
+
+/* Whether hay contains needle[0..nlen), ignoring ASCII case (selectors). */
+int clsa__contains_nocase(const char *hay, const char *needle, size_t nlen);
+
 /* ---- device buffers (buffer.c) ------------------------------------------
  * All device memory goes through here so the peak is counted and the limit
  * (device global memory, or env CLSA_DEVICE_MEM_LIMIT) is enforced. */
