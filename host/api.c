@@ -4,6 +4,7 @@
 #include "cpu/reference.h"
 #include "prim/scan.h"
 #include "sa/gsa.h"
+#include "sa/out_of_core.h"
 #include "sa/sa.h"
 
 #include <stdlib.h>
@@ -44,7 +45,7 @@ done:
     return st;
 }
 
-static clsa_status sa_on_device(clsa_context *ctx, const void *text, int sym, void *sa,
+static clsa_status sa_in_memory(clsa_context *ctx, const void *text, int sym, void *sa,
                                 int64_t n, int index64)
 {
     size_t w = index64 ? 8 : 4, tb = (size_t)n * sym;
@@ -64,6 +65,23 @@ done:
     clsa__free(ctx, &dtext);
     clsa__free(ctx, &dsa);
     return st;
+}
+
+/* In memory when its working set fits the limit, else out of core; an
+ * in-memory run that still finds the device full (the need is an estimate,
+ * and a driver may refuse an allocation) is retried out of core. */
+static clsa_status sa_on_device(clsa_context *ctx, const void *text, int sym, void *sa,
+                                int64_t n, int index64)
+{
+    if (ctx->tune.out_of_core ||
+        clsa__sa_in_memory_need((uint64_t)n, sym, index64) > clsa__mem_free(ctx))
+        return clsa__sa_out_of_core(ctx, text, sym, sa, n, index64);
+    clsa_status st = sa_in_memory(ctx, text, sym, sa, n, index64);
+    if (st != CLSA_ERR_DEVICE_MEMORY) return st;
+    clsa__log(ctx, "suffix array: in-memory path out of device memory (%s); out of core",
+              clsa_last_error(ctx));
+    ctx->message[0] = 0;
+    return clsa__sa_out_of_core(ctx, text, sym, sa, n, index64);
 }
 
 static clsa_status sa_on_host(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
