@@ -6,8 +6,8 @@
  * the automatic switch when the in-memory need passes the limit, a budget
  * below the minimum (CLSA_ERR_DEVICE_MEMORY naming it; that minimum then
  * works), CLSA_DEVICE_MEM_LIMIT and the option winning over it, and
- * cancellation leaving no device memory. */
-#include "testutil.h"
+ * cancellation leaving no device memory; the CLI's --mem. */
+#include "cli_util.h"
 #include "gen.h"
 
 #include <divsufsort.h>
@@ -90,7 +90,9 @@ static void many_inputs(void **state)
 {
     (void)state;
     static const size_t budgets[] = {32u << 10, 48u << 10, 64u << 10, 256u << 10};
-    unsigned cases = (unsigned)tu_size(1000, 3), total = 0;
+    /* rusticl (llvmpipe) launches are slow: fewer cases there */
+    const char *dev = getenv("CLSA_DEVICE");
+    unsigned cases = (unsigned)tu_size(dev && strstr(dev, "rusticl") ? 150 : 1000, 3), total = 0;
     size_t maxn = tu_size(4000, 300);
     for (size_t b = 0; b < sizeof budgets / sizeof *budgets; b++) {
         clsa_context *c = open_ctx(budgets[b], 1, NULL, NULL);
@@ -264,12 +266,61 @@ static void cancelled(void **state)
     free(sa);
 }
 
+/* clsa sa --mem SIZE: the same file as without (and as libdivsufsort); a
+ * budget below the minimum is a runtime error naming it; a bad SIZE is a
+ * usage error of one line. */
+static void cli_mem(void **state)
+{
+    (void)state;
+    assert_int_equal(cli_dir_create("clsa-ooc"), 0);
+    size_t n = tu_size(20000, 1200), got1, got2;
+    uint8_t *t = tu_malloc(n);
+    gen_fill(t, n, GEN_RANDOM, 4, 21);
+    write_file(in_dir("in"), t, n);
+    const char *sa = "sa --backend device -q";
+    assert_int_equal(run("%s %s %s", sa, in_dir("in"), in_dir("plain")), 0);
+    assert_int_equal(run("%s --mem %s %s %s", sa, tu_small() ? "32K" : "64K", in_dir("in"),
+                         in_dir("ooc")), 0);
+    uint8_t *plain = read_file(in_dir("plain"), &got1), *ooc = read_file(in_dir("ooc"), &got2);
+    assert_int_equal(got1, n * 4);
+    assert_int_equal(got2, n * 4);
+    assert_memory_equal(plain, ooc, n * 4);
+    int32_t *ref = tu_malloc(n * 4);
+    assert_int_equal(divsufsort(t, ref, (saidx_t)n), 0);
+    for (size_t i = 0; i < n; i++) /* the file is little-endian int32 */
+        assert_int_equal((int32_t)(ooc[4 * i] | ooc[4 * i + 1] << 8 | ooc[4 * i + 2] << 16 |
+                                   (uint32_t)ooc[4 * i + 3] << 24), ref[i]);
+    assert_int_equal(run("%s --mem=2000 %s %s", sa, in_dir("in"), in_dir("small")), 3);
+    size_t elen;
+    uint8_t *err = read_file(in_dir("stderr"), &elen);
+    assert_non_null(strstr((char *)err, "at least"));
+    assert_false(exists(in_dir("small")));
+    free(err);
+    static const char *bad[] = {"abc", "0", "-5", "12Q", "1.5M", "", "99999999999999999999G"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(run("%s --mem '%s' %s %s", sa, bad[i], in_dir("in"), in_dir("bad")), 2);
+        err = read_file(in_dir("stderr"), &elen);
+        assert_non_null(strstr((char *)err, "--mem"));
+        assert_non_null(strchr((char *)err, '\n'));
+        assert_true(strchr((char *)err, '\n') == (char *)err + elen - 1); /* one line */
+        free(err);
+        assert_false(exists(in_dir("bad")));
+    }
+    assert_int_equal(run("%s %s %s --mem", sa, in_dir("in"), in_dir("bad")), 2);
+    free(t);
+    free(ref);
+    free(plain);
+    free(ooc);
+    assert_int_equal(cli_dir_remove(), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(many_inputs),      cmocka_unit_test(integer_alphabets),
         cmocka_unit_test(automatic_switch), cmocka_unit_test(budget_too_small),
         cmocka_unit_test(env_limit),        cmocka_unit_test(cancelled),
+        cmocka_unit_test(cli_mem),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
