@@ -73,11 +73,13 @@ done:
 static clsa_status sa_on_device(clsa_context *ctx, const void *text, int sym, void *sa,
                                 int64_t n, int index64)
 {
-    if (ctx->tune.out_of_core ||
-        clsa__sa_in_memory_need((uint64_t)n, sym, index64) > clsa__mem_free(ctx))
+    /* both paths count in 32 bits: larger inputs get the in-memory path's error */
+    int fits = (uint64_t)n <= UINT32_MAX;
+    if (fits && (ctx->tune.out_of_core ||
+                 clsa__sa_in_memory_need((uint64_t)n, sym, index64) > clsa__mem_free(ctx)))
         return clsa__sa_out_of_core(ctx, text, sym, sa, n, index64);
     clsa_status st = sa_in_memory(ctx, text, sym, sa, n, index64);
-    if (st != CLSA_ERR_DEVICE_MEMORY) return st;
+    if (st != CLSA_ERR_DEVICE_MEMORY || !fits) return st;
     clsa__log(ctx, "suffix array: in-memory path out of device memory (%s); out of core",
               clsa_last_error(ctx));
     ctx->message[0] = 0;
