@@ -4,6 +4,7 @@
 #include "cpu/reference.h"
 #include "prim/scan.h"
 #include "sa/gsa.h"
+#include "sa/out_of_core.h"
 #include "sa/sa.h"
 
 #include <stdlib.h>
@@ -54,7 +55,7 @@ done:
     return st;
 }
 
-static clsa_status sa_on_device(clsa_context *ctx, const void *text, int sym, int sep, void *sa,
+static clsa_status sa_in_memory(clsa_context *ctx, const void *text, int sym, int sep, void *sa,
                                 int64_t n, int index64)
 {
     size_t w = index64 ? 8 : 4, tb = (size_t)n * sym;
@@ -74,6 +75,37 @@ done:
     clsa__free(ctx, &dtext);
     clsa__free(ctx, &dsa);
     return st;
+}
+
+/* In memory when its working set fits the limit, else out of core; an
+ * in-memory run that still finds the device full (the need is an estimate,
+ * and a driver may refuse an allocation) is retried out of core.  The
+ * byte route of a generalized SA (sep >= 0) is in memory only: where it
+ * would go out of core, *declined is set instead (the caller's 32-bit
+ * route then goes out of core). */
+static clsa_status sa_on_device(clsa_context *ctx, const void *text, int sym, int sep, void *sa,
+                                int64_t n, int index64, int *declined)
+{
+    /* both paths count in 32 bits: larger inputs get the in-memory path's error */
+    int fits = (uint64_t)n <= UINT32_MAX;
+    int ooc = fits && (ctx->tune.out_of_core ||
+                       clsa__sa_in_memory_need((uint64_t)n, sym, index64) > clsa__mem_free(ctx));
+    if (ooc && sep >= 0) {
+        *declined = 1;
+        return CLSA_OK;
+    }
+    if (ooc) return clsa__sa_out_of_core(ctx, text, sym, sa, n, index64);
+    clsa_status st = sa_in_memory(ctx, text, sym, sep, sa, n, index64);
+    if (st == CLSA_ERR_DEVICE_MEMORY && fits && sep >= 0) {
+        *declined = 1;
+        ctx->message[0] = 0;
+        return CLSA_OK;
+    }
+    if (st != CLSA_ERR_DEVICE_MEMORY || !fits) return st;
+    clsa__log(ctx, "suffix array: in-memory path out of device memory (%s); out of core",
+              clsa_last_error(ctx));
+    ctx->message[0] = 0;
+    return clsa__sa_out_of_core(ctx, text, sym, sa, n, index64);
 }
 
 static clsa_status sa_on_host(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
@@ -112,7 +144,7 @@ static clsa_status sa_run(clsa_context *ctx, const void *text, int sym, int sep,
     }
     if (device) {
         ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
-        st = sa_on_device(ctx, text, sym, sep, sa, n, index64);
+        st = sa_on_device(ctx, text, sym, sep, sa, n, index64, declined);
     } else if (ctx->backend == CLSA_BACKEND_DEVICE) {
         st = clsa__need_device(ctx);
     } else {

@@ -39,7 +39,7 @@ typedef enum clsa_status {
     CLSA_OK = 0,
     CLSA_ERR_INVALID_ARG = -1,    /* NULL pointer, bad size, bad option */
     CLSA_ERR_HOST_MEMORY = -2,    /* malloc failed */
-    CLSA_ERR_DEVICE_MEMORY = -3,  /* the device (or CLSA_DEVICE_MEM_LIMIT) cannot hold the working set */
+    CLSA_ERR_DEVICE_MEMORY = -3,  /* the device (or mem_limit / CLSA_DEVICE_MEM_LIMIT) cannot hold the working set */
     CLSA_ERR_TOO_LARGE = -4,      /* n does not fit the index width: use the 64-bit call */
     CLSA_ERR_NO_DEVICE = -5,      /* no OpenCL device matches / none at all */
     CLSA_ERR_OPENCL = -6,         /* an OpenCL call failed */
@@ -89,6 +89,17 @@ typedef struct clsa_options {
      * not call clsa on the same context. */
     int (*progress)(void *user, const char *phase, double fraction);
     void *progress_user;
+    /* Bytes of device memory the context's calls may use; 0: env
+     * CLSA_DEVICE_MEM_LIMIT (a number with an optional K, M or G suffix),
+     * else the device's global memory.  Every device buffer clsa makes is
+     * counted against it.  A suffix array (clsa_sa32/64 and the integer
+     * alphabet twins, host pointers, device backend) whose in-memory
+     * working set (about 20 bytes per symbol) would pass it is built out
+     * of core instead: ranks and SA in host memory, the device sorting
+     * chunks sized to the limit (docs/DESIGN.md); the result is the same.
+     * A limit too small for one chunk gives CLSA_ERR_DEVICE_MEMORY with
+     * the minimum in the message. */
+    size_t mem_limit;
 } clsa_options;
 
 /* Fills *opt with the defaults (all NULL/0, backend DEFAULT). */

@@ -11,7 +11,7 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"sa", cli_sa, "sa [--index 32|64] [--stats] [-q] [-v] INPUT OUTPUT  suffix array"},
+    {"sa", cli_sa, "sa [--index 32|64] [--mem SIZE] [--stats] [-q] [-v] INPUT OUTPUT  suffix array"},
     {"sa", cli_sa, "sa --fasta [--revcomp] [--keep-case] [--doc F] FASTA OUTPUT\n"
                    "                                                     generalized SA of the records"},
     {"check", cli_check, "check INPUT SA [--index 32|64]                     verify a suffix array"},

@@ -11,16 +11,24 @@ static uint64_t limit_of(const clsa_context *ctx)
     return ctx->mem_limit ? ctx->mem_limit : ctx->tune.global_mem;
 }
 
+uint64_t clsa__mem_limit(const clsa_context *ctx) { return limit_of(ctx); }
+
+uint64_t clsa__mem_free(const clsa_context *ctx)
+{
+    uint64_t limit = limit_of(ctx), used = ctx->stats.current_device_bytes;
+    return used < limit ? limit - used : 0;
+}
+
 clsa_status clsa__reserve_check(clsa_context *ctx, uint64_t bytes, const char *what)
 {
     uint64_t limit = limit_of(ctx);
     if (ctx->stats.current_device_bytes + bytes > limit)
         return clsa__fail(ctx, CLSA_ERR_DEVICE_MEMORY,
-                          "%s needs %llu bytes of device memory, %llu available (limit %llu%s)",
+                          "%s needs %llu bytes of device memory, %llu available (limit %llu%s%s)",
                           what, (unsigned long long)bytes,
                           (unsigned long long)(limit - ctx->stats.current_device_bytes),
                           (unsigned long long)limit,
-                          ctx->mem_limit ? ", CLSA_DEVICE_MEM_LIMIT" : "");
+                          ctx->mem_limit ? ", " : "", ctx->mem_limit ? ctx->mem_limit_name : "");
     return CLSA_OK;
 }
 

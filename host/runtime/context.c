@@ -269,7 +269,10 @@ static clsa_context *new_context(const clsa_options *opt)
     ctx->progress = opt ? opt->progress : NULL;
     ctx->progress_user = opt ? opt->progress_user : NULL;
     ctx->phase = CLSA_PHASE_PRIMITIVE;
-    ctx->mem_limit = parse_size(getenv("CLSA_DEVICE_MEM_LIMIT"));
+    /* one notion of the limit: the option wins, the env fills in */
+    ctx->mem_limit = opt && opt->mem_limit ? (uint64_t)opt->mem_limit
+                                           : parse_size(getenv("CLSA_DEVICE_MEM_LIMIT"));
+    ctx->mem_limit_name = opt && opt->mem_limit ? "mem_limit" : "CLSA_DEVICE_MEM_LIMIT";
     return ctx;
 }
 

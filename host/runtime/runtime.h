@@ -36,6 +36,8 @@ typedef struct clsa_tuning {
                                  instead of packed codes (docs/SA.md) */
     unsigned onesweep;        /* radix sort: 1 single pass with decoupled look-back
                                  (radix_onesweep.cl), 0 reduce-then-scan */
+    unsigned out_of_core;     /* 1: host-pointer device SAs always take the out-of-core
+                                 path (tests, comparisons); 0: only past the limit */
 } clsa_tuning;
 
 #define CLSA_MAX_PROGRAMS 64
@@ -75,7 +77,9 @@ struct clsa_context {
     int nprograms;
     clsa_kernel_slot kernels[CLSA_MAX_KERNELS];
     int nkernels;
-    uint64_t mem_limit;   /* CLSA_DEVICE_MEM_LIMIT, else 0 = device's own */
+    uint64_t mem_limit;   /* clsa_options.mem_limit, else CLSA_DEVICE_MEM_LIMIT, else 0 =
+                             the device's own */
+    const char *mem_limit_name; /* where mem_limit came from, for messages */
     clsa_stats stats;
     int phase;            /* clsa_phase charged by clsa__launch */
     void (*log)(void *, const char *);
@@ -181,6 +185,10 @@ clsa_status clsa__sync_host(clsa_context *ctx, cl_mem mem, size_t bytes);
 /* Releases and un-counts; NULL is ignored.  Sets *mem to NULL. */
 void clsa__free(clsa_context *ctx, cl_mem *mem);
 /* Would `bytes` more fit?  CLSA_ERR_DEVICE_MEMORY with a message if not. */
+/* The limit in force (mem_limit, else the device's global memory) and the
+ * bytes of it not held now. */
+uint64_t clsa__mem_limit(const clsa_context *ctx);
+uint64_t clsa__mem_free(const clsa_context *ctx);
 clsa_status clsa__reserve_check(clsa_context *ctx, uint64_t bytes, const char *what);
 clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *src, size_t bytes);
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes);

@@ -26,6 +26,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "zero_copy")) t->zero_copy = (unsigned)v;
     else if (!strcmp(key, "sa_path")) t->sa_path = (unsigned)v;
     else if (!strcmp(key, "onesweep")) t->onesweep = v != 0;
+    else if (!strcmp(key, "ooc")) t->out_of_core = v != 0;
 }
 
 /* Keys whose value 0 means something (others ignore 0). */

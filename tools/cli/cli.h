@@ -20,7 +20,8 @@ enum {
     OPT_PRIMARY = 1 << 3,  /* --primary P */
     OPT_RATE = 1 << 4,     /* --sample-rate R */
     OPT_PROGRESS = 1 << 5, /* -q/--quiet, -v/--verbose: the long commands */
-    OPT_FASTA = 1 << 6     /* --fasta, --keep-case, --revcomp, --doc FILE, --seqs FILE */
+    OPT_FASTA = 1 << 6,    /* --fasta, --keep-case, --revcomp, --doc FILE, --seqs FILE */
+    OPT_MEM = 1 << 7       /* --mem SIZE: device memory limit (clsa_options.mem_limit) */
 };
 
 #define CLI_MAX_POS 8
@@ -39,6 +40,7 @@ typedef struct cli_args {
     int keep_case, revcomp;
     const char *doc;       /* --doc FILE: the document array; NULL: none */
     const char *seqs;      /* --seqs FILE: the sequence table; NULL: OUTPUT.seqs */
+    size_t mem_limit;      /* --mem SIZE in bytes; 0: not given */
     const char *pos[CLI_MAX_POS];
     int npos;
 } cli_args;

@@ -30,6 +30,25 @@ static int parse_int64(const char *s, int64_t *v)
     return 0;
 }
 
+/* SIZE: a whole number of bytes with an optional K, M or G (powers of 1024). */
+static int parse_size(const char *s, size_t *v)
+{
+    char *end;
+    errno = 0;
+    if (*s < '0' || *s > '9') return -1;
+    unsigned long long x = strtoull(s, &end, 10);
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10, end++; break;
+    case 'm': case 'M': shift = 20, end++; break;
+    case 'g': case 'G': shift = 30, end++; break;
+    default: break;
+    }
+    if (errno || end == s || *end || x == 0 || x > (SIZE_MAX >> shift)) return -1;
+    *v = (size_t)(x << shift);
+    return 0;
+}
+
 static int value_of(int argc, char **argv, int *i, const char **v)
 {
     const char *arg = argv[*i];
@@ -79,6 +98,9 @@ static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_arg
     } else if ((allowed & OPT_RATE) && is_opt(arg, NULL, "--sample-rate")) {
         if (value_of(argc, argv, i, &v) || parse_int64(v, &a->sample_rate) || a->sample_rate < 1)
             return -2;
+    } else if ((allowed & OPT_MEM) && is_opt(arg, NULL, "--mem")) {
+        if (value_of(argc, argv, i, &v)) return -1;
+        if (parse_size(v, &a->mem_limit)) return -2;
     } else if ((allowed & OPT_FASTA) && !strcmp(arg, "--fasta")) {
         a->fasta = 1;
     } else if ((allowed & OPT_FASTA) && !strcmp(arg, "--keep-case")) {
@@ -159,6 +181,7 @@ int cli_open(const cli_args *a, clsa_context **ctx)
     o.device = a->device;
     o.backend = a->backend;
     o.profile = a->stats;
+    o.mem_limit = a->mem_limit;
     cli_progress_install(a, &o);
     char err[1024];
     clsa_status st = clsa_create_ex(&o, ctx, err, sizeof err);

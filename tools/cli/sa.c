@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char *sa_usage =
-    "clsa sa [-d DEV] [--backend B] [--index 32|64] [--stats] [-q] [-v] "
+    "clsa sa [-d DEV] [--backend B] [--index 32|64] [--mem SIZE] [--stats] [-q] [-v] "
     "[--fasta [--keep-case] [--revcomp] [--doc FILE] [--seqs FILE]] INPUT OUTPUT";
 
 /* The FASTA options mean nothing for a byte input: refused, not ignored. */
@@ -23,7 +23,8 @@ int cli_sa(int argc, char **argv)
 {
     cli_args a;
     int help, rc = cli_parse(argc, argv,
-                             OPT_DEVICE | OPT_INDEX | OPT_STATS | OPT_PROGRESS | OPT_FASTA, 2, 2,
+                             OPT_DEVICE | OPT_INDEX | OPT_STATS | OPT_PROGRESS | OPT_FASTA |
+                                 OPT_MEM, 2, 2,
                              sa_usage, &a, &help);
     if (rc || help || (rc = fasta_only(&a))) return rc;
     if (a.fasta) return cli_sa_fasta(&a);

@@ -22,6 +22,7 @@ typedef struct clsa_options {
     void *log_user;
     int (*progress)(void *user, const char *phase, double fraction);
     void *progress_user;
+    size_t mem_limit;
 } clsa_options;
 
 void clsa_options_init(clsa_options *opt);
