@@ -5,6 +5,7 @@
 #include "prim/scan.h"
 #include "sa/gsa.h"
 #include "sa/sa.h"
+#include "sa/sym_rank.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,40 @@ clsa_status clsa_sa64_u32(clsa_context *ctx, const uint32_t *text, int64_t *sa, 
     return sa_any(ctx, text, 4, sa, n, 1);
 }
 
+/* 64-bit symbols: dense 32-bit ranks on the host (order kept, so the
+ * suffix order is the same), then the 32-bit symbol path. */
+static clsa_status sa_u64(clsa_context *ctx, const uint64_t *text, void *sa, int64_t n,
+                          int index64)
+{
+    clsa_status st = sa_args(ctx, text, sa, n, index64);
+    if (st == CLSA_OK && (uint64_t)n > UINT32_MAX)
+        st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "suffix array: %lld 64-bit symbols; at most "
+                                                 "2^32-1", (long long)n);
+    if (st == CLSA_OK && (uint64_t)n > SIZE_MAX / 16)
+        st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "suffix array: %lld symbols do not fit in "
+                                                 "memory", (long long)n);
+    if (st || n == 0) return st;
+    uint32_t *ranks = malloc((size_t)n * sizeof *ranks);
+    if (!ranks || !clsa__sym_ranks(text, 8, (size_t)n, ranks)) {
+        free(ranks);
+        return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "suffix array: out of host memory to rank "
+                                                     "%lld 64-bit symbols", (long long)n);
+    }
+    st = sa_any(ctx, ranks, 4, sa, n, index64);
+    free(ranks);
+    return st;
+}
+
+clsa_status clsa_sa32_u64(clsa_context *ctx, const uint64_t *text, int32_t *sa, int64_t n)
+{
+    return sa_u64(ctx, text, sa, n, 0);
+}
+
+clsa_status clsa_sa64_u64(clsa_context *ctx, const uint64_t *text, int64_t *sa, int64_t n)
+{
+    return sa_u64(ctx, text, sa, n, 1);
+}
+
 /* ---- generalized suffix arrays ---------------------------------------------- */
 
 /* The virtual text as 32-bit symbols through the integer-alphabet path
@@ -190,6 +225,18 @@ clsa_status clsa_gsa64_u32(clsa_context *ctx, const uint32_t *text, const int64_
                            int64_t k, int64_t *sa, int64_t *doc)
 {
     return gsa_any(ctx, text, 4, lengths, k, sa, doc, 1);
+}
+
+clsa_status clsa_gsa32_u64(clsa_context *ctx, const uint64_t *text, const int64_t *lengths,
+                           int64_t k, int32_t *sa, int32_t *doc)
+{
+    return gsa_any(ctx, text, 8, lengths, k, sa, doc, 0);
+}
+
+clsa_status clsa_gsa64_u64(clsa_context *ctx, const uint64_t *text, const int64_t *lengths,
+                           int64_t k, int64_t *sa, int64_t *doc)
+{
+    return gsa_any(ctx, text, 8, lengths, k, sa, doc, 1);
 }
 
 static clsa_status sa_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64)

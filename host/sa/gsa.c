@@ -5,6 +5,7 @@
  * either meets, and two suffixes that end their strings together are
  * ordered by string index: libsais's gsa order with no byte given up. */
 #include "gsa.h"
+#include "sym_rank.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,63 +35,20 @@ clsa_status clsa__gsa_size(clsa_context *ctx, const char *what, const void *text
     return CLSA_OK;
 }
 
-/* Sorts v[0..m) (values below 2^(8 bytes)) by LSD radix through tmp. */
-static void radix_u32(uint32_t *v, uint32_t *tmp, size_t m, int bytes)
-{
-    for (int b = 0; b < bytes; b++) {
-        size_t cnt[257] = {0};
-        for (size_t i = 0; i < m; i++) cnt[((v[i] >> (8 * b)) & 0xff) + 1]++;
-        for (int d = 0; d < 256; d++) cnt[d + 1] += cnt[d];
-        for (size_t i = 0; i < m; i++) tmp[cnt[(v[i] >> (8 * b)) & 0xff]++] = v[i];
-        memcpy(v, tmp, m * sizeof *v);
-    }
-}
-
-/* The distinct symbols in order into *vals (malloc'd), their number into *m. */
-static int distinct(const void *text, int sym, size_t total, uint32_t **vals, size_t *m)
-{
-    uint32_t *v = malloc(total * sizeof *v), *tmp = malloc(total * sizeof *tmp);
-    if (!v || !tmp) {
-        free(v);
-        free(tmp);
-        return 0;
-    }
-    for (size_t i = 0; i < total; i++) v[i] = clsa__gsa_sym(text, sym, i);
-    radix_u32(v, tmp, total, sym);
-    free(tmp);
-    size_t u = 0;
-    for (size_t i = 0; i < total; i++)
-        if (u == 0 || v[i] != v[u - 1]) v[u++] = v[i];
-    *vals = v;
-    *m = u;
-    return 1;
-}
-
-static uint32_t rank_of(const uint32_t *vals, size_t m, uint32_t c)
-{
-    size_t lo = 0, hi = m; /* the first value >= c; c is among them */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (vals[mid] < c) lo = mid + 1;
-        else hi = mid;
-    }
-    return (uint32_t)lo;
-}
-
 clsa_status clsa__gsa_text(clsa_context *ctx, const void *text, int sym, const int64_t *lengths,
                            int64_t k, int64_t n, uint32_t **out)
 {
     size_t total = (size_t)(n - k);
-    uint32_t *vt = malloc((size_t)n * sizeof *vt), *vals = NULL;
-    uint32_t maxc = 0;
+    uint32_t *vt = malloc((size_t)n * sizeof *vt);
+    uint64_t *vals = NULL, maxc = 0;
     for (size_t i = 0; i < total; i++) {
-        uint32_t c = clsa__gsa_sym(text, sym, i);
+        uint64_t c = clsa__sym_at(text, sym, i);
         if (c > maxc) maxc = c;
     }
     /* ranks need a sorted copy: only when the shift would overflow */
     size_t m = 0;
-    int ranked = (uint64_t)maxc + (uint64_t)k > UINT32_MAX;
-    if (!vt || (ranked && !distinct(text, sym, total, &vals, &m))) {
+    int ranked = maxc > (uint64_t)UINT32_MAX - (uint64_t)k;
+    if (!vt || (ranked && !clsa__sym_distinct(text, sym, total, &vals, &m))) {
         free(vt);
         return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "generalized suffix array: out of host "
                                                      "memory for %lld virtual symbols",
@@ -99,8 +57,8 @@ clsa_status clsa__gsa_text(clsa_context *ctx, const void *text, int sym, const i
     size_t src = 0, dst = 0;
     for (int64_t s = 0; s < k; s++) {
         for (int64_t j = 0; j < lengths[s]; j++, src++) {
-            uint32_t c = clsa__gsa_sym(text, sym, src);
-            vt[dst++] = (ranked ? rank_of(vals, m, c) : c) + (uint32_t)k;
+            uint64_t c = clsa__sym_at(text, sym, src);
+            vt[dst++] = (ranked ? clsa__sym_rank(vals, m, c) : (uint32_t)c) + (uint32_t)k;
         }
         vt[dst++] = (uint32_t)s;
     }
