@@ -74,6 +74,23 @@ static clsa_status sa_on_host(clsa_context *ctx, const void *text, int sym, void
                     : clsa__sa_host_int(ctx, text, sym, sa, n, index64);
 }
 
+clsa_status clsa__sa_pick_run(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
+                         int index64)
+{
+    if (!ctx) return sa_on_host(NULL, text, sym, sa, n, index64);
+    int device = clsa__use_device(ctx, (uint64_t)n);
+    /* The device pipeline counts in 32 bits (n < 2^32): AUTO takes larger
+     * inputs to the host; a forced device backend reports TOO_LARGE. */
+    if (device && (uint64_t)n > UINT32_MAX && ctx->backend == CLSA_BACKEND_AUTO) device = 0;
+    if (device) {
+        ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
+        return sa_on_device(ctx, text, sym, sa, n, index64);
+    }
+    if (ctx->backend == CLSA_BACKEND_DEVICE) return clsa__need_device(ctx);
+    ctx->stats.last_backend = CLSA_BACKEND_HOST;
+    return sa_on_host(ctx, text, sym, sa, n, index64);
+}
+
 static clsa_status sa_any(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
                           int index64)
 {
@@ -82,22 +99,9 @@ static clsa_status sa_any(clsa_context *ctx, const void *text, int sym, void *sa
         st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "suffix array: %lld symbols do not fit in "
                                                  "memory", (long long)n);
     if (st || n == 0) return st;
-    if (!ctx) return sa_on_host(NULL, text, sym, sa, n, index64);
     clsa__lock(ctx);
-    ctx->message[0] = 0;
-    int device = clsa__use_device(ctx, (uint64_t)n);
-    /* The device pipeline counts in 32 bits (n < 2^32): AUTO takes larger
-     * inputs to the host; a forced device backend reports TOO_LARGE. */
-    if (device && (uint64_t)n > UINT32_MAX && ctx->backend == CLSA_BACKEND_AUTO) device = 0;
-    if (device) {
-        ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
-        st = sa_on_device(ctx, text, sym, sa, n, index64);
-    } else if (ctx->backend == CLSA_BACKEND_DEVICE) {
-        st = clsa__need_device(ctx);
-    } else {
-        ctx->stats.last_backend = CLSA_BACKEND_HOST;
-        st = sa_on_host(ctx, text, sym, sa, n, index64);
-    }
+    if (ctx) ctx->message[0] = 0;
+    st = clsa__sa_pick_run(ctx, text, sym, sa, n, index64);
     st = clsa__progress_end(ctx, st);
     clsa__unlock(ctx);
     return st;
@@ -169,8 +173,6 @@ clsa_status clsa_sa64_u64(clsa_context *ctx, const uint64_t *text, int64_t *sa, 
 
 /* ---- generalized suffix arrays ---------------------------------------------- */
 
-/* The virtual text as 32-bit symbols through the integer-alphabet path
- * (device or host as for clsa_sa32_u32), then the document array. */
 static clsa_status gsa_any(clsa_context *ctx, const void *text, int sym, const int64_t *lengths,
                            int64_t k, void *sa, void *doc, int index64)
 {
@@ -182,12 +184,11 @@ static clsa_status gsa_any(clsa_context *ctx, const void *text, int sym, const i
                         "separator per string); at most %s",
                         (long long)n, index64 ? "2^32-1" : "2^31-1 (use clsa_gsa64)");
     if (st || n == 0) return st;
-    uint32_t *vt = NULL;
-    CLSA_TRY(clsa__gsa_text(ctx, text, sym, lengths, k, n, &vt));
-    CLSA_TRY(sa_any(ctx, vt, 4, sa, n, index64));
-    if (doc) CLSA_TRY(clsa__gsa_doc(ctx, lengths, k, sa, doc, n, index64));
-done:
-    free(vt);
+    clsa__lock(ctx);
+    if (ctx) ctx->message[0] = 0;
+    st = clsa__gsa_run(ctx, text, sym, lengths, k, n, sa, doc, index64);
+    st = clsa__progress_end(ctx, st);
+    clsa__unlock(ctx);
     return st;
 }
 

@@ -4,7 +4,7 @@
  * The FM-index and the RMQ structure need a context with an OpenCL device
  * (the work and the data stay on it); a host-only context gives
  * CLSA_ERR_NO_DEVICE, and the backend setting does not move them to the
- * host.  clsa_lcs follows the backend rules (see there).
+ * host.  clsa_lcs and clsa_lcs_k follow the backend rules (see there).
  */
 #ifndef CLSA_FM_H
 #define CLSA_FM_H
@@ -116,6 +116,49 @@ CLSA_API void clsa_fm_positions_free(int64_t *positions);
  * na + nb must be < 2^40. */
 CLSA_API clsa_status clsa_lcs(clsa_context *ctx, const uint8_t *a, int64_t na, const uint8_t *b,
                               int64_t nb, int64_t *length, int64_t *pos_a, int64_t *pos_b);
+
+/* ---- longest common substring of k strings ----------------------------------------
+ * The longest substring that occurs in at least m of k strings (m = k:
+ * in all of them).  The strings are given as for clsa_gsa32 (text holds
+ * them back to back, lengths[i] >= 0 the length of string i, empty strings
+ * allowed).
+ * Method: the generalized suffix array and its document array (device or
+ * host by the backend rules of clsa_gsa32), the LCP array (Kasai, on the
+ * host), then one O(N) pass over the suffix order on the host: a window of
+ * suffixes covering at least m strings, the smallest LCP inside it kept
+ * with a monotone deque.  N = sum(lengths) + k < 2^32; host work space is
+ * about 3 * 4 bytes (8 bytes past 2^31) + 8 bytes per virtual symbol, plus
+ * what the suffix array itself needs.
+ *   ctx      context (may be NULL: host backend)
+ *   text     the strings' symbols back to back (may be NULL if they are
+ *            all empty)
+ *   lengths  k lengths
+ *   k        number of strings, >= 0 (0: *length = 0, nothing else)
+ *   m        how many strings must share the substring, 1 <= m <= k, else
+ *            CLSA_ERR_INVALID_ARG; m = 1 gives the longest string
+ *   length   receives the length L of the substring (0 when no symbol
+ *            occurs in m strings)
+ *   offsets  k entries: offsets[i] receives the smallest offset in string
+ *            i at which the substring occurs, or -1 where it does not (every
+ *            string that holds it is reported, which can be more than m);
+ *            all -1 when L = 0.  Read the substring from any string i with
+ *            offsets[i] >= 0.
+ * Ties: among all substrings of length L shared by m strings, the smallest
+ * in the suffix order (lexicographically smallest, symbols compared as
+ * unsigned numbers). */
+CLSA_API clsa_status clsa_lcs_k(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
+                                int64_t k, int64_t m, int64_t *length, int64_t *offsets);
+/* The same for 16-, 32- and 64-bit symbols (64-bit ones ranked first, as
+ * for clsa_gsa32_u64). */
+CLSA_API clsa_status clsa_lcs_k_u16(clsa_context *ctx, const uint16_t *text,
+                                    const int64_t *lengths, int64_t k, int64_t m,
+                                    int64_t *length, int64_t *offsets);
+CLSA_API clsa_status clsa_lcs_k_u32(clsa_context *ctx, const uint32_t *text,
+                                    const int64_t *lengths, int64_t k, int64_t m,
+                                    int64_t *length, int64_t *offsets);
+CLSA_API clsa_status clsa_lcs_k_u64(clsa_context *ctx, const uint64_t *text,
+                                    const int64_t *lengths, int64_t k, int64_t m,
+                                    int64_t *length, int64_t *offsets);
 
 /* ---- range-minimum queries over an LCP array -------------------------------------------
  * O(n) words of extra space (in-block stack masks over blocks of 32 plus a

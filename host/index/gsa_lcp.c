@@ -66,9 +66,9 @@ static void kasai(const gsa_text *t, const void *sa, const void *rank, void *lcp
         }
 }
 
-static clsa_status gsa_lcp_host(clsa_context *ctx, const void *text, int sym,
-                                const int64_t *lengths, int64_t k, const void *sa, void *lcp,
-                                int64_t n, int index64)
+clsa_status clsa__gsa_lcp_host(clsa_context *ctx, const void *text, int sym,
+                               const int64_t *lengths, int64_t k, const void *sa, void *lcp,
+                               int64_t n, int index64)
 {
     void *rank = malloc((size_t)n * (index64 ? 8 : 4));
     int64_t *starts = clsa__gsa_starts(lengths, k);
@@ -109,7 +109,7 @@ static clsa_status gsa_lcp_any(clsa_context *ctx, const void *text, int sym,
         ctx->message[0] = 0;
         ctx->stats.last_backend = CLSA_BACKEND_HOST;
     }
-    st = gsa_lcp_host(ctx, text, sym, lengths, k, sa, lcp, n, index64);
+    st = clsa__gsa_lcp_host(ctx, text, sym, lengths, k, sa, lcp, n, index64);
     st = clsa__progress_end(ctx, st);
     clsa__unlock(ctx);
     return st;

@@ -5,6 +5,7 @@
  * either meets, and two suffixes that end their strings together are
  * ordered by string index: libsais's gsa order with no byte given up. */
 #include "gsa.h"
+#include "sa.h"
 #include "sym_rank.h"
 
 #include <stdlib.h>
@@ -103,4 +104,15 @@ clsa_status clsa__gsa_doc(clsa_context *ctx, const int64_t *lengths, int64_t k, 
     }
     free(starts);
     return CLSA_OK;
+}
+
+clsa_status clsa__gsa_run(clsa_context *ctx, const void *text, int sym, const int64_t *lengths,
+                          int64_t k, int64_t n, void *sa, void *doc, int index64)
+{
+    uint32_t *vt = NULL;
+    clsa_status st = clsa__gsa_text(ctx, text, sym, lengths, k, n, &vt);
+    if (st == CLSA_OK) st = clsa__sa_pick_run(ctx, vt, 4, sa, n, index64);
+    free(vt);
+    if (st == CLSA_OK && doc) st = clsa__gsa_doc(ctx, lengths, k, sa, doc, n, index64);
+    return st;
 }

@@ -32,4 +32,18 @@ int64_t clsa__gsa_string_of(const int64_t *starts, int64_t k, int64_t p);
 /* doc[i] = the string of sa[i], n entries of 4 or 8 bytes (index64). */
 clsa_status clsa__gsa_doc(clsa_context *ctx, const int64_t *lengths, int64_t k, const void *sa,
                           void *doc, int64_t n, int index64);
+
+/* The whole generalized suffix array (and doc unless NULL) of n = N
+ * virtual symbols, arguments already checked (clsa__gsa_size and the width
+ * limits), ctx locked or NULL: the virtual text as 32-bit symbols through
+ * clsa__sa_pick_run, then the document array. */
+clsa_status clsa__gsa_run(clsa_context *ctx, const void *text, int sym, const int64_t *lengths,
+                          int64_t k, int64_t n, void *sa, void *doc, int index64);
+
+/* Kasai's LCP of a generalized suffix array on the host (host/index/
+ * gsa_lcp.c), arguments checked, ctx locked or NULL; CLSA_ERR_INVALID_ARG
+ * if sa is not a permutation of 0..n-1. */
+clsa_status clsa__gsa_lcp_host(clsa_context *ctx, const void *text, int sym,
+                               const int64_t *lengths, int64_t k, const void *sa, void *lcp,
+                               int64_t n, int index64);
 #endif

@@ -11,4 +11,11 @@ clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n
  * caller made) instead of allocating n * sym bytes for its symbol codes. */
 clsa_status clsa__sa_device_sym(clsa_context *ctx, cl_mem text, int sym, int text_writable,
                                 cl_mem sa, int64_t n, int index64);
+
+/* The suffix array of a host text of n symbols (sym = 1, 2 or 4 bytes) on
+ * the backend the context's settings pick (device, or the host for NULL,
+ * HOST, AUTO below the threshold), as clsa_sa32 ... clsa_sa64_u32 do once
+ * their arguments are checked; ctx locked (host/api.c). */
+clsa_status clsa__sa_pick_run(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
+                         int index64);
 #endif
