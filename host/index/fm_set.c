@@ -54,7 +54,7 @@ static clsa_status set_new(clsa_context *ctx, const uint8_t *text, const int64_t
     int64_t src = 0, dst = 0;
     for (int64_t i = 0; i < k; i++) {
         starts[i] = dst;
-        memcpy(j + dst, text + src, (size_t)lengths[i]);
+        if (lengths[i]) memcpy(j + dst, text + src, (size_t)lengths[i]);
         src += lengths[i];
         dst += lengths[i];
         if (sep >= 0) j[dst++] = (uint8_t)sep;
