@@ -318,6 +318,50 @@ static void large_sets(void **state)
     }
 }
 
+/* Progress: fractions never fall, a successful call ends at 1, and a
+ * callback that says stop gives CLSA_ERR_CANCELLED. */
+typedef struct prog {
+    double last;
+    int calls, stop_at, backwards;
+} prog;
+
+static int on_progress(void *user, const char *phase, double f)
+{
+    (void)phase;
+    prog *p = user;
+    if (f < p->last) p->backwards = 1;
+    p->last = f;
+    return ++p->calls == p->stop_at;
+}
+
+static void progress(void **state)
+{
+    (void)state;
+    tu_rng r = {99};
+    sset g = gen(&r, 1, 4, 6, tu_small() ? 20 : 300, 0);
+    for (int stop = 0; stop <= 1; stop++) {
+        prog p = {0, 0, stop, 0};
+        clsa_options o;
+        clsa_options_init(&o);
+        o.backend = CLSA_BACKEND_DEVICE;
+        o.progress = on_progress;
+        o.progress_user = &p;
+        clsa_context *c = NULL;
+        TU_OK(NULL, clsa_create(&o, &c));
+        int64_t len, off[6];
+        clsa_status st = clsa_lcs_k(c, g.text, g.len, g.k, 3, &len, off);
+        if (stop) {
+            assert_int_equal(st, CLSA_ERR_CANCELLED);
+        } else {
+            TU_OK(c, st);
+            assert_true(p.calls > 1 && p.last == 1.0);
+        }
+        assert_false(p.backwards);
+        clsa_destroy(c);
+    }
+    free_set(&g);
+}
+
 static void expect_status(clsa_context *c, clsa_status got, clsa_status want, const char *what)
 {
     if (got != want) fail_msg("%s (%s): status %d, expected %d", what, who(c), (int)got, (int)want);
@@ -362,6 +406,7 @@ int main(void)
         cmocka_unit_test(edge_sets),
         cmocka_unit_test(two_strings_dp),
         cmocka_unit_test(large_sets),
+        cmocka_unit_test(progress),
         cmocka_unit_test(bad_arguments),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
