@@ -6,6 +6,7 @@
 #include "sa/gsa.h"
 #include "sa/out_of_core.h"
 #include "sa/sa.h"
+#include "sa/sym_rank.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -115,52 +116,52 @@ static clsa_status sa_on_host(clsa_context *ctx, const void *text, int sym, void
                     : clsa__sa_host_int(ctx, text, sym, sa, n, index64);
 }
 
-/* sep >= 0: a generalized suffix array over bytes (see sa_device_of),
- * which only the device path builds: where the host would run instead,
- * *declined is set and nothing is done. */
-static clsa_status sa_run(clsa_context *ctx, const void *text, int sym, int sep, void *sa,
-                          int64_t n, int index64, int *declined)
+clsa_status clsa__sa_pick_gsa(clsa_context *ctx, const void *text, int sym, int sep, void *sa,
+                             int64_t n, int index64, int *declined)
 {
-    clsa_status st = sa_args(ctx, text, sa, n, index64);
-    if (st == CLSA_OK && (uint64_t)n > SIZE_MAX / 8)
-        st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "suffix array: %lld symbols do not fit in "
-                                                 "memory", (long long)n);
-    if (st || n == 0) return st;
     if (!ctx && sep >= 0) {
         *declined = 1;
         return CLSA_OK;
     }
     if (!ctx) return sa_on_host(NULL, text, sym, sa, n, index64);
-    clsa__lock(ctx);
-    ctx->message[0] = 0;
     int device = clsa__use_device(ctx, (uint64_t)n);
     /* The device pipeline counts in 32 bits (n < 2^32): AUTO takes larger
      * inputs to the host; a forced device backend reports TOO_LARGE. */
     if (device && (uint64_t)n > UINT32_MAX && ctx->backend == CLSA_BACKEND_AUTO) device = 0;
     if (!device && sep >= 0) {
         *declined = 1;
-        clsa__unlock(ctx);
         return CLSA_OK;
     }
     if (device) {
         ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
-        st = sa_on_device(ctx, text, sym, sep, sa, n, index64, declined);
-    } else if (ctx->backend == CLSA_BACKEND_DEVICE) {
-        st = clsa__need_device(ctx);
-    } else {
-        ctx->stats.last_backend = CLSA_BACKEND_HOST;
-        st = sa_on_host(ctx, text, sym, sa, n, index64);
+        return sa_on_device(ctx, text, sym, sep, sa, n, index64, declined);
     }
-    st = clsa__progress_end(ctx, st);
-    clsa__unlock(ctx);
-    return st;
+    if (ctx->backend == CLSA_BACKEND_DEVICE) return clsa__need_device(ctx);
+    ctx->stats.last_backend = CLSA_BACKEND_HOST;
+    return sa_on_host(ctx, text, sym, sa, n, index64);
+}
+
+clsa_status clsa__sa_pick_run(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
+                              int index64)
+{
+    int declined = 0;
+    return clsa__sa_pick_gsa(ctx, text, sym, -1, sa, n, index64, &declined);
 }
 
 static clsa_status sa_any(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
                           int index64)
 {
-    int declined = 0;
-    return sa_run(ctx, text, sym, -1, sa, n, index64, &declined);
+    clsa_status st = sa_args(ctx, text, sa, n, index64);
+    if (st == CLSA_OK && (uint64_t)n > SIZE_MAX / 8)
+        st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "suffix array: %lld symbols do not fit in "
+                                                 "memory", (long long)n);
+    if (st || n == 0) return st;
+    clsa__lock(ctx);
+    if (ctx) ctx->message[0] = 0;
+    st = clsa__sa_pick_run(ctx, text, sym, sa, n, index64);
+    st = clsa__progress_end(ctx, st);
+    clsa__unlock(ctx);
+    return st;
 }
 
 clsa_status clsa_sa32(clsa_context *ctx, const uint8_t *text, int32_t *sa, int64_t n)
@@ -193,42 +194,42 @@ clsa_status clsa_sa64_u32(clsa_context *ctx, const uint32_t *text, int64_t *sa, 
     return sa_any(ctx, text, 4, sa, n, 1);
 }
 
-/* ---- generalized suffix arrays ---------------------------------------------- */
-
-/* Byte strings on the device: when some byte value occurs in no string,
- * the virtual text is the strings joined by that byte (n bytes, not 4 n)
- * and the byte path treats it as the separators (clsa__sa_device_gsa).
- * *declined: no free byte, or the host would run: the caller goes on with
- * the 32-bit virtual text. */
-static clsa_status gsa_bytes(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
-                             int64_t k, int64_t n, void *sa, int index64, int *declined)
+/* 64-bit symbols: dense 32-bit ranks on the host (order kept, so the
+ * suffix order is the same), then the 32-bit symbol path. */
+static clsa_status sa_u64(clsa_context *ctx, const uint64_t *text, void *sa, int64_t n,
+                          int index64)
 {
-    uint8_t seen[256] = {0};
-    size_t total = (size_t)(n - k);
-    int sep = -1;
-    *declined = 1;
-    if (!ctx || ctx->backend == CLSA_BACKEND_HOST) return CLSA_OK;
-    for (size_t i = 0; i < total; i++) seen[text[i]] = 1;
-    for (int c = 0; c < 256 && sep < 0; c++)
-        if (!seen[c]) sep = c;
-    if (sep < 0) return CLSA_OK;
-    uint8_t *vt = malloc((size_t)n);
-    if (!vt) return CLSA_OK; /* the 32-bit path reports the memory it lacks */
-    size_t src = 0, dst = 0;
-    for (int64_t s = 0; s < k; s++) {
-        memcpy(vt + dst, text + src, (size_t)lengths[s]);
-        src += (size_t)lengths[s];
-        dst += (size_t)lengths[s];
-        vt[dst++] = (uint8_t)sep;
+    clsa_status st = sa_args(ctx, text, sa, n, index64);
+    if (st == CLSA_OK && (uint64_t)n > UINT32_MAX)
+        st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "suffix array: %lld 64-bit symbols; at most "
+                                                 "2^32-1", (long long)n);
+    if (st == CLSA_OK && (uint64_t)n > SIZE_MAX / 16)
+        st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "suffix array: %lld symbols do not fit in "
+                                                 "memory", (long long)n);
+    if (st || n == 0) return st;
+    uint32_t *ranks = malloc((size_t)n * sizeof *ranks);
+    if (!ranks || !clsa__sym_ranks(text, 8, (size_t)n, ranks)) {
+        free(ranks);
+        return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "suffix array: out of host memory to rank "
+                                                     "%lld 64-bit symbols", (long long)n);
     }
-    *declined = 0;
-    clsa_status st = sa_run(ctx, vt, 1, sep, sa, n, index64, declined);
-    free(vt);
+    st = sa_any(ctx, ranks, 4, sa, n, index64);
+    free(ranks);
     return st;
 }
 
-/* The virtual text as 32-bit symbols through the integer-alphabet path
- * (device or host as for clsa_sa32_u32), then the document array. */
+clsa_status clsa_sa32_u64(clsa_context *ctx, const uint64_t *text, int32_t *sa, int64_t n)
+{
+    return sa_u64(ctx, text, sa, n, 0);
+}
+
+clsa_status clsa_sa64_u64(clsa_context *ctx, const uint64_t *text, int64_t *sa, int64_t n)
+{
+    return sa_u64(ctx, text, sa, n, 1);
+}
+
+/* ---- generalized suffix arrays ---------------------------------------------- */
+
 static clsa_status gsa_any(clsa_context *ctx, const void *text, int sym, const int64_t *lengths,
                            int64_t k, void *sa, void *doc, int index64)
 {
@@ -240,16 +241,11 @@ static clsa_status gsa_any(clsa_context *ctx, const void *text, int sym, const i
                         "separator per string); at most %s",
                         (long long)n, index64 ? "2^32-1" : "2^31-1 (use clsa_gsa64)");
     if (st || n == 0) return st;
-    uint32_t *vt = NULL;
-    int declined = 1;
-    if (sym == 1) CLSA_TRY(gsa_bytes(ctx, text, lengths, k, n, sa, index64, &declined));
-    if (declined) {
-        CLSA_TRY(clsa__gsa_text(ctx, text, sym, lengths, k, n, &vt));
-        CLSA_TRY(sa_any(ctx, vt, 4, sa, n, index64));
-    }
-    if (doc) CLSA_TRY(clsa__gsa_doc(ctx, lengths, k, sa, doc, n, index64));
-done:
-    free(vt);
+    clsa__lock(ctx);
+    if (ctx) ctx->message[0] = 0;
+    st = clsa__gsa_run(ctx, text, sym, lengths, k, n, sa, doc, index64);
+    st = clsa__progress_end(ctx, st);
+    clsa__unlock(ctx);
     return st;
 }
 
@@ -287,6 +283,18 @@ clsa_status clsa_gsa64_u32(clsa_context *ctx, const uint32_t *text, const int64_
                            int64_t k, int64_t *sa, int64_t *doc)
 {
     return gsa_any(ctx, text, 4, lengths, k, sa, doc, 1);
+}
+
+clsa_status clsa_gsa32_u64(clsa_context *ctx, const uint64_t *text, const int64_t *lengths,
+                           int64_t k, int32_t *sa, int32_t *doc)
+{
+    return gsa_any(ctx, text, 8, lengths, k, sa, doc, 0);
+}
+
+clsa_status clsa_gsa64_u64(clsa_context *ctx, const uint64_t *text, const int64_t *lengths,
+                           int64_t k, int64_t *sa, int64_t *doc)
+{
+    return gsa_any(ctx, text, 8, lengths, k, sa, doc, 1);
 }
 
 static clsa_status sa_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64)

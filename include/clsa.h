@@ -230,6 +230,21 @@ CLSA_API clsa_status clsa_sa32_u32(clsa_context *ctx, const uint32_t *text, int3
 CLSA_API clsa_status clsa_sa64_u32(clsa_context *ctx, const uint32_t *text, int64_t *sa,
                                    int64_t n);
 
+/* 64-bit symbols (hashes, k-mer codes, ids of a large vocabulary): any
+ * uint64_t values, compared as unsigned numbers.  The symbols are first
+ * replaced, on the host, by their dense ranks among the distinct values
+ * (order kept, so the suffix order is the same; at most n distinct, so they
+ * fit 32 bits): a copy is LSD radix sorted one byte at a time (passes over
+ * a byte that is the same in every symbol are skipped), repeats dropped,
+ * and each symbol binary-searched, O(n * (passes + log distinct)) time and
+ * 20 bytes per symbol of host work space at the peak; then the 32-bit
+ * symbol path above.  n < 2^32, else CLSA_ERR_TOO_LARGE.  ctx may be NULL:
+ * host backend. */
+CLSA_API clsa_status clsa_sa32_u64(clsa_context *ctx, const uint64_t *text, int32_t *sa,
+                                   int64_t n);
+CLSA_API clsa_status clsa_sa64_u64(clsa_context *ctx, const uint64_t *text, int64_t *sa,
+                                   int64_t n);
+
 /* Device-resident twins: text is a buffer of at least n bytes, sa of at
  * least n entries (4 or 8 bytes each), both on ctx's OpenCL context. */
 CLSA_API clsa_status clsa_sa32_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n);
@@ -272,7 +287,8 @@ CLSA_API clsa_status clsa_gsa32(clsa_context *ctx, const uint8_t *text, const in
 CLSA_API clsa_status clsa_gsa64(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
                                 int64_t k, int64_t *sa, int64_t *doc);
 /* The same for 16- and 32-bit symbols (compared as unsigned numbers; any
- * values, 0 and the maximum included). */
+ * values, 0 and the maximum included).  Where the largest symbol + k does
+ * not fit 32 bits, the symbols are ranked first as for clsa_sa32_u64. */
 CLSA_API clsa_status clsa_gsa32_u16(clsa_context *ctx, const uint16_t *text,
                                     const int64_t *lengths, int64_t k, int32_t *sa, int32_t *doc);
 CLSA_API clsa_status clsa_gsa64_u16(clsa_context *ctx, const uint16_t *text,
@@ -280,6 +296,13 @@ CLSA_API clsa_status clsa_gsa64_u16(clsa_context *ctx, const uint16_t *text,
 CLSA_API clsa_status clsa_gsa32_u32(clsa_context *ctx, const uint32_t *text,
                                     const int64_t *lengths, int64_t k, int32_t *sa, int32_t *doc);
 CLSA_API clsa_status clsa_gsa64_u32(clsa_context *ctx, const uint32_t *text,
+                                    const int64_t *lengths, int64_t k, int64_t *sa, int64_t *doc);
+
+/* 64-bit symbols: ranked as for clsa_sa32_u64 (the ranks of the strings'
+ * symbols together, the same extra host work space), then as above. */
+CLSA_API clsa_status clsa_gsa32_u64(clsa_context *ctx, const uint64_t *text,
+                                    const int64_t *lengths, int64_t k, int32_t *sa, int32_t *doc);
+CLSA_API clsa_status clsa_gsa64_u64(clsa_context *ctx, const uint64_t *text,
                                     const int64_t *lengths, int64_t k, int64_t *sa, int64_t *doc);
 
 /* LCP array of a generalized suffix array: text, lengths and k as for
@@ -305,6 +328,13 @@ CLSA_API clsa_status clsa_gsa_lcp32_u32(clsa_context *ctx, const uint32_t *text,
                                         const int64_t *lengths, int64_t k, const int32_t *sa,
                                         int32_t *lcp);
 CLSA_API clsa_status clsa_gsa_lcp64_u32(clsa_context *ctx, const uint32_t *text,
+                                        const int64_t *lengths, int64_t k, const int64_t *sa,
+                                        int64_t *lcp);
+
+CLSA_API clsa_status clsa_gsa_lcp32_u64(clsa_context *ctx, const uint64_t *text,
+                                        const int64_t *lengths, int64_t k, const int32_t *sa,
+                                        int32_t *lcp);
+CLSA_API clsa_status clsa_gsa_lcp64_u64(clsa_context *ctx, const uint64_t *text,
                                         const int64_t *lengths, int64_t k, const int64_t *sa,
                                         int64_t *lcp);
 

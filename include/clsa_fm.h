@@ -4,7 +4,7 @@
  * The FM-index and the RMQ structure need a context with an OpenCL device
  * (the work and the data stay on it); a host-only context gives
  * CLSA_ERR_NO_DEVICE, and the backend setting does not move them to the
- * host.  clsa_lcs follows the backend rules (see there).
+ * host.  clsa_lcs and clsa_lcs_k follow the backend rules (see there).
  */
 #ifndef CLSA_FM_H
 #define CLSA_FM_H
@@ -97,6 +97,66 @@ CLSA_API clsa_status clsa_fm_locate(clsa_fm *fm, const uint8_t *patterns, const 
 /* Frees an array returned by clsa_fm_locate.  NULL is allowed. */
 CLSA_API void clsa_fm_positions_free(int64_t *positions);
 
+/* ---- FM-index over a set of strings ---------------------------------------------------
+ * An FM-index of k byte strings whose answers are (string, offset) pairs;
+ * no pattern matches across the end of a string.  The strings are given as
+ * for clsa_gsa32 (text back to back, lengths[i] >= 0, empty strings
+ * allowed).  Built as one ordinary FM-index (clsa_fm_create, on the
+ * device) over the strings joined: with a separator byte after each string
+ * when some byte value occurs in none of them (the smallest such value; a
+ * pattern holding it has no occurrence and is answered without a search),
+ * else, when the strings use all 256 byte values, joined as they are, with
+ * matches that run past the end of their string dropped after locating
+ * (then counting locates too, and those dropped matches count toward
+ * max_total).  Pattern conventions as for clsa_fm_count: the empty pattern
+ * occurs at every offset 0..lengths[i]-1 of every string.  The set index
+ * is not saved by clsa_fm_save (keep the strings, or save them with it and
+ * rebuild); the FM-index file format is unchanged. */
+typedef struct clsa_fm_set clsa_fm_set;
+
+/* Builds the index.
+ *   ctx          context with a device (kept by the handle)
+ *   text         the strings back to back (may be NULL if all are empty);
+ *                not kept
+ *   lengths, k   k >= 0 string lengths (lengths may be NULL when k = 0);
+ *                sum(lengths) + k < 2^40
+ *   sample_rate  as for clsa_fm_create (0: the default)
+ *   out          receives the handle (NULL on failure)
+ * Host work space: the joined text, sum(lengths) + k bytes. */
+CLSA_API clsa_status clsa_fm_set_create(clsa_context *ctx, const uint8_t *text,
+                                        const int64_t *lengths, int64_t k, int64_t sample_rate,
+                                        clsa_fm_set **out);
+
+/* Releases the handle and its device memory.  NULL is allowed. */
+CLSA_API void clsa_fm_set_free(clsa_fm_set *set);
+
+/* Number of strings, their total length and the sampling rate (any
+ * pointer may be NULL). */
+CLSA_API clsa_status clsa_fm_set_info(const clsa_fm_set *set, int64_t *k, int64_t *total,
+                                      int64_t *sample_rate);
+
+/* Counts the occurrences of a batch of patterns in all the strings
+ * together (an occurrence lies inside one string).  Arguments as for
+ * clsa_fm_count. */
+CLSA_API clsa_status clsa_fm_set_count(clsa_fm_set *set, const uint8_t *patterns,
+                                       const uint64_t *offsets, size_t npatterns,
+                                       uint64_t *counts);
+
+/* Locates every occurrence of a batch of patterns.
+ *   set, patterns, offsets, npatterns, max_total   as for clsa_fm_locate
+ *   starts     npatterns + 1 entries: the occurrences of pattern p are
+ *              entries starts[p] .. starts[p+1] of the two arrays below,
+ *              sorted by string, then offset
+ *   strings    receives a malloc'd array: the string index of each
+ *              occurrence (NULL if there are none)
+ *   positions  receives a malloc'd array: its offset within that string
+ *              (NULL if there are none)
+ * Release both with clsa_fm_positions_free. */
+CLSA_API clsa_status clsa_fm_set_locate(clsa_fm_set *set, const uint8_t *patterns,
+                                        const uint64_t *offsets, size_t npatterns,
+                                        uint64_t max_total, uint64_t *starts, int64_t **strings,
+                                        int64_t **positions);
+
 /* ---- longest common substring -----------------------------------------------------
  * Longest byte string that occurs in both a[0..na) and b[0..nb) (any bytes).
  * Method: suffix array and LCP array of a + b (no separator byte: suffixes
@@ -116,6 +176,49 @@ CLSA_API void clsa_fm_positions_free(int64_t *positions);
  * na + nb must be < 2^40. */
 CLSA_API clsa_status clsa_lcs(clsa_context *ctx, const uint8_t *a, int64_t na, const uint8_t *b,
                               int64_t nb, int64_t *length, int64_t *pos_a, int64_t *pos_b);
+
+/* ---- longest common substring of k strings ----------------------------------------
+ * The longest substring that occurs in at least m of k strings (m = k:
+ * in all of them).  The strings are given as for clsa_gsa32 (text holds
+ * them back to back, lengths[i] >= 0 the length of string i, empty strings
+ * allowed).
+ * Method: the generalized suffix array and its document array (device or
+ * host by the backend rules of clsa_gsa32), the LCP array (Kasai, on the
+ * host), then one O(N) pass over the suffix order on the host: a window of
+ * suffixes covering at least m strings, the smallest LCP inside it kept
+ * with a monotone deque.  N = sum(lengths) + k < 2^32; host work space is
+ * about 3 * 4 bytes (8 bytes past 2^31) + 8 bytes per virtual symbol, plus
+ * what the suffix array itself needs.
+ *   ctx      context (may be NULL: host backend)
+ *   text     the strings' symbols back to back (may be NULL if they are
+ *            all empty)
+ *   lengths  k lengths
+ *   k        number of strings, >= 0 (0: *length = 0, nothing else)
+ *   m        how many strings must share the substring, 1 <= m <= k, else
+ *            CLSA_ERR_INVALID_ARG; m = 1 gives the longest string
+ *   length   receives the length L of the substring (0 when no symbol
+ *            occurs in m strings)
+ *   offsets  k entries: offsets[i] receives the smallest offset in string
+ *            i at which the substring occurs, or -1 where it does not (every
+ *            string that holds it is reported, which can be more than m);
+ *            all -1 when L = 0.  Read the substring from any string i with
+ *            offsets[i] >= 0.
+ * Ties: among all substrings of length L shared by m strings, the smallest
+ * in the suffix order (lexicographically smallest, symbols compared as
+ * unsigned numbers). */
+CLSA_API clsa_status clsa_lcs_k(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
+                                int64_t k, int64_t m, int64_t *length, int64_t *offsets);
+/* The same for 16-, 32- and 64-bit symbols (64-bit ones ranked first, as
+ * for clsa_gsa32_u64). */
+CLSA_API clsa_status clsa_lcs_k_u16(clsa_context *ctx, const uint16_t *text,
+                                    const int64_t *lengths, int64_t k, int64_t m,
+                                    int64_t *length, int64_t *offsets);
+CLSA_API clsa_status clsa_lcs_k_u32(clsa_context *ctx, const uint32_t *text,
+                                    const int64_t *lengths, int64_t k, int64_t m,
+                                    int64_t *length, int64_t *offsets);
+CLSA_API clsa_status clsa_lcs_k_u64(clsa_context *ctx, const uint64_t *text,
+                                    const int64_t *lengths, int64_t k, int64_t m,
+                                    int64_t *length, int64_t *offsets);
 
 /* ---- range-minimum queries over an LCP array -------------------------------------------
  * O(n) words of extra space (in-block stack masks over blocks of 32 plus a

@@ -27,6 +27,11 @@
 #pragma weak clsa_fm_locate
 #pragma weak clsa_fm_free
 #pragma weak clsa_fm_positions_free
+#pragma weak clsa_lcs_k
+#pragma weak clsa_fm_set_create
+#pragma weak clsa_fm_set_count
+#pragma weak clsa_fm_set_locate
+#pragma weak clsa_fm_set_free
 
 #define TEXT_N 700
 
@@ -135,6 +140,56 @@ static clsa_status fm_work(clsa_context *ctx, const char **what)
     return st;
 }
 
+/* Sets of strings: the longest substring shared by all of three pieces of
+ * the text (GSA on the device, then the host) and an FM-index over them;
+ * against the host backend and a naive count. */
+static clsa_status set_work(clsa_context *ctx, const char **what)
+{
+    static const int64_t lens[3] = {90, 0, 110}; /* text[0..90), "", text[90..200) */
+    int64_t want_len, want_off[3], len, off[3];
+    *what = "clsa_lcs_k (host)";
+    clsa_status st = clsa_lcs_k(NULL, text + 300, lens, 3, 2, &want_len, want_off);
+    if (st) fail_msg("host clsa_lcs_k: status %d", (int)st);
+    *what = "clsa_lcs_k";
+    st = clsa_lcs_k(ctx, text + 300, lens, 3, 2, &len, off);
+    no_buffers_left(ctx, *what);
+    if (st) return st;
+    if (len != want_len || memcmp(off, want_off, sizeof off))
+        fail_msg("clsa_lcs_k wrong after fault at %s", fi_failed_call() ? fi_failed_call() : "none");
+    clsa_fm_set *set = NULL;
+    *what = "clsa_fm_set_create";
+    st = clsa_fm_set_create(ctx, text + 300, lens, 3, 4, &set);
+    if (st) {
+        no_buffers_left(ctx, *what);
+        if (set) fail_msg("clsa_fm_set_create failed but returned a handle");
+        return st;
+    }
+    const uint8_t *pat = text + 385; /* spans the end of the first string */
+    uint64_t offs[3] = {0, 3, 10}, counts[2], starts[3], want[2] = {0, 0};
+    for (int p = 0; p < 2; p++)
+        for (int sidx = 0, base = 0; sidx < 3; base += (int)lens[sidx++])
+            for (int o = 0; o + (int)(offs[p + 1] - offs[p]) <= lens[sidx]; o++)
+                want[p] += !memcmp(text + 300 + base + o, pat + offs[p], offs[p + 1] - offs[p]);
+    *what = "clsa_fm_set_count";
+    st = clsa_fm_set_count(set, pat, offs, 2, counts);
+    if (!st && (counts[0] != want[0] || counts[1] != want[1]))
+        fail_msg("clsa_fm_set_count wrong after fault at %s",
+                 fi_failed_call() ? fi_failed_call() : "none");
+    if (!st) {
+        int64_t *strs = NULL, *pos = NULL;
+        *what = "clsa_fm_set_locate";
+        st = clsa_fm_set_locate(set, pat, offs, 2, 0, starts, &strs, &pos);
+        if (!st && (starts[1] != want[0] || starts[2] - starts[1] != want[1]))
+            fail_msg("clsa_fm_set_locate wrong after fault at %s",
+                     fi_failed_call() ? fi_failed_call() : "none");
+        clsa_fm_positions_free(strs);
+        clsa_fm_positions_free(pos);
+    }
+    clsa_fm_set_free(set);
+    no_buffers_left(ctx, *what);
+    return st;
+}
+
 /* The library's work on one context; returns the first error. */
 static clsa_status work(clsa_context *ctx, const char **what)
 {
@@ -210,6 +265,11 @@ primitives:
     if (clsa_fm_create && clsa_fm_count && clsa_fm_locate && clsa_fm_free && !tu_small()) {
         st = fm_work(ctx, what);
         no_buffers_left(ctx, *what);
+        if (st) return st;
+    }
+    if (clsa_lcs_k && clsa_fm_set_create && clsa_fm_set_count && clsa_fm_set_locate &&
+        clsa_fm_set_free && !tu_small()) {
+        st = set_work(ctx, what);
         if (st) return st;
     }
     return CLSA_OK;
@@ -422,8 +482,9 @@ static void every_call_fails_cleanly(void **state)
 int main(void)
 {
     make_text();
-    fprintf(stderr, "run: context, SA 32/64, scan, compact%s%s%s\n", clsa_bwt ? ", BWT" : "",
-            clsa_lcp32 ? ", LCP" : "", clsa_fm_create ? ", FM-index create/count/locate" : "");
+    fprintf(stderr, "run: context, SA 32/64, scan, compact%s%s%s%s\n", clsa_bwt ? ", BWT" : "",
+            clsa_lcp32 ? ", LCP" : "", clsa_fm_create ? ", FM-index create/count/locate" : "",
+            clsa_fm_set_create ? ", LCS of k strings, FM-index of a set" : "");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_call_fails_cleanly),
     };

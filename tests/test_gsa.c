@@ -1,12 +1,14 @@
-/* Generalized suffix arrays (clsa_gsa32 ... clsa_gsa64_u32), their document
+/* Generalized suffix arrays (clsa_gsa32 ... clsa_gsa64_u64), their document
  * arrays and LCP arrays (clsa_gsa_lcp32 ...): the device and the host
  * backend against a naive sort of the virtual text's suffixes (a comparator
  * that knows the separators), a naive document array and a naive LCP, on
  * generated sets of strings with fixed seeds: no strings, one string, empty
  * strings, identical strings, strings that are prefixes of others, periodic
- * strings, symbol values 0 and the maximum of each width.  Larger sets are
- * checked against the definition (a permutation whose neighbours are in
- * order) and one string against libdivsufsort.  Bad arguments must give
+ * strings, symbol values 0 and the maximum of each width (64-bit symbols
+ * enter the naive order through their ranks among the distinct values,
+ * found by qsort: huge sparse values and values equal in their low 32
+ * bits).  Larger sets are checked against the definition (a permutation
+ * whose neighbours are in order) and one string against libdivsufsort.  Bad arguments must give
  * CLSA_ERR_INVALID_ARG / CLSA_ERR_TOO_LARGE. */
 #include "testutil.h"
 
@@ -20,37 +22,64 @@ typedef struct gset {
     int64_t k, total, n; /* n: virtual symbols, total + k */
     int64_t *len;
     void *text;
-    int64_t *vt; /* the virtual text: $_i -> i - k (< 0), symbol c -> c */
+    /* the virtual text: $_i -> i - k (< 0), symbol c -> c; a 64-bit c is
+     * replaced by its rank among the set's distinct symbols (naive_ranks) */
+    int64_t *vt;
     int64_t *doc_of; /* string of each virtual position */
 } gset;
 
-static uint32_t max_of(int sym) { return sym == 1 ? 0xffu : sym == 2 ? 0xffffu : 0xffffffffu; }
+static uint64_t max_of(int sym)
+{
+    return sym == 1 ? 0xffu : sym == 2 ? 0xffffu : sym == 4 ? 0xffffffffu : UINT64_MAX;
+}
 
-static uint32_t get_sym(const gset *g, int64_t i)
+static uint64_t get_sym(const gset *g, int64_t i)
 {
     return g->sym == 1   ? ((const uint8_t *)g->text)[i]
            : g->sym == 2 ? ((const uint16_t *)g->text)[i]
-                         : ((const uint32_t *)g->text)[i];
+           : g->sym == 4 ? ((const uint32_t *)g->text)[i]
+                         : ((const uint64_t *)g->text)[i];
 }
 
-static void put_sym(gset *g, int64_t i, uint32_t v)
+static void put_sym(gset *g, int64_t i, uint64_t v)
 {
     if (g->sym == 1) ((uint8_t *)g->text)[i] = (uint8_t)v;
     else if (g->sym == 2) ((uint16_t *)g->text)[i] = (uint16_t)v;
-    else ((uint32_t *)g->text)[i] = v;
+    else if (g->sym == 4) ((uint32_t *)g->text)[i] = (uint32_t)v;
+    else ((uint64_t *)g->text)[i] = v;
 }
 
 /* Symbols from one of several shapes over the whole range of the width. */
-static uint32_t draw(tu_rng *r, int shape, uint32_t max, const uint32_t *pool)
+static uint64_t draw(tu_rng *r, int shape, uint64_t max, const uint64_t *pool)
 {
     switch (shape) {
     case 0: return tu_below(r, 2);               /* 0 and 1 */
     case 1: return max - tu_below(r, 2);         /* the two largest */
-    case 2: return (uint32_t)tu_next(r) & max;   /* anything */
+    case 2: return tu_next(r) & max;             /* anything */
     case 3: return pool[tu_below(r, 5)];         /* five sparse values */
     case 4: return tu_below(r, 3) ? 0 : max;     /* 0 and max */
     default: return tu_below(r, 4);              /* DNA-like */
     }
+}
+
+static int by_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The set's distinct symbols in order (qsort, then drop repeats), for
+ * ranking 64-bit symbols so that the virtual text fits int64. */
+static uint64_t *naive_distinct(const gset *g, size_t *m)
+{
+    uint64_t *v = tu_malloc((size_t)g->total * 8 + 8);
+    for (int64_t i = 0; i < g->total; i++) v[i] = get_sym(g, i);
+    qsort(v, (size_t)g->total, 8, by_u64);
+    size_t u = 0;
+    for (int64_t i = 0; i < g->total; i++)
+        if (u == 0 || v[i] != v[u - 1]) v[u++] = v[i];
+    *m = u;
+    return v;
 }
 
 static void build_virtual(gset *g)
@@ -58,15 +87,20 @@ static void build_virtual(gset *g)
     g->n = g->total + g->k;
     g->vt = tu_malloc((size_t)g->n * 8 + 8);
     g->doc_of = tu_malloc((size_t)g->n * 8 + 8);
+    size_t m = 0;
+    uint64_t *vals = g->sym == 8 ? naive_distinct(g, &m) : NULL;
     int64_t src = 0, dst = 0;
     for (int64_t s = 0; s < g->k; s++) {
         for (int64_t j = 0; j < g->len[s]; j++) {
             g->doc_of[dst] = s;
-            g->vt[dst++] = get_sym(g, src++);
+            uint64_t c = get_sym(g, src++);
+            if (vals) c = (uint64_t *)bsearch(&c, vals, m, 8, by_u64) - vals;
+            g->vt[dst++] = (int64_t)c;
         }
         g->doc_of[dst] = s;
         g->vt[dst++] = s - g->k;
     }
+    free(vals);
 }
 
 /* Set shapes: 0 random lengths (some empty), 1 identical strings, 2 prefixes
@@ -76,8 +110,8 @@ static gset gen_set(tu_rng *r, int sym, int set_shape, int sym_shape, int64_t ma
 {
     gset g = {0};
     g.sym = sym;
-    uint32_t max = max_of(sym), pool[5];
-    for (int i = 0; i < 5; i++) pool[i] = (uint32_t)tu_next(r) & max;
+    uint64_t max = max_of(sym), pool[5];
+    for (int i = 0; i < 5; i++) pool[i] = tu_next(r) & max;
     switch (set_shape) {
     case 4: g.k = 1; break;
     case 6: g.k = 0; break;
@@ -96,16 +130,16 @@ static gset gen_set(tu_rng *r, int sym, int set_shape, int sym_shape, int64_t ma
         }
         g.total += g.len[s];
     }
-    g.text = tu_malloc((size_t)g.total * (size_t)sym + 4);
+    g.text = tu_malloc((size_t)g.total * (size_t)sym + 8);
     /* identical and prefix sets copy one base string; periodic ones repeat a
      * short random period within each string */
-    uint32_t *basestr = tu_malloc((size_t)base * 4 + 4);
+    uint64_t *basestr = tu_malloc((size_t)base * 8 + 8);
     size_t period = 1 + tu_below(r, 4);
     for (int64_t j = 0; j < base; j++) basestr[j] = draw(r, sym_shape, max, pool);
     int64_t pos = 0;
     for (int64_t s = 0; s < g.k; s++)
         for (int64_t j = 0; j < g.len[s]; j++, pos++) {
-            uint32_t v;
+            uint64_t v;
             if (set_shape == 1 || set_shape == 2) v = basestr[j];
             else if (set_shape == 3 && (size_t)j >= period) v = get_sym(&g, pos - (int64_t)period);
             else v = draw(r, sym_shape, max, pool);
@@ -170,13 +204,15 @@ static clsa_status call_gsa(clsa_context *c, const gset *g, int index64, int64_t
     int32_t *s32 = tu_malloc(n * 4 + 4), *d32 = doc ? tu_malloc(n * 4 + 4) : NULL;
     clsa_status st;
     if (index64)
-        st = g->sym == 1 ? clsa_gsa64(c, g->text, g->len, g->k, sa, doc)
+        st = g->sym == 1   ? clsa_gsa64(c, g->text, g->len, g->k, sa, doc)
              : g->sym == 2 ? clsa_gsa64_u16(c, g->text, g->len, g->k, sa, doc)
-                           : clsa_gsa64_u32(c, g->text, g->len, g->k, sa, doc);
+             : g->sym == 4 ? clsa_gsa64_u32(c, g->text, g->len, g->k, sa, doc)
+                           : clsa_gsa64_u64(c, g->text, g->len, g->k, sa, doc);
     else
-        st = g->sym == 1 ? clsa_gsa32(c, g->text, g->len, g->k, s32, d32)
+        st = g->sym == 1   ? clsa_gsa32(c, g->text, g->len, g->k, s32, d32)
              : g->sym == 2 ? clsa_gsa32_u16(c, g->text, g->len, g->k, s32, d32)
-                           : clsa_gsa32_u32(c, g->text, g->len, g->k, s32, d32);
+             : g->sym == 4 ? clsa_gsa32_u32(c, g->text, g->len, g->k, s32, d32)
+                           : clsa_gsa32_u64(c, g->text, g->len, g->k, s32, d32);
     if (!index64)
         for (size_t i = 0; i < n; i++) {
             sa[i] = s32[i];
@@ -195,13 +231,15 @@ static clsa_status call_lcp(clsa_context *c, const gset *g, int index64, const i
     for (size_t i = 0; i < n; i++) s32[i] = (int32_t)sa[i];
     clsa_status st;
     if (index64)
-        st = g->sym == 1 ? clsa_gsa_lcp64(c, g->text, g->len, g->k, sa, lcp)
+        st = g->sym == 1   ? clsa_gsa_lcp64(c, g->text, g->len, g->k, sa, lcp)
              : g->sym == 2 ? clsa_gsa_lcp64_u16(c, g->text, g->len, g->k, sa, lcp)
-                           : clsa_gsa_lcp64_u32(c, g->text, g->len, g->k, sa, lcp);
+             : g->sym == 4 ? clsa_gsa_lcp64_u32(c, g->text, g->len, g->k, sa, lcp)
+                           : clsa_gsa_lcp64_u64(c, g->text, g->len, g->k, sa, lcp);
     else
-        st = g->sym == 1 ? clsa_gsa_lcp32(c, g->text, g->len, g->k, s32, l32)
+        st = g->sym == 1   ? clsa_gsa_lcp32(c, g->text, g->len, g->k, s32, l32)
              : g->sym == 2 ? clsa_gsa_lcp32_u16(c, g->text, g->len, g->k, s32, l32)
-                           : clsa_gsa_lcp32_u32(c, g->text, g->len, g->k, s32, l32);
+             : g->sym == 4 ? clsa_gsa_lcp32_u32(c, g->text, g->len, g->k, s32, l32)
+                           : clsa_gsa_lcp32_u64(c, g->text, g->len, g->k, s32, l32);
     if (!index64)
         for (size_t i = 0; i < n; i++) lcp[i] = l32[i];
     free(s32);
@@ -286,12 +324,14 @@ static void edge_sets(void **state)
      * first, last and between, a string that is a prefix of another */
     static const int64_t lens[][4] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {0, 2, 0, 1},
                                       {2, 2, 2, 2}, {3, 1, 0, 2}, {1, 1, 1, 1}};
-    static const uint32_t vals[][8] = {{0, 0, 0, 0, 0, 0, 0, 0},
-                                       {0xffffffffu, 0xffffffffu, 0, 0xffffffffu, 0, 0, 1, 1},
-                                       {0, 0xffffffffu, 0, 0xffffffffu, 0, 0xffffffffu, 0, 1},
+    static const uint64_t M = UINT64_MAX, H = 1ull << 32; /* H: 0 in the low 32 bits */
+    static const uint64_t vals[][8] = {{0, 0, 0, 0, 0, 0, 0, 0},
+                                       {M, M, 0, M, 0, 0, 1, 1},
+                                       {0, M, 0, M, 0, M, 0, 1},
+                                       {H, 0, H, H + 1, 0, H, 1, M},
                                        {5, 4, 5, 4, 5, 4, 5, 4}};
     int count = 0;
-    for (int sym = 1; sym <= 4; sym *= 2)
+    for (int sym = 1; sym <= 8; sym *= 2)
         for (size_t l = 0; l < sizeof lens / sizeof *lens; l++)
             for (size_t v = 0; v < sizeof vals / sizeof *vals; v++)
                 for (int64_t k = 0; k <= 4; k++) {
@@ -301,7 +341,7 @@ static void edge_sets(void **state)
                     g.k = k;
                     g.len = tu_malloc(4 * 8);
                     for (int64_t s = 0; s < k; s++) g.total += g.len[s] = lens[l][s];
-                    g.text = tu_malloc(8 * 4);
+                    g.text = tu_malloc(8 * 8);
                     for (int64_t i = 0; i < g.total; i++) put_sym(&g, i, vals[v][i] & max_of(sym));
                     build_virtual(&g);
                     char what[80];
@@ -318,8 +358,8 @@ static void random_sets(void **state)
     tu_rng r = {20260501};
     int count = (int)tu_size(1500, 24);
     for (int i = 0; i < count; i++) {
-        int sym = i % 3 == 0 ? 1 : i % 3 == 1 ? 2 : 4;
-        int set_shape = (i / 3) % 8, sym_shape = (i / 24) % 6;
+        int sym = 1 << (i % 4);
+        int set_shape = (i / 4) % 8, sym_shape = (i / 32) % 6;
         int64_t max_len = tu_small() ? 12 : i % 100 == 99 ? 300 : 40;
         gset g = gen_set(&r, sym, set_shape, sym_shape, max_len);
         char what[96];
@@ -338,7 +378,7 @@ static void large_sets(void **state)
     if (tu_small()) skip();
     tu_rng r = {4242};
     for (int i = 0; i < 6; i++) {
-        int sym = i % 3 == 0 ? 1 : i % 3 == 1 ? 2 : 4;
+        int sym = 1 << (i % 4);
         int set_shape = i < 3 ? 7 : i == 3 ? 3 : 0;
         gset g = {0};
         if (set_shape == 7) { /* thousands of short strings of 0 and max */
@@ -346,7 +386,7 @@ static void large_sets(void **state)
             g.k = 5000;
             g.len = tu_malloc((size_t)g.k * 8);
             for (int64_t s = 0; s < g.k; s++) g.total += g.len[s] = tu_below(&r, 12);
-            g.text = tu_malloc((size_t)g.total * 4 + 4);
+            g.text = tu_malloc((size_t)g.total * 8 + 8);
             for (int64_t j = 0; j < g.total; j++) put_sym(&g, j, tu_below(&r, 3) ? 0 : max_of(sym));
             build_virtual(&g);
         } else {
@@ -465,6 +505,8 @@ static void bad_arguments(void **state)
         expect_status(c, clsa_gsa32(c, text, len2, 2, NULL, doc), A, "sa NULL");
         expect_status(c, clsa_gsa32_u16(c, NULL, len2, 2, sa, NULL), A, "u16 text NULL");
         expect_status(c, clsa_gsa64_u32(c, NULL, len2, 2, sa64, NULL), A, "u32 text NULL");
+        expect_status(c, clsa_gsa32_u64(c, NULL, len2, 2, sa, NULL), A, "u64 text NULL");
+        expect_status(c, clsa_gsa_lcp64_u64(c, NULL, len2, 2, sa64, lcp64), A, "u64 LCP text NULL");
         /* too large: checked before the text is read */
         expect_status(c, clsa_gsa32(c, text, big32, 1, sa, NULL), CLSA_ERR_TOO_LARGE, "N = 2^31");
         expect_status(c, clsa_gsa64(c, text, big64, 1, sa64, NULL), CLSA_ERR_TOO_LARGE, "N = 2^32");

@@ -1,7 +1,9 @@
-/* Suffix arrays of 16- and 32-bit symbol texts (clsa_sa32_u16 ... _u32):
+/* Suffix arrays of 16-, 32- and 64-bit symbol texts (clsa_sa32_u16 ... _u64):
  * the device and the host backend against a naive sort of the suffixes on
  * generated texts with fixed seeds (symbol values 0 and the maximum
- * included), and device against host on larger ones. */
+ * included; for 64 bits also huge sparse values and values that differ only
+ * in their high bytes, which the ranking must keep apart), and device
+ * against host on larger ones. */
 #include "testutil.h"
 
 static clsa_context *ctx;
@@ -11,16 +13,27 @@ static const void *g_text;
 static int g_sym;
 static size_t g_n;
 
-static uint32_t sym_at(size_t i)
+static uint64_t get_at(const void *t, int sym, size_t i)
 {
-    return g_sym == 2 ? ((const uint16_t *)g_text)[i] : ((const uint32_t *)g_text)[i];
+    return sym == 2   ? ((const uint16_t *)t)[i]
+           : sym == 4 ? ((const uint32_t *)t)[i]
+                      : ((const uint64_t *)t)[i];
 }
+
+static void put_at(void *t, int sym, size_t i, uint64_t v)
+{
+    if (sym == 2) ((uint16_t *)t)[i] = (uint16_t)v;
+    else if (sym == 4) ((uint32_t *)t)[i] = (uint32_t)v;
+    else ((uint64_t *)t)[i] = v;
+}
+
+static uint64_t sym_at(size_t i) { return get_at(g_text, g_sym, i); }
 
 static int by_suffix(const void *a, const void *b)
 {
     size_t x = (size_t)*(const int64_t *)a, y = (size_t)*(const int64_t *)b;
     while (x < g_n && y < g_n) {
-        uint32_t u = sym_at(x++), v = sym_at(y++);
+        uint64_t u = sym_at(x++), v = sym_at(y++);
         if (u != v) return u < v ? -1 : 1;
     }
     return x == g_n ? (y == g_n ? 0 : -1) : 1; /* the one that ended first is smaller */
@@ -45,8 +58,10 @@ static int64_t *build(clsa_context *c, const void *text, int sym, size_t n, int 
     clsa_status st;
     if (sym == 2)
         st = index64 ? clsa_sa64_u16(c, text, out, (int64_t)n) : clsa_sa32_u16(c, text, s32, (int64_t)n);
-    else
+    else if (sym == 4)
         st = index64 ? clsa_sa64_u32(c, text, out, (int64_t)n) : clsa_sa32_u32(c, text, s32, (int64_t)n);
+    else
+        st = index64 ? clsa_sa64_u64(c, text, out, (int64_t)n) : clsa_sa32_u64(c, text, s32, (int64_t)n);
     if (st != CLSA_OK)
         fail_msg("sa%d_u%d of %zu symbols: status %d (%s)", index64 ? 64 : 32, 8 * sym, n, (int)st,
                  c ? clsa_last_error(c) : "host");
@@ -84,12 +99,12 @@ static void check(const void *text, int sym, size_t n, int index64, int naive, c
 }
 
 /* Symbols drawn from one of several shapes over the full range of the type. */
-static uint32_t draw(tu_rng *r, int shape, uint32_t max, const uint32_t *pool)
+static uint64_t draw(tu_rng *r, int shape, uint64_t max, const uint64_t *pool)
 {
     switch (shape) {
     case 0: return tu_below(r, 2);                           /* 0 and 1 */
     case 1: return max - tu_below(r, 2);                     /* the two largest */
-    case 2: return (uint32_t)tu_next(r) & max;               /* anything */
+    case 2: return tu_next(r) & max;                         /* anything */
     case 3: return pool[tu_below(r, 5)];                     /* five sparse values */
     case 4: return tu_below(r, 3) ? 0 : max;                 /* 0 and max */
     default: return tu_below(r, 4);                          /* DNA-like */
@@ -98,18 +113,18 @@ static uint32_t draw(tu_rng *r, int shape, uint32_t max, const uint32_t *pool)
 
 static void *fill(tu_rng *r, int sym, size_t n, int shape)
 {
-    uint32_t max = sym == 2 ? 0xffffu : 0xffffffffu;
-    uint32_t pool[5];
-    for (int i = 0; i < 5; i++) pool[i] = (uint32_t)tu_next(r) & max;
-    void *t = tu_malloc(n * (size_t)sym + 4);
+    uint64_t max = sym == 2 ? 0xffffu : sym == 4 ? 0xffffffffu : UINT64_MAX;
+    uint64_t pool[5];
+    for (int i = 0; i < 5; i++) pool[i] = tu_next(r) & max;
+    if (sym == 8 && tu_below(r, 2)) /* equal low 32 bits: only the high bytes tell them apart */
+        for (int i = 1; i < 5; i++) pool[i] = (pool[i] & ~0xffffffffull) | (pool[0] & 0xffffffffu);
+    void *t = tu_malloc(n * (size_t)sym + 8);
     int periodic = shape == 6; /* a short random period repeated: many passes */
     size_t period = 1 + tu_below(r, 5);
     for (size_t i = 0; i < n; i++) {
-        uint32_t v = periodic && i >= period ? (sym == 2 ? ((uint16_t *)t)[i - period]
-                                                         : ((uint32_t *)t)[i - period])
+        uint64_t v = periodic && i >= period ? get_at(t, sym, i - period)
                                              : draw(r, periodic ? 2 : shape, max, pool);
-        if (sym == 2) ((uint16_t *)t)[i] = (uint16_t)v;
-        else ((uint32_t *)t)[i] = v;
+        put_at(t, sym, i, v);
     }
     return t;
 }
@@ -117,23 +132,22 @@ static void *fill(tu_rng *r, int sym, size_t n, int shape)
 static void edge_cases(void **state)
 {
     (void)state;
-    static const uint32_t vals[][4] = {{0, 0, 0, 0}, {0xffffffffu, 0xffffffffu, 0xffffffffu, 0},
-                                       {0, 0xffffffffu, 0, 0xffffffffu}, {5, 4, 3, 2},
-                                       {1, 0, 1, 0}, {7, 7, 0, 7}};
-    for (int sym = 2; sym <= 4; sym += 2)
+    static const uint64_t vals[][4] = {
+        {0, 0, 0, 0}, {UINT64_MAX, UINT64_MAX, UINT64_MAX, 0}, {0, UINT64_MAX, 0, UINT64_MAX},
+        {5, 4, 3, 2}, {1, 0, 1, 0}, {7, 7, 0, 7},
+        /* 64 bits only: values that agree in their low 32 bits, 2^63, 2^32 */
+        {0x100000000ull, 0, 0x100000000ull, 0xffffffffull},
+        {1ull << 63, (1ull << 63) - 1, 1ull << 63, UINT64_MAX}};
+    for (int sym = 2; sym <= 8; sym *= 2)
         for (size_t v = 0; v < sizeof vals / sizeof *vals; v++)
             for (size_t n = 0; n <= 4; n++) {
-                uint32_t t32[4];
-                uint16_t t16[4];
-                for (size_t i = 0; i < 4; i++) {
-                    t32[i] = vals[v][i];
-                    t16[i] = (uint16_t)vals[v][i];
-                }
+                uint64_t t[4];
+                for (size_t i = 0; i < 4; i++) put_at(t, sym, i, vals[v][i]);
                 if (tu_small() && (v + n + (size_t)sym) % 7) continue; /* Oclgrind: a seventh */
                 char what[64];
                 snprintf(what, sizeof what, "edge %zu, u%d", v, 8 * sym);
                 tu_refresh(&ctx);
-                check(sym == 2 ? (void *)t16 : (void *)t32, sym, n, (int)(v + n) % 2, 1, what);
+                check(t, sym, n, (int)(v + n) % 2, 1, what);
             }
 }
 
@@ -143,20 +157,70 @@ static void random_texts(void **state)
     tu_rng r = {20261124};
     int count = tu_small() ? 6 : 300;
     for (int k = 0; k < count; k++) {
-        int sym = k % 2 ? 4 : 2, shape = (k / 2) % 7;
+        int sym = 2 << (k % 3), shape = (k / 3) % 7;
         size_t n = tu_small() ? tu_below(&r, 150) : k % 50 == 49 ? 2000 + tu_below(&r, 4000)
                                                                  : tu_below(&r, 700);
         void *t = fill(&r, sym, n, shape);
         char what[64];
         snprintf(what, sizeof what, "random shape %d, u%d, seed step %d", shape, 8 * sym, k);
         tu_refresh(&ctx);
-        check(t, sym, n, (k / 3) % 2, 1, what);
+        check(t, sym, n, (k / 2) % 2, 1, what);
         free(t);
     }
 }
 
+/* 64-bit texts whose values all fit 32 bits, and the same text with each
+ * value v replaced by an order-keeping spread v * 2^32 + (v ^ mask) (huge,
+ * sparse): all three SAs must equal the 32-bit one. */
+static void u64_against_u32(void **state)
+{
+    (void)state;
+    tu_rng r = {6464};
+    int count = (int)tu_size(12, 3);
+    for (int k = 0; k < count; k++) {
+        size_t n = tu_small() ? 200 : 3000 + tu_below(&r, 20000);
+        uint32_t *t32 = fill(&r, 4, n, k % 7);
+        uint64_t *a = tu_malloc(n * 8 + 8), *b = tu_malloc(n * 8 + 8);
+        for (size_t i = 0; i < n; i++) {
+            a[i] = t32[i];
+            b[i] = ((uint64_t)t32[i] << 32) | (t32[i] >> 1);
+        }
+        int64_t *want = build(NULL, t32, 4, n, 1);
+        char what[64];
+        snprintf(what, sizeof what, "u64 vs u32, shape %d", k % 7);
+        tu_refresh(&ctx);
+        for (int index64 = 0; index64 <= 1; index64++) {
+            int64_t *ga = build(ctx, a, 8, n, index64), *gb = build(ctx, b, 8, n, index64);
+            int64_t *ha = build(NULL, b, 8, n, index64);
+            expect_equal(ga, want, n, "device, values as they are", what);
+            expect_equal(gb, want, n, "device, values spread", what);
+            expect_equal(ha, want, n, "host, values spread", what);
+            free(ga);
+            free(gb);
+            free(ha);
+        }
+        free(want);
+        free(t32);
+        free(a);
+        free(b);
+    }
+}
+
+static void u64_too_large(void **state)
+{
+    (void)state;
+    uint64_t t[1] = {0};
+    int64_t sa[1];
+    clsa_status st = clsa_sa64_u64(ctx, t, sa, (int64_t)UINT32_MAX + 1);
+    if (st != CLSA_ERR_TOO_LARGE) fail_msg("n = 2^32: status %d, expected TOO_LARGE", (int)st);
+    st = clsa_sa64_u64(ctx, NULL, sa, 1);
+    if (st != CLSA_ERR_INVALID_ARG) fail_msg("text NULL: status %d, expected INVALID_ARG", (int)st);
+    TU_OK(ctx, clsa_sa64_u64(ctx, NULL, NULL, 0));
+}
+
 /* Larger texts, device against host: the device's radix sort over 16 and
- * 32 bits and its doubling loop at sizes the naive sort cannot check. */
+ * 32 bits (and over the ranks of 64-bit symbols) and its doubling loop at
+ * sizes the naive sort cannot check. */
 static void large_texts(void **state)
 {
     (void)state;
@@ -166,7 +230,7 @@ static void large_texts(void **state)
     for (int shape = 0; shape < 7; shape++)
         for (size_t i = 0; i < 2; i++) {
             if (i == 1 && shape % 2) continue;
-            int sym = (shape + (int)i) % 2 ? 4 : 2;
+            int sym = 2 << ((shape + (int)i) % 3);
             void *t = fill(&r, sym, sizes[i], shape);
             char what[64];
             snprintf(what, sizeof what, "large shape %d, u%d", shape, 8 * sym);
@@ -234,6 +298,8 @@ int main(void)
         cmocka_unit_test(edge_cases),
         cmocka_unit_test(random_texts),
         cmocka_unit_test(large_texts),
+        cmocka_unit_test(u64_against_u32),
+        cmocka_unit_test(u64_too_large),
         cmocka_unit_test(initial_routes),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

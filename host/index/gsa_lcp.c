@@ -58,17 +58,17 @@ static void kasai(const gsa_text *t, const void *sa, const void *rank, void *lcp
             int64_t dq = clsa__gsa_string_of(t->starts, t->k, q);
             int64_t eq = t->starts[dq + 1] - 1 - q, bound = e < eq ? e : eq;
             if (h > bound) h = bound; /* only for an sa that is not sorted */
-            while (h < bound && clsa__gsa_sym(t->text, t->sym, (uint64_t)(p - d + h)) ==
-                                    clsa__gsa_sym(t->text, t->sym, (uint64_t)(q - dq + h)))
+            while (h < bound && clsa__sym_at(t->text, t->sym, (uint64_t)(p - d + h)) ==
+                                    clsa__sym_at(t->text, t->sym, (uint64_t)(q - dq + h)))
                 h++;
             set_at(lcp, r, h, index64);
             if (h > 0) h--;
         }
 }
 
-static clsa_status gsa_lcp_host(clsa_context *ctx, const void *text, int sym,
-                                const int64_t *lengths, int64_t k, const void *sa, void *lcp,
-                                int64_t n, int index64)
+clsa_status clsa__gsa_lcp_host(clsa_context *ctx, const void *text, int sym,
+                               const int64_t *lengths, int64_t k, const void *sa, void *lcp,
+                               int64_t n, int index64)
 {
     void *rank = malloc((size_t)n * (index64 ? 8 : 4));
     int64_t *starts = clsa__gsa_starts(lengths, k);
@@ -109,7 +109,7 @@ static clsa_status gsa_lcp_any(clsa_context *ctx, const void *text, int sym,
         ctx->message[0] = 0;
         ctx->stats.last_backend = CLSA_BACKEND_HOST;
     }
-    st = gsa_lcp_host(ctx, text, sym, lengths, k, sa, lcp, n, index64);
+    st = clsa__gsa_lcp_host(ctx, text, sym, lengths, k, sa, lcp, n, index64);
     st = clsa__progress_end(ctx, st);
     clsa__unlock(ctx);
     return st;
@@ -149,4 +149,16 @@ clsa_status clsa_gsa_lcp64_u32(clsa_context *ctx, const uint32_t *text, const in
                                int64_t k, const int64_t *sa, int64_t *lcp)
 {
     return gsa_lcp_any(ctx, text, 4, lengths, k, sa, lcp, 1);
+}
+
+clsa_status clsa_gsa_lcp32_u64(clsa_context *ctx, const uint64_t *text, const int64_t *lengths,
+                               int64_t k, const int32_t *sa, int32_t *lcp)
+{
+    return gsa_lcp_any(ctx, text, 8, lengths, k, sa, lcp, 0);
+}
+
+clsa_status clsa_gsa_lcp64_u64(clsa_context *ctx, const uint64_t *text, const int64_t *lengths,
+                               int64_t k, const int64_t *sa, int64_t *lcp)
+{
+    return gsa_lcp_any(ctx, text, 8, lengths, k, sa, lcp, 1);
 }

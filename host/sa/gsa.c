@@ -5,6 +5,8 @@
  * either meets, and two suffixes that end their strings together are
  * ordered by string index: libsais's gsa order with no byte given up. */
 #include "gsa.h"
+#include "sa.h"
+#include "sym_rank.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,63 +36,20 @@ clsa_status clsa__gsa_size(clsa_context *ctx, const char *what, const void *text
     return CLSA_OK;
 }
 
-/* Sorts v[0..m) (values below 2^(8 bytes)) by LSD radix through tmp. */
-static void radix_u32(uint32_t *v, uint32_t *tmp, size_t m, int bytes)
-{
-    for (int b = 0; b < bytes; b++) {
-        size_t cnt[257] = {0};
-        for (size_t i = 0; i < m; i++) cnt[((v[i] >> (8 * b)) & 0xff) + 1]++;
-        for (int d = 0; d < 256; d++) cnt[d + 1] += cnt[d];
-        for (size_t i = 0; i < m; i++) tmp[cnt[(v[i] >> (8 * b)) & 0xff]++] = v[i];
-        memcpy(v, tmp, m * sizeof *v);
-    }
-}
-
-/* The distinct symbols in order into *vals (malloc'd), their number into *m. */
-static int distinct(const void *text, int sym, size_t total, uint32_t **vals, size_t *m)
-{
-    uint32_t *v = malloc(total * sizeof *v), *tmp = malloc(total * sizeof *tmp);
-    if (!v || !tmp) {
-        free(v);
-        free(tmp);
-        return 0;
-    }
-    for (size_t i = 0; i < total; i++) v[i] = clsa__gsa_sym(text, sym, i);
-    radix_u32(v, tmp, total, sym);
-    free(tmp);
-    size_t u = 0;
-    for (size_t i = 0; i < total; i++)
-        if (u == 0 || v[i] != v[u - 1]) v[u++] = v[i];
-    *vals = v;
-    *m = u;
-    return 1;
-}
-
-static uint32_t rank_of(const uint32_t *vals, size_t m, uint32_t c)
-{
-    size_t lo = 0, hi = m; /* the first value >= c; c is among them */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (vals[mid] < c) lo = mid + 1;
-        else hi = mid;
-    }
-    return (uint32_t)lo;
-}
-
 clsa_status clsa__gsa_text(clsa_context *ctx, const void *text, int sym, const int64_t *lengths,
                            int64_t k, int64_t n, uint32_t **out)
 {
     size_t total = (size_t)(n - k);
-    uint32_t *vt = malloc((size_t)n * sizeof *vt), *vals = NULL;
-    uint32_t maxc = 0;
+    uint32_t *vt = malloc((size_t)n * sizeof *vt);
+    uint64_t *vals = NULL, maxc = 0;
     for (size_t i = 0; i < total; i++) {
-        uint32_t c = clsa__gsa_sym(text, sym, i);
+        uint64_t c = clsa__sym_at(text, sym, i);
         if (c > maxc) maxc = c;
     }
     /* ranks need a sorted copy: only when the shift would overflow */
     size_t m = 0;
-    int ranked = (uint64_t)maxc + (uint64_t)k > UINT32_MAX;
-    if (!vt || (ranked && !distinct(text, sym, total, &vals, &m))) {
+    int ranked = maxc > (uint64_t)UINT32_MAX - (uint64_t)k;
+    if (!vt || (ranked && !clsa__sym_distinct(text, sym, total, &vals, &m))) {
         free(vt);
         return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "generalized suffix array: out of host "
                                                      "memory for %lld virtual symbols",
@@ -99,8 +58,8 @@ clsa_status clsa__gsa_text(clsa_context *ctx, const void *text, int sym, const i
     size_t src = 0, dst = 0;
     for (int64_t s = 0; s < k; s++) {
         for (int64_t j = 0; j < lengths[s]; j++, src++) {
-            uint32_t c = clsa__gsa_sym(text, sym, src);
-            vt[dst++] = (ranked ? rank_of(vals, m, c) : c) + (uint32_t)k;
+            uint64_t c = clsa__sym_at(text, sym, src);
+            vt[dst++] = (ranked ? clsa__sym_rank(vals, m, c) : (uint32_t)c) + (uint32_t)k;
         }
         vt[dst++] = (uint32_t)s;
     }
@@ -145,4 +104,52 @@ clsa_status clsa__gsa_doc(clsa_context *ctx, const int64_t *lengths, int64_t k, 
     }
     free(starts);
     return CLSA_OK;
+}
+
+/* Byte strings on the device: when some byte value occurs in no string,
+ * the virtual text is the strings joined by that byte (n bytes, not 4 n)
+ * and the byte path treats it as the separators (clsa__sa_device_gsa).
+ * *declined: no free byte, or the host would run or the call go out of
+ * core: the caller goes on with the 32-bit virtual text. */
+static clsa_status gsa_bytes(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
+                             int64_t k, int64_t n, void *sa, int index64, int *declined)
+{
+    uint8_t seen[256] = {0};
+    size_t total = (size_t)(n - k);
+    int sep = -1;
+    *declined = 1;
+    if (!ctx || ctx->backend == CLSA_BACKEND_HOST) return CLSA_OK;
+    for (size_t i = 0; i < total; i++) seen[text[i]] = 1;
+    for (int c = 0; c < 256 && sep < 0; c++)
+        if (!seen[c]) sep = c;
+    if (sep < 0) return CLSA_OK;
+    uint8_t *vt = malloc((size_t)n);
+    if (!vt) return CLSA_OK; /* the 32-bit route reports the memory it lacks */
+    size_t src = 0, dst = 0;
+    for (int64_t s = 0; s < k; s++) {
+        if (lengths[s]) memcpy(vt + dst, text + src, (size_t)lengths[s]);
+        src += (size_t)lengths[s];
+        dst += (size_t)lengths[s];
+        vt[dst++] = (uint8_t)sep;
+    }
+    *declined = 0;
+    clsa_status st = clsa__sa_pick_gsa(ctx, vt, 1, sep, sa, n, index64, declined);
+    free(vt);
+    return st;
+}
+
+clsa_status clsa__gsa_run(clsa_context *ctx, const void *text, int sym, const int64_t *lengths,
+                          int64_t k, int64_t n, void *sa, void *doc, int index64)
+{
+    uint32_t *vt = NULL;
+    int declined = 1;
+    clsa_status st = CLSA_OK;
+    if (sym == 1) st = gsa_bytes(ctx, text, lengths, k, n, sa, index64, &declined);
+    if (st == CLSA_OK && declined) {
+        st = clsa__gsa_text(ctx, text, sym, lengths, k, n, &vt);
+        if (st == CLSA_OK) st = clsa__sa_pick_run(ctx, vt, 4, sa, n, index64);
+    }
+    free(vt);
+    if (st == CLSA_OK && doc) st = clsa__gsa_doc(ctx, lengths, k, sa, doc, n, index64);
+    return st;
 }

@@ -17,4 +17,17 @@ clsa_status clsa__sa_device_sym(clsa_context *ctx, cl_mem text, int sym, int tex
  * as code 1 (prefix_doubling.cl). */
 clsa_status clsa__sa_device_gsa(clsa_context *ctx, cl_mem text, int sep_byte, cl_mem sa,
                                 int64_t n, int index64);
+
+/* The suffix array of a host text of n symbols (sym = 1, 2 or 4 bytes) on
+ * the backend the context's settings pick (device, or the host for NULL,
+ * HOST, AUTO below the threshold), as clsa_sa32 ... clsa_sa64_u32 do once
+ * their arguments are checked; ctx locked (host/api.c). */
+clsa_status clsa__sa_pick_run(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
+                         int index64);
+/* The same with sep >= 0 (bytes, device only): the generalized suffix
+ * array of strings joined by byte sep (clsa__sa_device_gsa).  Where that
+ * cannot run (host backend, out of core), *declined is set and nothing
+ * is done. */
+clsa_status clsa__sa_pick_gsa(clsa_context *ctx, const void *text, int sym, int sep, void *sa,
+                             int64_t n, int index64, int *declined);
 #endif

@@ -36,3 +36,5 @@ def test_cdef_matches_headers():
             assert headers[name] == decl, name
     for name, decl in statements(_cdef.CDEF_GSA).items():
         assert headers.get(name) == decl, name
+    for name, decl in statements(_cdef.CDEF_SETS).items():
+        assert headers.get(name) == decl, name

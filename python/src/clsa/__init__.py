@@ -12,18 +12,18 @@ backend (libdivsufsort); the FM-index and the sorting primitives need a
 device.  Errors raise ClsaError subclasses carrying the library's message.
 """
 from ._core import (
-    LCS, BuildError, CancelledError, ClsaError, Context, DeviceMemoryError, FileError, FMIndex, FormatError,
+    LCS, LCSK, BuildError, CancelledError, ClsaError, Context, DeviceMemoryError, FileError, FMIndex, FMSetIndex, FormatError,
     HostMemoryError, InvalidArgumentError, NoDeviceError, OpenCLError, Text, TooLargeError,
     UnsupportedError, batched_sort, bwt, check_sa, default_context, devices, gsa, gsa_lcp, isa,
-    lcp, lcs, opencl_available, radix_sort, sa, segmented_sort, unbwt, version)
+    lcp, lcs, lcs_k, opencl_available, radix_sort, sa, segmented_sort, unbwt, version)
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "LCS", "BuildError", "CancelledError", "ClsaError", "Context", "DeviceMemoryError", "FileError", "FMIndex",
+    "LCS", "LCSK", "BuildError", "CancelledError", "ClsaError", "Context", "DeviceMemoryError", "FileError", "FMIndex", "FMSetIndex",
     "FormatError", "HostMemoryError", "InvalidArgumentError", "NoDeviceError", "OpenCLError",
     "Text", "TooLargeError", "UnsupportedError", "batched_sort", "bwt", "check_sa",
-    "default_context", "devices", "gsa", "gsa_lcp", "isa", "lcp", "lcs", "opencl_available",
+    "default_context", "devices", "gsa", "gsa_lcp", "isa", "lcp", "lcs", "lcs_k", "opencl_available",
     "radix_sort", "sa",
     "segmented_sort", "unbwt", "version",
 ]

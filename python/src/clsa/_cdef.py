@@ -120,6 +120,8 @@ clsa_status clsa_sa32_u16(clsa_context *ctx, const uint16_t *text, int32_t *sa, 
 clsa_status clsa_sa64_u16(clsa_context *ctx, const uint16_t *text, int64_t *sa, int64_t n);
 clsa_status clsa_sa32_u32(clsa_context *ctx, const uint32_t *text, int32_t *sa, int64_t n);
 clsa_status clsa_sa64_u32(clsa_context *ctx, const uint32_t *text, int64_t *sa, int64_t n);
+clsa_status clsa_sa32_u64(clsa_context *ctx, const uint64_t *text, int32_t *sa, int64_t n);
+clsa_status clsa_sa64_u64(clsa_context *ctx, const uint64_t *text, int64_t *sa, int64_t n);
 """
 
 # Generalized suffix arrays (issue 11): looked up when used, like the
@@ -149,4 +151,36 @@ clsa_status clsa_gsa_lcp32_u32(clsa_context *ctx, const uint32_t *text, const in
                                int64_t k, const int32_t *sa, int32_t *lcp);
 clsa_status clsa_gsa_lcp64_u32(clsa_context *ctx, const uint32_t *text, const int64_t *lengths,
                                int64_t k, const int64_t *sa, int64_t *lcp);
+"""
+
+# Sets of strings, part 2 (issue 11): 64-bit symbols, the longest common
+# substring of k strings and the FM-index over a set; looked up when used.
+CDEF_SETS = r"""
+clsa_status clsa_gsa32_u64(clsa_context *ctx, const uint64_t *text, const int64_t *lengths,
+                           int64_t k, int32_t *sa, int32_t *doc);
+clsa_status clsa_gsa64_u64(clsa_context *ctx, const uint64_t *text, const int64_t *lengths,
+                           int64_t k, int64_t *sa, int64_t *doc);
+clsa_status clsa_gsa_lcp32_u64(clsa_context *ctx, const uint64_t *text, const int64_t *lengths,
+                               int64_t k, const int32_t *sa, int32_t *lcp);
+clsa_status clsa_gsa_lcp64_u64(clsa_context *ctx, const uint64_t *text, const int64_t *lengths,
+                               int64_t k, const int64_t *sa, int64_t *lcp);
+clsa_status clsa_lcs_k(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
+                       int64_t k, int64_t m, int64_t *length, int64_t *offsets);
+clsa_status clsa_lcs_k_u16(clsa_context *ctx, const uint16_t *text, const int64_t *lengths,
+                           int64_t k, int64_t m, int64_t *length, int64_t *offsets);
+clsa_status clsa_lcs_k_u32(clsa_context *ctx, const uint32_t *text, const int64_t *lengths,
+                           int64_t k, int64_t m, int64_t *length, int64_t *offsets);
+clsa_status clsa_lcs_k_u64(clsa_context *ctx, const uint64_t *text, const int64_t *lengths,
+                           int64_t k, int64_t m, int64_t *length, int64_t *offsets);
+typedef struct clsa_fm_set clsa_fm_set;
+clsa_status clsa_fm_set_create(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
+                               int64_t k, int64_t sample_rate, clsa_fm_set **out);
+void clsa_fm_set_free(clsa_fm_set *set);
+clsa_status clsa_fm_set_info(const clsa_fm_set *set, int64_t *k, int64_t *total,
+                             int64_t *sample_rate);
+clsa_status clsa_fm_set_count(clsa_fm_set *set, const uint8_t *patterns,
+                              const uint64_t *offsets, size_t npatterns, uint64_t *counts);
+clsa_status clsa_fm_set_locate(clsa_fm_set *set, const uint8_t *patterns,
+                               const uint64_t *offsets, size_t npatterns, uint64_t max_total,
+                               uint64_t *starts, int64_t **strings, int64_t **positions);
 """

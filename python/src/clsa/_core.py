@@ -99,7 +99,7 @@ def _check(status: int, cptr: Any = None) -> None:
 # ---- inputs and outputs ----------------------------------------------------------
 
 _SYMBOL_TYPES = {np.dtype(np.uint8): "uint8_t", np.dtype(np.uint16): "uint16_t",
-                 np.dtype(np.uint32): "uint32_t"}
+                 np.dtype(np.uint32): "uint32_t", np.dtype(np.uint64): "uint64_t"}
 
 
 def _text(data: Text, allow_wide: bool = False) -> Tuple[Any, int, str, Any]:
@@ -111,7 +111,7 @@ def _text(data: Text, allow_wide: bool = False) -> Tuple[Any, int, str, Any]:
             raise ValueError(f"text must be a 1-D array, not {data.ndim}-D")
         ctype = _SYMBOL_TYPES.get(data.dtype)
         if ctype is None or (ctype != "uint8_t" and not allow_wide):
-            allowed = "uint8, uint16 or uint32" if allow_wide else "uint8"
+            allowed = "uint8, uint16, uint32 or uint64" if allow_wide else "uint8"
             raise TypeError(f"text array must have dtype {allowed}, not {data.dtype}")
         if not data.flags.c_contiguous:
             raise ValueError("text array must be C-contiguous (use numpy.ascontiguousarray)")
@@ -178,7 +178,7 @@ def _patterns(patterns: Sequence[Union[bytes, str]]) -> Tuple[bytes, np.ndarray]
 
 def _strings(strings: Sequence[Text]) -> Tuple[np.ndarray, np.ndarray, str]:
     """(strings back to back, their lengths as int64, C symbol type) for a
-    set of strings: bytes-like, str (UTF-8) or 1-D uint8/uint16/uint32
+    set of strings: bytes-like, str (UTF-8) or 1-D uint8/uint16/uint32/uint64
     arrays; a set with wider arrays is widened to the widest."""
     parts = []
     for i, s in enumerate(strings):
@@ -188,7 +188,7 @@ def _strings(strings: Sequence[Text]) -> Tuple[np.ndarray, np.ndarray, str]:
             if s.ndim != 1:
                 raise ValueError(f"string {i} must be a 1-D array, not {s.ndim}-D")
             if s.dtype not in _SYMBOL_TYPES:
-                raise TypeError(f"string {i} must have dtype uint8, uint16 or uint32, "
+                raise TypeError(f"string {i} must have dtype uint8, uint16, uint32 or uint64, "
                                 f"not {s.dtype}")
             parts.append(s)
             continue
@@ -212,6 +212,13 @@ class LCS(NamedTuple):
     length: int
     pos_a: int
     pos_b: int
+
+
+class LCSK(NamedTuple):
+    """Longest substring shared by m of k strings: its length, and for each
+    string the smallest offset where it occurs there, or -1 (int64 array)."""
+    length: int
+    offsets: np.ndarray
 
 
 # ---- contexts ----------------------------------------------------------------------
@@ -340,8 +347,8 @@ class Context:
         """Suffix array of `data`: numpy int32 (n < 2^31) or int64 array,
         sa[i] = start of the i-th smallest suffix (plain lexicographic
         order of the symbols, a proper prefix first; libdivsufsort's order).
-        index: 32 or 64 to force the width.  uint16/uint32 arrays are
-        integer alphabets (needs a libclsa with clsa_sa32_u16/_u32)."""
+        index: 32 or 64 to force the width.  uint16/uint32/uint64 arrays are
+        integer alphabets (needs a libclsa with clsa_sa32_u16/_u32/_u64)."""
         return self._from_text("clsa_sa", data, index, allow_wide=True)
 
     def _from_text(self, name: str, data: Text, index: Optional[int],
@@ -412,7 +419,7 @@ class Context:
     def gsa(self, strings: Sequence[Text], doc: bool = False,
             index: Optional[int] = None) -> Any:
         """Generalized suffix array of a set of strings (bytes, str or
-        uint8/uint16/uint32 arrays): the suffixes of the virtual text
+        uint8/uint16/uint32/uint64 arrays): the suffixes of the virtual text
         s_0 $_0 s_1 $_1 ... (N = total length + number of strings), each $_i
         below every symbol and $_i < $_j for i < j, so the separator suffixes
         come first.  int32 (N < 2^31) or int64; with doc=True, (sa, doc)
@@ -458,9 +465,31 @@ class Context:
         del ka, kb
         return LCS(int(r[0]), int(r[1]), int(r[2]))
 
+    def lcs_k(self, strings: Sequence[Text], m: Optional[int] = None) -> LCSK:
+        """Longest substring occurring in at least m of the strings (default:
+        all of them; bytes, str or uint8/uint16/uint32/uint64 arrays):
+        LCSK(length, offsets), offsets[i] = its smallest offset in string i
+        or -1.  Ties: the lexicographically smallest.  Length 0 (offsets all
+        -1) when no symbol is shared by m strings."""
+        text, lengths, ctype = _strings(strings)
+        k = lengths.shape[0]
+        fname = "clsa_lcs_k" + ("" if ctype == "uint8_t" else "_u" + ctype[4:-2])
+        fn = optional(fname)
+        if fn is None:
+            raise UnsupportedError(-10, f"lcs_k needs a libclsa with {fname}")
+        offsets = np.empty(k, dtype=np.int64)
+        length = ffi.new("int64_t *")
+        _check(fn(self._c(), _ptr(text, ctype), _ptr(lengths, "int64_t"), k,
+                  k if m is None else int(m), length, _ptr(offsets, "int64_t")), self._ptr)
+        return LCSK(int(length[0]), offsets)
+
     def fm_index(self, text: Text, sample_rate: int = 0) -> "FMIndex":
         """FMIndex(text) on this context."""
         return FMIndex(text, sample_rate=sample_rate, ctx=self)
+
+    def fm_set_index(self, strings: Sequence[Text], sample_rate: int = 0) -> "FMSetIndex":
+        """FMSetIndex(strings) on this context."""
+        return FMSetIndex(strings, sample_rate=sample_rate, ctx=self)
 
     # ---- sorting primitives (numpy arrays, in place; need a device) -------------
 
@@ -733,6 +762,86 @@ class FMIndex:
         return parts[0] if single else parts
 
 
+def _owned_int64(ptr: Any, total: int) -> np.ndarray:
+    """An int64 array over a buffer the library malloc'd (freed with it)."""
+    if total == 0 or ptr == ffi.NULL:
+        lib.clsa_fm_positions_free(ptr)
+        return np.empty(0, dtype=np.int64)
+    owned = ffi.gc(ptr, lib.clsa_fm_positions_free)
+    return np.frombuffer(ffi.buffer(owned, total * 8), dtype=np.int64)
+
+
+class FMSetIndex:
+    """FM-index over a set of byte strings, kept on a context's device:
+    patterns never match across the end of a string, and locate answers
+    (string index, offset) pairs.  Not saved to a file (rebuild it).
+
+    FMSetIndex(strings, sample_rate=0, ctx=None)
+    """
+
+    def __init__(self, strings: Sequence[Text], *, sample_rate: int = 0,
+                 ctx: Optional[Context] = None):
+        self.ctx = _ctx(ctx)
+        text, lengths, ctype = _strings(strings)
+        if ctype != "uint8_t":
+            raise TypeError("FMSetIndex takes byte strings (bytes, str or uint8 arrays)")
+        fn = optional("clsa_fm_set_create")
+        if fn is None:
+            raise UnsupportedError(-10, "FMSetIndex needs a libclsa with clsa_fm_set_create")
+        out = ffi.new("clsa_fm_set **")
+        _check(fn(self.ctx._c(), _ptr(text, "uint8_t"), _ptr(lengths, "int64_t"),
+                  lengths.shape[0], sample_rate, out), self.ctx._ptr)
+        self._set = ffi.gc(out[0], lambda p, keep=self.ctx: lib.clsa_fm_set_free(p))
+
+    def _info(self) -> Tuple[int, int, int]:
+        r = ffi.new("int64_t[3]")
+        _check(lib.clsa_fm_set_info(self._set, r, r + 1, r + 2), self.ctx._ptr)
+        return int(r[0]), int(r[1]), int(r[2])
+
+    def __len__(self) -> int:
+        """The number of strings."""
+        return self._info()[0]
+
+    @property
+    def total(self) -> int:
+        """The strings' total length."""
+        return self._info()[1]
+
+    @property
+    def sample_rate(self) -> int:
+        return self._info()[2]
+
+    def count(self, patterns: Any) -> Any:
+        """Occurrences of one pattern (an int) or of each of a list (a numpy
+        uint64 array), inside the strings."""
+        single = isinstance(patterns, (bytes, bytearray, str, memoryview))
+        data, offsets = _patterns([patterns] if single else patterns)
+        out = np.empty(offsets.shape[0] - 1, dtype=np.uint64)
+        _check(lib.clsa_fm_set_count(self._set, ffi.from_buffer("uint8_t[]", data),
+                                     _ptr(offsets, "uint64_t"), out.shape[0],
+                                     _ptr(out, "uint64_t")), self.ctx._ptr)
+        return int(out[0]) if single else out
+
+    def locate(self, patterns: Any, max_total: int = 0) -> Any:
+        """(strings, offsets) int64 arrays of one pattern's occurrences,
+        sorted by string then offset; or a list of such pairs for a list of
+        patterns.  max_total limits the total (TooLargeError beyond)."""
+        single = isinstance(patterns, (bytes, bytearray, str, memoryview))
+        data, offsets = _patterns([patterns] if single else patterns)
+        npat = offsets.shape[0] - 1
+        starts = np.empty(npat + 1, dtype=np.uint64)
+        strs = ffi.new("int64_t **")
+        pos = ffi.new("int64_t **")
+        _check(lib.clsa_fm_set_locate(self._set, ffi.from_buffer("uint8_t[]", data),
+                                      _ptr(offsets, "uint64_t"), npat, max_total,
+                                      _ptr(starts, "uint64_t"), strs, pos), self.ctx._ptr)
+        total = int(starts[-1])
+        all_s, all_p = _owned_int64(strs[0], total), _owned_int64(pos[0], total)
+        parts = [(all_s[int(starts[p]):int(starts[p + 1])], all_p[int(starts[p]):int(starts[p + 1])])
+                 for p in range(npat)]
+        return parts[0] if single else parts
+
+
 # ---- module-level functions ----------------------------------------------------------
 
 
@@ -778,6 +887,12 @@ def gsa_lcp(strings: Sequence[Text], sa: np.ndarray, *,
 def lcs(a: Text, b: Text, *, ctx: Optional[Context] = None) -> LCS:
     """Longest common substring (see Context.lcs)."""
     return _ctx(ctx).lcs(a, b)
+
+
+def lcs_k(strings: Sequence[Text], m: Optional[int] = None, *,
+          ctx: Optional[Context] = None) -> LCSK:
+    """Longest substring shared by m of the strings (see Context.lcs_k)."""
+    return _ctx(ctx).lcs_k(strings, m)
 
 
 @overload

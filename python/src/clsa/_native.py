@@ -10,12 +10,13 @@ import os
 
 from cffi import FFI
 
-from ._cdef import CDEF, CDEF_GSA, CDEF_INT_ALPHABETS
+from ._cdef import CDEF, CDEF_GSA, CDEF_INT_ALPHABETS, CDEF_SETS
 
 ffi = FFI()
 ffi.cdef(CDEF)
 ffi.cdef(CDEF_INT_ALPHABETS)
 ffi.cdef(CDEF_GSA)
+ffi.cdef(CDEF_SETS)
 
 
 def _library_path() -> str:
