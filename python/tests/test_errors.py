@@ -52,28 +52,39 @@ def test_library_errors_carry_the_message(ctx):
     assert bytes(ctx.unbwt(bwt, primary)) == b"mississippi"  # still works
 
 
-def test_device_memory_cap(ctx):
-    """A request beyond CLSA_DEVICE_MEM_LIMIT fails cleanly, before any
-    device allocation of that size; small requests on the same context
-    still work."""
+def _capped(ctx, limit):
+    """A device-backend context on ctx's device under CLSA_DEVICE_MEM_LIMIT."""
     name = ctx.device["platform"].split()[0]
     old = os.environ.get("CLSA_DEVICE_MEM_LIMIT")
-    os.environ["CLSA_DEVICE_MEM_LIMIT"] = "256K"
+    os.environ["CLSA_DEVICE_MEM_LIMIT"] = limit
     try:
-        capped = clsa.Context(device=ctx.device["name"] if name == "x" else _selector(ctx),
-                              backend="device")
+        return clsa.Context(device=ctx.device["name"] if name == "x" else _selector(ctx),
+                            backend="device")
     finally:
         if old is None:
             del os.environ["CLSA_DEVICE_MEM_LIMIT"]
         else:
             os.environ["CLSA_DEVICE_MEM_LIMIT"] = old
-    big = np.zeros(64 << 20, dtype=np.uint8)  # 64 MiB text: ~1 GiB of device work
+
+
+def test_device_memory_cap(ctx):
+    """Below the out-of-core minimum (about 31 KB) a suffix array fails
+    cleanly, naming the limit and the minimum, before any device work; other
+    requests beyond the cap fail the same way; small requests still work.
+    Under a cap the out-of-core path can meet, the suffix array is built out
+    of core and equals the host's."""
+    capped = _capped(ctx, "16K")
+    text = np.frombuffer(np.random.default_rng(5).integers(0, 4, 1 << 16, dtype=np.uint8),
+                         dtype=np.uint8)
     with pytest.raises(clsa.DeviceMemoryError) as e:
-        capped.sa(big)
-    assert "CLSA_DEVICE_MEM_LIMIT" in str(e.value)
+        capped.sa(text)
+    assert "CLSA_DEVICE_MEM_LIMIT" in str(e.value) and "at least" in str(e.value)
     with pytest.raises(clsa.DeviceMemoryError):
         capped.radix_sort(np.zeros(1 << 20, dtype=np.uint64))
     assert capped.sa(b"banana").tolist() == [5, 3, 1, 0, 4, 2]
+    roomy = _capped(ctx, "256K")
+    host = clsa.Context(backend="host")
+    assert np.array_equal(roomy.sa(text), host.sa(text))
 
 
 def _selector(ctx):
