@@ -114,19 +114,7 @@ static int is_icd_name(const char *name)
 
 /* ---- fingerprint of the installed drivers ------------------------------ */
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
-#define FNV_SEED 0xcbf29ce484222325ull
-
-static uint64_t fnv_str(uint64_t h, const char *s) { return fnv(h, s, strlen(s) + 1); }
+static uint64_t fnv_str(uint64_t h, const char *s) { return clsa__fnv1a(s, strlen(s) + 1, h); }
 
 /* Changes when a driver is installed, removed or updated, or the loader's
  * environment differs: a cached choice is then not trusted. */
@@ -134,7 +122,7 @@ static uint64_t fingerprint(void)
 {
     static const char *const vars[] = {"OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH",
                                        "OCL_ICD_FILENAMES", "OPENCL_LAYERS"};
-    uint64_t h = FNV_SEED, files = 0;
+    uint64_t h = CLSA_FNV_SEED, files = 0;
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
         const char *v = getenv(vars[i]);
         h = fnv_str(fnv_str(h, vars[i]), v ? v : "\001unset");
@@ -149,9 +137,9 @@ static uint64_t fingerprint(void)
         if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path ||
             stat(path, &s) != 0)
             continue;
-        uint64_t f = fnv_str(FNV_SEED, e->d_name);
+        uint64_t f = fnv_str(CLSA_FNV_SEED, e->d_name);
         int64_t meta[3] = {(int64_t)s.st_size, (int64_t)s.st_mtime, (int64_t)s.st_ino};
-        files += fnv(f, meta, sizeof meta); /* a sum: readdir's order does not matter */
+        files += clsa__fnv1a(meta, sizeof meta, f); /* a sum: readdir's order does not matter */
     }
     closedir(d);
     return h ^ files;

@@ -43,16 +43,6 @@ static const char *override_of(const char *name)
     return NULL;
 }
 
-static uint64_t fnv1a(const void *data, size_t n, uint64_t h)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-#define FNV_SEED 0xcbf29ce484222325ull
 
 /* ---- cache folder ------------------------------------------------------- */
 
@@ -94,7 +84,7 @@ int clsa__cache_dir(char *dir, size_t cap)
 static void entry_path(char *path, size_t cap, const char *dir, const char *key)
 {
     snprintf(path, cap, "%s/%016llx.bin", dir,
-             (unsigned long long)fnv1a(key, strlen(key), FNV_SEED));
+             (unsigned long long)clsa__fnv1a(key, strlen(key), CLSA_FNV_SEED));
 }
 
 /* Returns a malloc'ed binary whose stored key equals key, else NULL. */
@@ -127,8 +117,8 @@ static unsigned char *cache_load(const char *path, const char *key, size_t *size
         binsize > (uint64_t)s.st_size)
         goto bad;
     bin = malloc(binsize);
-    if (!bin || fread(bin, 1, binsize, f) != binsize || fnv1a(bin, binsize, FNV_SEED) != sum ||
-        fgetc(f) != EOF)
+    if (!bin || fread(bin, 1, binsize, f) != binsize ||
+        clsa__fnv1a(bin, binsize, CLSA_FNV_SEED) != sum || fgetc(f) != EOF)
         goto bad;
     free(stored);
     fclose(f);
@@ -155,7 +145,7 @@ static void cache_save(const char *path, const char *key, const unsigned char *b
         return;
     }
     uint32_t fmt = CACHE_FORMAT, keylen = (uint32_t)strlen(key);
-    uint64_t binsize = size, sum = fnv1a(bin, size, FNV_SEED);
+    uint64_t binsize = size, sum = clsa__fnv1a(bin, size, CLSA_FNV_SEED);
     int ok = fwrite(CACHE_MAGIC, 1, 8, f) == 8 && fwrite(&fmt, 4, 1, f) == 1 &&
              fwrite(&keylen, 4, 1, f) == 1 && fwrite(key, 1, keylen, f) == keylen &&
              fwrite(&binsize, 8, 1, f) == 1 && fwrite(&sum, 8, 1, f) == 1 &&

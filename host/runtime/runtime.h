@@ -252,4 +252,17 @@ void clsa__tuning_init(clsa_tuning *t);
 static inline size_t clsa__round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
 static inline size_t clsa__div_up(size_t x, size_t m) { return (x + m - 1) / m; }
 
+/* 64-bit FNV-1a of n bytes, continuing from h (start: CLSA_FNV_SEED):
+ * program cache checksums and the ICD fingerprint; not cryptographic. */
+#define CLSA_FNV_SEED 0xcbf29ce484222325ull
+static inline uint64_t clsa__fnv1a(const void *data, size_t n, uint64_t h)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
 #endif
