@@ -118,7 +118,7 @@ static clsa_status gsa_bytes(clsa_context *ctx, const uint8_t *text, const int64
     size_t total = (size_t)(n - k);
     int sep = -1;
     *declined = 1;
-    if (!ctx || ctx->backend == CLSA_BACKEND_HOST) return CLSA_OK;
+    if (!clsa__use_device(ctx, (uint64_t)n)) return CLSA_OK; /* the host would run it */
     for (size_t i = 0; i < total; i++) seen[text[i]] = 1;
     for (int c = 0; c < 256 && sep < 0; c++)
         if (!seen[c]) sep = c;
