@@ -25,6 +25,13 @@ static idx_t grp_key2(const __global idx_t *isa, ulong n, ulong h, idx_t p)
 
 static int grp_single_same_ok(ulong n) { return n <= (ulong)GRP_SAME; }
 
+/* With marks (n < 2^31, host/sa/groups.c): in val, the first slot of a
+ * group that stays unsorted (grp_head_ranks), so that grp_rank_split can
+ * hand the head on to the compaction, which marks it in the top bit of u
+ * for the next pass's head scan (no gather of old ranks there). */
+#define GRP_HEAD ((idx_t)-3)
+#define GRP_TOP ((idx_t)1 << (8 * sizeof(idx_t) - 1))
+
 /* Heads of the groups as they were before this pass's sort (ranks differ).
  * Each rank is gathered once into lr (local size + 1 entries: slot i at
  * lid + 1, the work-group's left neighbour at 0) and compared there. */
@@ -101,21 +108,22 @@ __kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa
 }
 
 /* New ranks after a doubling sort (heads: grp_head_ranks of the heads
- * of the scan of grp_split_heads' flags, which also set val to GRP_NONE
- * at those heads): a singleton's rank is in val, the others' is their head's.
- * GRP_SAME: the rank did not change, the random ISA write is saved.
- * scan := keep flag (the suffix stays unsorted) for the compaction. */
+ * of the scan of grp_split_heads' flags, which also set val to GRP_NONE,
+ * or GRP_HEAD with marks, at those heads): a singleton's rank is in val,
+ * the others' is their head's.  GRP_SAME: the rank did not change, the
+ * random ISA write is saved.  scan := keep flag (the suffix stays
+ * unsorted) for the compaction, | 2 at a group's first slot with marks. */
 __kernel void grp_rank_split(const __global idx_t *u, __global uint *scan,
                              const __global idx_t *heads, const __global idx_t *val, ulong m,
-                             ulong n, __global idx_t *isa)
+                             ulong n, __global idx_t *isa, int marks)
 {
     ulong i = get_global_id(0);
     if (i >= m) return;
     idx_t v = val[i];
-    int single = v != GRP_NONE;
+    int head = marks && v == GRP_HEAD, single = v != GRP_NONE && !head;
     idx_t r = single ? v : heads[scan[i] - 1];
     if (r != GRP_SAME || (single && !grp_single_same_ok(n))) isa[u[i]] = r;
-    scan[i] = !single;
+    scan[i] = single ? 0u : 1u | (uint)head << 1;
 }
 
 /* heads[j] (the first slot of group j, from the scan: clsa__scan_index)
@@ -123,12 +131,12 @@ __kernel void grp_rank_split(const __global idx_t *u, __global uint *scan,
  * delta is GRP_NONE (grp_split_heads: the group keeps its old rank); the
  * delta read is set to GRP_NONE (the slot is no singleton: see
  * grp_rank_split).  One work-item per group, not per slot. */
-__kernel void grp_head_ranks(__global idx_t *heads, ulong g, __global idx_t *delta)
+__kernel void grp_head_ranks(__global idx_t *heads, ulong g, __global idx_t *delta, int marks)
 {
     ulong j = get_global_id(0);
     if (j >= g) return;
     idx_t s = heads[j], d = delta[s];
-    delta[s] = GRP_NONE;
+    delta[s] = marks ? GRP_HEAD : GRP_NONE;
     heads[j] = d == GRP_NONE ? GRP_SAME : s + d;
 }
 
@@ -156,22 +164,27 @@ __kernel void grp_rank_update(const __global idx_t *u, const __global uint *scan
         if (count[c]) atomic_add(&counts[c], count[c]);
 }
 
-/* keep = the slot's group has at least two suffixes (singletons are final). */
-__kernel void grp_keep(const __global uint *scan, ulong m, __global uint *keep)
+/* keep = the slot's group has at least two suffixes (singletons are final);
+ * | 2 at the group's first slot with marks (see grp_rank_split). */
+__kernel void grp_keep(const __global uint *scan, ulong m, __global uint *keep, int marks)
 {
     ulong i = get_global_id(0);
     if (i >= m) return;
-    keep[i] = !(grp_is_head(scan, i, m) && grp_is_head(scan, i + 1, m));
+    int head = grp_is_head(scan, i, m);
+    keep[i] = head && grp_is_head(scan, i + 1, m) ? 0u : 1u | (uint)(marks && head) << 1;
 }
 
-/* pos = exclusive scan of keep, total = its sum; keep[i] is pos[i+1] != pos[i]. */
+/* pos = exclusive scan of keep, total = its sum; keep[i] is pos[i+1] != pos[i].
+ * With marks, bit 31 of pos[i] (clsa__scan_index's FLAGS_MARK) says slot i
+ * heads its group: it is set in the top bit of the kept suffix. */
 __kernel void grp_compact(const __global idx_t *u, const __global uint *pos, ulong m, uint total,
-                          __global idx_t *out)
+                          __global idx_t *out, int marks)
 {
     ulong i = get_global_id(0);
     if (i >= m) return;
-    uint p = pos[i], next = i + 1 < m ? pos[i + 1] : total;
-    if (next != p) out[p] = u[i];
+    uint low = marks ? 0x7fffffffu : ~0u, pi = pos[i];
+    uint p = pi & low, next = i + 1 < m ? pos[i + 1] & low : total;
+    if (next != p) out[p] = u[i] | (pi > low ? GRP_TOP : 0);
 }
 
 /* ---- length classes of the unsorted groups ----------------------------------

@@ -18,15 +18,22 @@ static scan_shape shape_of(const clsa_context *ctx)
     return s;
 }
 
+/* The program's index width: that of the index written, or of the array
+ * whose top bits are scanned (CLSA_SCAN_TOP_BITS). */
+static int program_width(int mode, cl_mem index, int index64)
+{
+    return (index || mode == CLSA_SCAN_TOP_BITS) && index64;
+}
+
 /* sums[0..nb) = the tiles' sums; pad_zero: also sums[nb] = 0. */
 static clsa_status reduce_tiles(clsa_context *ctx, scan_shape sh, cl_mem in, cl_ulong n,
-                                int as_flags, int pad_zero, cl_mem sums, size_t nb)
+                                int mode, int index64, int pad_zero, cl_mem sums, size_t nb)
 {
     static const char *name = "scan_reduce";
     cl_kernel k;
-    clsa_status st = clsa__kernel(ctx, "scan", 0, NULL, name, &k);
+    clsa_status st = clsa__kernel(ctx, "scan", program_width(mode, NULL, index64), NULL, name, &k);
     cl_uint items = (cl_uint)sh.items;
-    cl_int flags = as_flags, pad = pad_zero;
+    cl_int flags = mode, pad = pad_zero;
     if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, n)) ||
         (st = CLSA_ARG(ctx, k, name, 2, items)) || (st = CLSA_ARG(ctx, k, name, 3, flags)) ||
         (st = CLSA_ARG(ctx, k, name, 4, pad)) || (st = CLSA_ARG(ctx, k, name, 5, sums)) ||
@@ -45,14 +52,15 @@ typedef struct scan_index {
 
 /* total (single tile only, else NULL): receives the tile's sum. */
 static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem out, cl_ulong n,
-                             int as_flags, int inclusive, cl_mem offsets, cl_mem total,
+                             int mode, int inclusive, cl_mem offsets, cl_mem total,
                              scan_index ix, size_t nb)
 {
     static const char *name = "scan_downsweep";
     cl_kernel k;
-    clsa_status st = clsa__kernel(ctx, "scan", ix.index ? ix.index64 : 0, NULL, name, &k);
+    clsa_status st =
+        clsa__kernel(ctx, "scan", program_width(mode, ix.index, ix.index64), NULL, name, &k);
     cl_uint items = (cl_uint)sh.items;
-    cl_int flags = as_flags, incl = inclusive, has = offsets != NULL, want = total != NULL;
+    cl_int flags = mode, incl = inclusive, has = offsets != NULL, want = total != NULL;
     cl_int want_ix = ix.index != NULL;
     cl_mem off = offsets ? offsets : in; /* any valid buffer when unused */
     cl_mem tot = total ? total : out;    /* not written when unused */
@@ -71,7 +79,7 @@ static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem
 }
 
 static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
-                             int as_flags, uint32_t *total, scan_index ix)
+                             int mode, uint32_t *total, scan_index ix)
 {
     if (total) *total = 0;
     if (n == 0) return CLSA_OK;
@@ -84,7 +92,7 @@ static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
          * the total (it reads the whole tile before writing, so out may be
          * in). */
         if (total) CLSA_TRY(clsa__alloc(ctx, 4, &sums));
-        CLSA_TRY(downsweep(ctx, sh, in, out, n, as_flags, inclusive, NULL, sums, ix, 1));
+        CLSA_TRY(downsweep(ctx, sh, in, out, n, mode, inclusive, NULL, sums, ix, 1));
         if (total) CLSA_TRY(clsa__read(ctx, sums, 0, total, 4));
         goto done;
     }
@@ -94,9 +102,9 @@ static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
     scan_index none = {NULL, 0};
     CLSA_TRY(clsa__alloc(ctx, ns * 4, &sums));
     CLSA_TRY(clsa__alloc(ctx, ns * 4, &offsets));
-    CLSA_TRY(reduce_tiles(ctx, sh, in, n, as_flags, total != NULL, sums, nb));
+    CLSA_TRY(reduce_tiles(ctx, sh, in, n, mode, ix.index64, total != NULL, sums, nb));
     CLSA_TRY(scan_with(ctx, sums, offsets, ns, 0, 0, NULL, none));
-    CLSA_TRY(downsweep(ctx, sh, in, out, n, as_flags, inclusive, offsets, NULL, ix, nb));
+    CLSA_TRY(downsweep(ctx, sh, in, out, n, mode, inclusive, offsets, NULL, ix, nb));
     if (total) CLSA_TRY(clsa__read(ctx, offsets, nb * 4, total, 4));
 done:
     clsa__free(ctx, &sums);
@@ -108,12 +116,13 @@ clsa_status clsa__scan(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int i
                        int as_flags, uint32_t *total)
 {
     scan_index none = {NULL, 0};
-    return scan_with(ctx, in, out, n, inclusive, as_flags, total, none);
+    return scan_with(ctx, in, out, n, inclusive, as_flags ? CLSA_SCAN_FLAGS : CLSA_SCAN_VALUES,
+                     total, none);
 }
 
 clsa_status clsa__scan_index(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
-                             int as_flags, uint32_t *total, cl_mem index, int index64)
+                             int mode, uint32_t *total, cl_mem index, int index64)
 {
     scan_index ix = {index, index64};
-    return scan_with(ctx, in, out, n, inclusive, as_flags, total, ix);
+    return scan_with(ctx, in, out, n, inclusive, mode, total, ix);
 }

@@ -7,11 +7,19 @@
  * as_flags).  in == out is allowed.  *total (optional) gets the sum of all. */
 clsa_status clsa__scan(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
                        int as_flags, uint32_t *total);
-/* The same, and index[exclusive sum at i] = i for every i with in[i] != 0
- * (idx_t: 64-bit when index64): over head flags, the first slot of every
- * group, written by the scan itself (no second pass over the scan). */
+/* What clsa__scan_index sums (cl_kernels/scan.cl says more):
+ * VALUES in[i]; FLAGS in[i] != 0; FLAGS_MARK in[i] != 0, with bit 1 of
+ * in[i] copied to bit 31 of out[i] (exclusive, sum < 2^31); TOP_BITS the
+ * top bit of in as an idx_t array, cleared in place. */
+enum { CLSA_SCAN_VALUES, CLSA_SCAN_FLAGS, CLSA_SCAN_FLAGS_MARK, CLSA_SCAN_TOP_BITS };
+
+/* The same with a mode, and (index not NULL) index[exclusive sum at i] = i
+ * for every i that adds to the sum (idx_t: 64-bit when index64): over head
+ * flags, the first slot of every group, written by the scan itself (no
+ * second pass over the scan).  index64 also gives the width of in for
+ * TOP_BITS. */
 clsa_status clsa__scan_index(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
-                             int as_flags, uint32_t *total, cl_mem index, int index64);
+                             int mode, uint32_t *total, cl_mem index, int index64);
 /* Stream compaction of 32-bit values by flags != 0; *count optional. */
 clsa_status clsa__compact(clsa_context *ctx, cl_mem in, cl_mem flags, size_t n, cl_mem out,
                           size_t *count);

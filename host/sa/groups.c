@@ -22,6 +22,14 @@ clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const
     return clsa__launch(ctx, k, name, global, local ? local : ctx->tune.wg);
 }
 
+/* Group heads carried in the top bit of u from one pass's compaction to the
+ * next pass's head scan (see groups.cl, GRP_HEAD): needs a free top bit
+ * and scan positions below 2^31; CLSA_TUNE sa_path=16 turns it off. */
+static int marks_on(const clsa_context *ctx, const clsa__sa_work *w)
+{
+    return w->n < ((uint64_t)1 << 31) && !(ctx->tune.sa_path & 16);
+}
+
 #define RUN(w, name, global, ...) RUN_WG(w, name, global, 0, __VA_ARGS__)
 #define RUN_WG(w, name, global, local, ...)                                              \
     clsa__sa_run(ctx, "groups", (w)->index64, name, global, local,                      \
@@ -36,12 +44,14 @@ static clsa_status scan_heads(clsa_context *ctx, clsa__sa_work *w, cl_mem scan, 
                               cl_mem heads, uint32_t *groups)
 {
     uint32_t g = 0; /* read back only when asked for (a blocking read) */
-    clsa_status st = clsa__scan_index(ctx, scan, scan, w->m, 1, 0, groups ? &g : NULL, heads,
-                                      w->index64);
+    clsa_status st = clsa__scan_index(ctx, scan, scan, w->m, 1, CLSA_SCAN_VALUES,
+                                      groups ? &g : NULL, heads, w->index64);
     cl_ulong gg = g;
+    cl_int marks = marks_on(ctx, w);
     if (groups) *groups = g;
     if (st || !delta || !g) return st;
-    return RUN(w, "grp_head_ranks", g, CLSA_KARG(heads), CLSA_KARG(gg), CLSA_KARG(delta));
+    return RUN(w, "grp_head_ranks", g, CLSA_KARG(heads), CLSA_KARG(gg), CLSA_KARG(delta),
+               CLSA_KARG(marks));
 }
 
 /* Local memory for `extra` + one idx_t per work-item (the head kernels
@@ -55,28 +65,39 @@ clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w)
 {
     cl_ulong m = w->m;
     clsa_status st;
+    if (w->marked) { /* the heads are marked in u: one scan, no gather of ranks */
+        w->marked = 0;
+        return clsa__scan_index(ctx, w->u, w->sk, w->m, 1, CLSA_SCAN_TOP_BITS, NULL, w->sv,
+                                w->index64);
+    }
     if ((st = RUN(w, "grp_old_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(m),
                   CLSA_KARG(w->sk), local_keys(ctx, w, 1))))
         return st;
     return scan_heads(ctx, w, w->sk, NULL, w->sv, NULL);
 }
 
-/* keep (uint flags of m slots) scanned into pos (may be keep itself); u
- * compacted into sk, the two swap; m = suffixes kept. */
+/* keep (uint flags of m slots, | 2 at group heads with marks) scanned into
+ * pos (may be keep itself); u compacted into sk, the two swap; m =
+ * suffixes kept; with marks, the kept groups' heads marked in u (then
+ * the compaction runs even when every suffix is kept). */
 static clsa_status compact_kept(clsa_context *ctx, clsa__sa_work *w, cl_mem keep, cl_mem pos)
 {
     cl_ulong m = w->m;
+    cl_int marks = marks_on(ctx, w);
     uint32_t kept = 0;
     clsa_status st;
-    if ((st = clsa__scan(ctx, keep, pos, w->m, 0, 0, &kept))) return st;
-    if (kept == w->m) return CLSA_OK;
+    if ((st = clsa__scan_index(ctx, keep, pos, w->m, 0,
+                               marks ? CLSA_SCAN_FLAGS_MARK : CLSA_SCAN_FLAGS, &kept, NULL, 0)))
+        return st;
+    if (kept == w->m && !marks) return CLSA_OK;
     if ((st = RUN(w, "grp_compact", w->m, CLSA_KARG(w->u), CLSA_KARG(pos), CLSA_KARG(m),
-                  CLSA_KARG(kept), CLSA_KARG(w->sk))))
+                  CLSA_KARG(kept), CLSA_KARG(w->sk), CLSA_KARG(marks))))
         return st;
     cl_mem t = w->u;
     w->u = w->sk;
     w->sk = t;
     w->m = kept;
+    w->marked = marks && kept > 0;
     return CLSA_OK;
 }
 
@@ -98,8 +119,10 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
         (st = scan_heads(ctx, w, w->sk, w->k, w->sv, &g)))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
+    cl_int marks = marks_on(ctx, w);
     if ((st = RUN(w, "grp_rank_split", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KARG(w->sv),
-                  CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->isa))))
+                  CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->isa),
+                  CLSA_KARG(marks))))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     w->g = g;
@@ -140,7 +163,9 @@ clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_del
     if (counts[1] == 0) return CLSA_OK; /* no singleton: u stays as it is */
     /* keep flags into sv (n slots here); the compaction reads keep back
      * from consecutive positions, so sk (the head scan) is free for u. */
-    if ((st = RUN(w, "grp_keep", w->m, CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(w->sv))))
+    cl_int marks = marks_on(ctx, w);
+    if ((st = RUN(w, "grp_keep", w->m, CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(w->sv),
+                  CLSA_KARG(marks))))
         return st;
     return compact_kept(ctx, w, w->sv, w->sv);
 }

@@ -37,6 +37,9 @@ typedef struct clsa__sa_work {
     cl_mem counts;  /* 36 uints: class counts */
     int isa_unset;  /* clsa__groups_settle found only singletons: u holds
                      * every suffix in its final order, isa was not written */
+    int marked;     /* the last compaction marked each group's first slot in
+                     * the top bit of u (groups.cl GRP_TOP): the next
+                     * clsa__groups_starts scans those bits and clears them */
 } clsa__sa_work;
 
 /* Layout of the current groups: sk = inclusive scan of the head flags
