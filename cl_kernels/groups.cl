@@ -46,19 +46,11 @@ __kernel void grp_old_heads(const __global idx_t *u, const __global idx_t *isa, 
     if (i < m) flags[i] = i == 0 || lr[lid + 1] != lr[lid];
 }
 
-/* Old rank and key2 of slot j into local entry l. */
+/* key2 of slot j into local entry l. */
 static void grp_load_key(const __global idx_t *u, const __global idx_t *isa, ulong n, ulong h,
-                         ulong j, __local idx_t *lr, __local idx_t *lk, uint l)
+                         ulong j, __local idx_t *lk, uint l)
 {
-    idx_t p = u[j];
-    lr[l] = isa[p];
-    lk[l] = grp_key2(isa, n, h, p);
-}
-
-/* The (rank, key2) of local entries l - 1 and l differ. */
-static int grp_key_step(const __local idx_t *lr, const __local idx_t *lk, uint l)
-{
-    return lr[l - 1] != lr[l] || lk[l - 1] != lk[l];
+    lk[l] = grp_key2(isa, n, h, u[j]);
 }
 
 /* val at a head slot i (see grp_split_heads).  rank = head slot + delta
@@ -72,7 +64,7 @@ static idx_t grp_head_val(ulong i, idx_t start, idx_t delta, int single, ulong n
 }
 
 /* First kernel of a split, one pass over the m slots (scan = inclusive
- * scan of the old heads, starts = their first slots):
+ * scan of the old heads, starts = their first slots, g of them):
  *  - flags (in place of scan): the slot heads a new group that stays
  *    unsorted (two suffixes or more); there are at most m / 2 of them, so
  *    their ranks fit a half-size array;
@@ -81,30 +73,32 @@ static idx_t grp_head_val(ulong i, idx_t start, idx_t delta, int single, ulong n
  *    singleton, GRP_NONE elsewhere (grp_rank_split tells them apart);
  *    at a head whose group keeps its old rank GRP_NONE (for a group of
  *    two or more: grp_head_ranks marks it in heads) or GRP_SAME.
- * Slot i starts a new group (sorted by (rank, key2)) when i == 0, i == m
- * (end of the last group) or its (rank, key2) differs from slot i - 1's.
- * Both keys of every slot are gathered once into lr, lk (local size + 2
- * entries: slot i at lid + 1, the work-group's neighbours at 0 and
- * local size + 1), then compared there.  Reads only the old ranks (isa is
- * not updated yet); each work-item reads and writes only its own slot of
- * scan. */
+ * Slot i starts a new group (sorted by (rank, key2)) when it starts its
+ * old group (or i == m: end of the last group) or its key2 differs from
+ * slot i - 1's.  Old groups are told apart by their first slots, so no
+ * old rank is gathered but the one of each new head (for its delta); key2
+ * of every slot is gathered once into lk (local size + 2 entries: slot i
+ * at lid + 1, the work-group's neighbours at 0 and local size + 1).  Reads
+ * only the old ranks (isa is not updated yet); each work-item reads and
+ * writes only its own slot of scan. */
 __kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa,
-                              const __global idx_t *starts, ulong m, ulong n, ulong h,
-                              __global uint *scan, __global idx_t *val, __local idx_t *lr,
-                              __local idx_t *lk)
+                              const __global idx_t *starts, ulong g, ulong m, ulong n, ulong h,
+                              __global uint *scan, __global idx_t *val, __local idx_t *lk)
 {
     ulong i = get_global_id(0);
     uint lid = get_local_id(0), ls = get_local_size(0);
-    if (i < m) grp_load_key(u, isa, n, h, i, lr, lk, lid + 1);
-    if (lid == 0 && i > 0 && i - 1 < m) grp_load_key(u, isa, n, h, i - 1, lr, lk, 0);
-    if (lid == ls - 1 && i + 1 < m) grp_load_key(u, isa, n, h, i + 1, lr, lk, ls + 1);
+    if (i < m) grp_load_key(u, isa, n, h, i, lk, lid + 1);
+    if (lid == 0 && i > 0 && i - 1 < m) grp_load_key(u, isa, n, h, i - 1, lk, 0);
+    if (lid == ls - 1 && i + 1 < m) grp_load_key(u, isa, n, h, i + 1, lk, ls + 1);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (i >= m) return;
-    idx_t start = starts[scan[i] - 1];
-    int head = i == 0 || grp_key_step(lr, lk, lid + 1);
-    int next = i + 1 >= m || grp_key_step(lr, lk, lid + 2);
+    ulong grp = scan[i];
+    idx_t start = starts[grp - 1];
+    ulong end = grp < g ? (ulong)starts[grp] : m;
+    int head = (ulong)start == i || lk[lid] != lk[lid + 1];
+    int next = i + 1 >= end || lk[lid + 1] != lk[lid + 2];
     scan[i] = head && !next;
-    val[i] = head ? grp_head_val(i, start, lr[lid + 1] - start, next, n) : GRP_NONE;
+    val[i] = head ? grp_head_val(i, start, isa[u[i]] - start, next, n) : GRP_NONE;
 }
 
 /* New ranks after a doubling sort (heads: grp_head_ranks of the heads

@@ -107,15 +107,15 @@ static clsa_status compact_kept(clsa_context *ctx, clsa__sa_work *w, cl_mem keep
  * scan, head scatter, ranks + keep flags (grp_rank_split), scan, compaction. */
 clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int starts_valid)
 {
-    cl_ulong m = w->m, n = w->n, hh = h;
+    cl_ulong m = w->m, n = w->n, hh = h, g_old = w->g;
     uint32_t g = 0;
     clsa_status st;
     /* Old groups (sk: scan of their heads, sv: first slots) give each
      * slot's delta. */
     if ((!starts_valid && (st = clsa__groups_starts(ctx, w))) ||
         (st = RUN(w, "grp_split_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
-                  CLSA_KARG(w->sv), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->sk),
-                  CLSA_KARG(w->k), local_keys(ctx, w, 2), local_keys(ctx, w, 2))) ||
+                  CLSA_KARG(w->sv), CLSA_KARG(g_old), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
+                  CLSA_KARG(w->sk), CLSA_KARG(w->k), local_keys(ctx, w, 2))) ||
         (st = scan_heads(ctx, w, w->sk, w->k, w->sv, &g)))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
