@@ -5,9 +5,6 @@
 #define CLSA_PRIM_RADIX_RUN_H
 #include "runtime.h"
 
-/* Bits per local split round of the tile ranking (radix_rank.cl): its
- * counter matrix has 2^SUB_BITS rows, whatever the digit width. */
-#define CLSA_RADIX_SUB_BITS 4
 /* Most digit passes of one call (64-bit keys, 4-bit digits). */
 #define CLSA_RADIX_MAX_PASSES 16
 
@@ -16,6 +13,7 @@ typedef struct clsa__radix_run {
     int kb, vb;
     int onesweep;      /* 1: radix_onesweep.cl, 0: reduce-then-scan */
     unsigned bits;     /* digit width */
+    unsigned sub;      /* bits per local split round (tune.radix_sub) */
     size_t wg, items, tile, n, nb;
     cl_kernel hist, scatter;
     cl_mem table;      /* reduce-then-scan: (1 << bits) * nb counts, then offsets;
@@ -28,7 +26,7 @@ typedef struct clsa__radix_run {
 size_t clsa__radix_scatter_local(const clsa__radix_run *r, size_t wg, size_t items);
 /* Padded local array lengths of the ranking (TPAD/CPAD in radix_rank.cl). */
 size_t clsa__radix_tile_elems(size_t tile);
-size_t clsa__radix_counter_elems(size_t wg);
+size_t clsa__radix_counter_elems(size_t wg, unsigned sub);
 /* Sets the ranking's local arguments from index a on: buf, perm, cnt, wx,
  * wy, dbase; returns the next index in *next. */
 clsa_status clsa__radix_rank_args(const clsa__radix_run *r, cl_kernel k, const char *name,

@@ -19,13 +19,17 @@ typedef clsa__radix_run sort_run;
 #define ONESWEEP_MAX_N ((size_t)1 << 30)
 
 size_t clsa__radix_tile_elems(size_t tile) { return tile + tile / 32 + 1; }
-size_t clsa__radix_counter_elems(size_t wg) { return 17 * wg + 1; }
+size_t clsa__radix_counter_elems(size_t wg, unsigned sub)
+{
+    size_t e = wg << sub;
+    return e + e / 16 + 1;
+}
 
 size_t clsa__radix_scatter_local(const sort_run *r, size_t wg, size_t items)
 {
     size_t t = clsa__radix_tile_elems(wg * items), w = (size_t)(r->kb > r->vb ? r->kb : r->vb);
     size_t digits = (size_t)4 << r->bits;
-    return t * w + (r->vb ? t * 2 : 8) + clsa__radix_counter_elems(wg) * 2 + 2 * wg * 4 +
+    return t * w + (r->vb ? t * 2 : 8) + clsa__radix_counter_elems(wg, r->sub) * 2 + 2 * wg * 4 +
            digits * (r->onesweep ? 3 : 1) + 64;
 }
 
@@ -37,7 +41,7 @@ clsa_status clsa__radix_rank_args(const sort_run *r, cl_kernel k, const char *na
     clsa_status st;
     if ((st = clsa__arg_local(ctx, k, name, a++, t * w)) ||
         (st = clsa__arg_local(ctx, k, name, a++, r->vb ? t * 2 : 8)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, clsa__radix_counter_elems(r->wg) * 2)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, clsa__radix_counter_elems(r->wg, r->sub) * 2)) ||
         (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
         (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
         (st = clsa__arg_local(ctx, k, name, a++, ((size_t)dmask + 1) * 4)))
@@ -57,7 +61,7 @@ static clsa_status get_kernels(sort_run *r)
 {
     char opts[128];
     snprintf(opts, sizeof opts, "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%zu -DSUB_BITS=%d", r->kb,
-             r->vb, r->items, CLSA_RADIX_SUB_BITS);
+             r->vb, r->items, r->sub);
     if (r->onesweep) return clsa__radix_onesweep_kernels(r, opts);
     clsa_status st = clsa__kernel(r->ctx, "radix_rank+radix_sort", 0, opts, "radix_hist", &r->hist);
     if (st == CLSA_OK)
@@ -253,6 +257,8 @@ clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem value
     r.vb = value_bytes;
     r.bits = ctx->tune.radix_bits >= 4 && ctx->tune.radix_bits <= 8 ? ctx->tune.radix_bits : 8;
     r.n = n;
+    r.sub = ctx->tune.radix_sub >= 1 && ctx->tune.radix_sub <= 8 ? ctx->tune.radix_sub
+                                                                 : CLSA_RADIX_SUB_BITS;
     r.onesweep = ctx->tune.onesweep && n < ONESWEEP_MAX_N;
     cl_mem own_k = NULL, own_v = NULL;
     clsa_status st = CLSA_OK;

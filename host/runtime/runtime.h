@@ -11,6 +11,10 @@
 
 /* Per-device tuning record, filled at context creation from device limits,
  * then overridden by env CLSA_TUNE="key=value,key=value" (see tuning.c). */
+/* Default bits per local split round of the radix tile ranking
+ * (radix_rank.cl; tune.radix_sub). */
+#define CLSA_RADIX_SUB_BITS 4
+
 typedef struct clsa_tuning {
     uint64_t local_mem;       /* CL_DEVICE_LOCAL_MEM_SIZE */
     size_t max_wg;            /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
@@ -24,6 +28,9 @@ typedef struct clsa_tuning {
     size_t sort_wg;           /* work-group size for radix sort */
     unsigned radix_bits;      /* LSD radix sort digit width, 4..8 bits */
     size_t radix_items;       /* keys per work-item in LSD radix sort tiles */
+    unsigned radix_sub;       /* bits per local split round of the radix tile
+                                 ranking, 1..8 (its counter matrix has 2^radix_sub
+                                 rows per work-item) */
     size_t r1;                /* S/M boundary: largest group sorted in local memory */
     size_t r2;                /* M/L boundary */
     uint64_t host_threshold;  /* AUTO: inputs shorter than this go to the host */
