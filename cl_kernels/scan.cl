@@ -72,6 +72,44 @@ __kernel void scan_reduce(const __global uint *in, ulong n, uint items, int mode
         block_sums[get_num_groups(0)] = 0;
 }
 
+/* Scans the tile at base (local_size * items values) from offset `run0`:
+ * out[i] = the (inclusive or exclusive) sum, index[] as scan_downsweep
+ * says; returns the tile's sum.  Starts and ends with the tile in local
+ * memory, so it can be called in a loop with barriers in between. */
+static uint scan_tile(__global uint *in, __global uint *out, ulong n, ulong base, uint items,
+                      int mode, int inclusive, uint run0, int want_index, __global idx_t *index,
+                      __local uint *tile, __local uint *a, __local uint *b)
+{
+    uint lid = get_local_id(0), lsize = get_local_size(0);
+    /* Coalesced load into local memory, then each work-item scans a run. */
+    for (uint j = 0; j < items; j++) {
+        ulong i = base + (ulong)j * lsize + lid;
+        uint raw = scan_raw(in, i, n, mode);
+        tile[j * lsize + lid] = raw;
+        if (mode == SCAN_TOP_BITS && raw) ((__global idx_t *)in)[i] &= ~SCAN_TOP;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint s = 0;
+    for (uint j = 0; j < items; j++) s += scan_value(tile[lid * items + j], mode);
+    a[lid] = s;
+    uint sum = scan_group(a, b, lid, lsize);
+    uint run = a[lid] + run0;
+    for (uint j = 0; j < items; j++) {
+        uint raw = tile[lid * items + j], v = scan_value(raw, mode);
+        uint mark = mode == SCAN_FLAGS_MARK ? (raw >> 1 & 1u) << 31 : 0u;
+        tile[lid * items + j] = (inclusive ? run + v : run) | mark;
+        if (want_index && v) index[run] = (idx_t)(base + (ulong)lid * items + j);
+        run += v;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = 0; j < items; j++) {
+        ulong i = base + (ulong)j * lsize + lid;
+        if (i < n) out[i] = tile[j * lsize + lid];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return sum;
+}
+
 /* tile: local_size * items uints.  offsets: exclusive scan of block sums
  * (NULL-equivalent when has_offsets == 0: a single tile).  want_total
  * (single tile): the tile's sum into *total, so that a one-tile scan with
@@ -85,32 +123,27 @@ __kernel void scan_downsweep(__global uint *in, __global uint *out, ulong n, uin
                              int want_index, __global idx_t *index,
                              __local uint *tile, __local uint *a, __local uint *b)
 {
-    uint lid = get_local_id(0), lsize = get_local_size(0);
-    ulong base = (ulong)get_group_id(0) * lsize * items;
-    /* Coalesced load into local memory, then each work-item scans a run. */
-    for (uint j = 0; j < items; j++) {
-        ulong i = base + (ulong)j * lsize + lid;
-        uint raw = scan_raw(in, i, n, mode);
-        tile[j * lsize + lid] = raw;
-        if (mode == SCAN_TOP_BITS && raw) ((__global idx_t *)in)[i] &= ~SCAN_TOP;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint s = 0;
-    for (uint j = 0; j < items; j++) s += scan_value(tile[lid * items + j], mode);
-    a[lid] = s;
-    uint sum = scan_group(a, b, lid, lsize);
-    if (want_total && lid == 0) *total = sum;
-    uint run = a[lid] + (has_offsets ? offsets[get_group_id(0)] : 0);
-    for (uint j = 0; j < items; j++) {
-        uint raw = tile[lid * items + j], v = scan_value(raw, mode);
-        uint mark = mode == SCAN_FLAGS_MARK ? (raw >> 1 & 1u) << 31 : 0u;
-        tile[lid * items + j] = (inclusive ? run + v : run) | mark;
-        if (want_index && v) index[run] = (idx_t)(base + (ulong)lid * items + j);
-        run += v;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = 0; j < items; j++) {
-        ulong i = base + (ulong)j * lsize + lid;
-        if (i < n) out[i] = tile[j * lsize + lid];
-    }
+    uint g = get_group_id(0);
+    ulong base = (ulong)g * get_local_size(0) * items;
+    uint sum = scan_tile(in, out, n, base, items, mode, inclusive, has_offsets ? offsets[g] : 0,
+                         want_index, index, tile, a, b);
+    if (want_total && get_local_id(0) == 0) *total = sum;
+}
+
+/* The whole scan by one work-group, tile after tile with a running sum:
+ * one launch instead of reduce, scan of the sums and downsweep, for the
+ * mid-size arrays where launches cost more than the work (small inputs
+ * and the late passes of the suffix array).  Arguments as scan_downsweep's
+ * single-tile form; *total (want_total) gets the sum of all. */
+__kernel void scan_serial(__global uint *in, __global uint *out, ulong n, uint items, int mode,
+                          int inclusive, int want_total, __global uint *total, int want_index,
+                          __global idx_t *index, __local uint *tile, __local uint *a,
+                          __local uint *b)
+{
+    ulong step = (ulong)get_local_size(0) * items;
+    uint run = 0;
+    for (ulong base = 0; base < n; base += step)
+        run += scan_tile(in, out, n, base, items, mode, inclusive, run, want_index, index, tile,
+                         a, b);
+    if (want_total && get_local_id(0) == 0) *total = run;
 }

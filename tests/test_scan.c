@@ -1,12 +1,13 @@
 /* Scan and stream compaction against a CPU reference, on the device under test. */
 #include "testutil.h"
+#include "runtime.h"
 
 static clsa_context *ctx;
 
-static void check_scan(size_t n, uint64_t seed, uint32_t range, int inclusive)
+/* On the context as it is (its tuning may be set by the caller). */
+static void check_scan_in(size_t n, uint64_t seed, uint32_t range, int inclusive)
 {
     tu_rng r = {seed};
-    tu_refresh(&ctx);
     uint32_t *in = tu_malloc(n * 4), *out = tu_malloc(n * 4);
     for (size_t i = 0; i < n; i++) in[i] = range ? tu_below(&r, range) : (uint32_t)tu_next(&r);
     TU_OK(ctx, clsa_scan_u32(ctx, in, out, n, inclusive));
@@ -24,6 +25,12 @@ static void check_scan(size_t n, uint64_t seed, uint32_t range, int inclusive)
     free(out);
 }
 
+static void check_scan(size_t n, uint64_t seed, uint32_t range, int inclusive)
+{
+    tu_refresh(&ctx);
+    check_scan_in(n, seed, range, inclusive);
+}
+
 static void scan_lengths(void **state)
 {
     (void)state;
@@ -33,6 +40,25 @@ static void scan_lengths(void **state)
         check_scan(lens[i], 11 + i, 100, 0);
         check_scan(lens[i], 29 + i, 0, 1); /* full-range values: wrap-around mod 2^32 */
     }
+}
+
+/* Both multi-tile forms: one work-group looping over the tiles
+ * (scan_serial, the default up to tune.scan_serial values) and the tiled
+ * reduce-then-scan, each forced on the same lengths. */
+static void scan_forms(void **state)
+{
+    (void)state;
+    size_t lens[] = {4097, 20000, 65537, 131072, 131073};
+    for (int form = 0; form < 2; form++)
+        for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
+            if (tu_small() && lens[i] > 5000) continue;
+            tu_refresh(&ctx);
+            size_t saved = ctx->tune.scan_serial;
+            ctx->tune.scan_serial = form ? (size_t)1 << 20 : 0;
+            check_scan_in(lens[i], 41 + i, 3, form);
+            check_scan_in(lens[i], 53 + i, 0, !form);
+            ctx->tune.scan_serial = saved;
+        }
 }
 
 /* More than 2^27 elements, as the issue asks: several levels of recursion. */
@@ -119,7 +145,7 @@ int main(void)
 {
     ctx = tu_context();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(scan_lengths), cmocka_unit_test(scan_huge),
+        cmocka_unit_test(scan_lengths), cmocka_unit_test(scan_forms), cmocka_unit_test(scan_huge),
         cmocka_unit_test(compact_cases), cmocka_unit_test(compact_huge),
         cmocka_unit_test(bad_args),
     };

@@ -78,6 +78,30 @@ static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem
     return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
 }
 
+/* The whole scan by one work-group (scan_serial); total as downsweep's. */
+static clsa_status serial(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem out, cl_ulong n,
+                          int mode, int inclusive, cl_mem total, scan_index ix)
+{
+    static const char *name = "scan_serial";
+    cl_kernel k;
+    clsa_status st =
+        clsa__kernel(ctx, "scan", program_width(mode, ix.index, ix.index64), NULL, name, &k);
+    cl_uint items = (cl_uint)sh.items;
+    cl_int flags = mode, incl = inclusive, want = total != NULL, want_ix = ix.index != NULL;
+    cl_mem tot = total ? total : out; /* not written when unused */
+    cl_mem idx = ix.index ? ix.index : out;
+    if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, out)) ||
+        (st = CLSA_ARG(ctx, k, name, 2, n)) || (st = CLSA_ARG(ctx, k, name, 3, items)) ||
+        (st = CLSA_ARG(ctx, k, name, 4, flags)) || (st = CLSA_ARG(ctx, k, name, 5, incl)) ||
+        (st = CLSA_ARG(ctx, k, name, 6, want)) || (st = CLSA_ARG(ctx, k, name, 7, tot)) ||
+        (st = CLSA_ARG(ctx, k, name, 8, want_ix)) || (st = CLSA_ARG(ctx, k, name, 9, idx)) ||
+        (st = clsa__arg_local(ctx, k, name, 10, sh.tile * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 11, sh.wg * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 12, sh.wg * 4)))
+        return st;
+    return clsa__launch(ctx, k, name, sh.wg, sh.wg);
+}
+
 static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
                              int mode, uint32_t *total, scan_index ix)
 {
@@ -87,6 +111,12 @@ static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
     size_t nb = clsa__div_up(n, sh.tile);
     cl_mem sums = NULL, offsets = NULL;
     clsa_status st = CLSA_OK;
+    if (nb > 1 && n <= ctx->tune.scan_serial) {
+        if (total) CLSA_TRY(clsa__alloc(ctx, 4, &sums));
+        CLSA_TRY(serial(ctx, sh, in, out, n, mode, inclusive, sums, ix));
+        if (total) CLSA_TRY(clsa__read(ctx, sums, 0, total, 4));
+        goto done;
+    }
     if (nb == 1) {
         /* One tile: the downsweep alone is the whole scan, and hands out
          * the total (it reads the whole tile before writing, so out may be

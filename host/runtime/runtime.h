@@ -25,6 +25,8 @@ typedef struct clsa_tuning {
     int host_unified;
     size_t wg;                /* default work-group size for 1-D kernels (power of two) */
     size_t scan_items;        /* items per work-item in scan/compact tiles */
+    size_t scan_serial;       /* scans of up to this many values (and more than one
+                                 tile) run in one work-group: one launch, not three */
     size_t sort_wg;           /* work-group size for radix sort */
     unsigned radix_bits;      /* LSD radix sort digit width, 4..8 bits */
     size_t radix_items;       /* keys per work-item in LSD radix sort tiles */

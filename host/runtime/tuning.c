@@ -17,6 +17,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
 {
     if (!strcmp(key, "wg")) t->wg = pow2_floor(v);
     else if (!strcmp(key, "scan_items")) t->scan_items = v;
+    else if (!strcmp(key, "scan_serial")) t->scan_serial = v;
     else if (!strcmp(key, "sort_wg")) t->sort_wg = pow2_floor(v);
     else if (!strcmp(key, "radix_bits")) t->radix_bits = v < 4 ? 4 : v > 8 ? 8 : (unsigned)v;
     else if (!strcmp(key, "radix_items")) t->radix_items = v;
@@ -31,7 +32,10 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
 }
 
 /* Keys whose value 0 means something (others ignore 0). */
-static int zero_allowed(const char *key) { return !strcmp(key, "onesweep"); }
+static int zero_allowed(const char *key)
+{
+    return !strcmp(key, "onesweep") || !strcmp(key, "scan_serial");
+}
 
 static void apply_env(clsa_tuning *t)
 {
@@ -58,6 +62,9 @@ void clsa__tuning_init(clsa_tuning *t)
      * work-group per core at a time, where larger groups amortise barriers. */
     t->wg = pow2_floor(maxwg < 256 ? maxwg : 256);
     t->scan_items = t->is_gpu ? 8 : 16;
+    /* One work-group scans 2^17 values in about the time of the three
+     * launches the tiled scan needs (measured on the H200, BENCHMARKS.md). */
+    t->scan_serial = (size_t)1 << 17;
     t->sort_wg = t->wg;
     /* 8-bit digits: 4 passes over u32 keys; the tile's local ranking does
      * them as two 4-bit splits, so local memory does not grow with it. */
