@@ -7,9 +7,8 @@
 
 static const char *sa_usage =
     "clsa sa [-d DEV] [--backend B] [--index 32|64] [--mem SIZE] [--stats] [-q] [-v] "
-    "[--fasta [--keep-case] [--revcomp] [--doc FILE] [--seqs FILE]] INPUT OUTPUT\n"
-    "       clsa sa --batch LIST [-d DEV] [--backend B] [--index 32|64] [--mem SIZE] [--stats] "
-    "[-q] [-v]   (LIST: one 'INPUT OUTPUT' pair a line)";
+    "[--fasta [--keep-case] [--revcomp] [--doc FILE] [--seqs FILE]] INPUT OUTPUT "
+    "| --batch LIST (one 'INPUT OUTPUT' pair a line)";
 
 /* The FASTA options mean nothing for a byte input: refused, not ignored. */
 static int fasta_only(const cli_args *a)
