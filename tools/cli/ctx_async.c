@@ -44,6 +44,14 @@ int cli_ctx_wait(cli_ctx_job *j, clsa_context **ctx)
     return j->rc;
 }
 
+/* CLSA_CLI_SERIAL=1: the context before any file work, as before issue 15
+ * (for tools/cli/measure_wall.sh's comparison). */
+int cli_ctx_serial(void)
+{
+    const char *e = getenv("CLSA_CLI_SERIAL");
+    return e && !strcmp(e, "1");
+}
+
 int cli_ctx_failed(const cli_ctx_job *j) { return j->state == JOB_DONE && j->rc != CLI_OK; }
 
 /* CLSA_CLI_EXIT=fast leaves the context to the process's exit (docs/DESIGN.md,

@@ -67,7 +67,7 @@ int cli_sa_one(const cli_args *a, cli_ctx_job *j, const char *in_path, const cha
     int rc, width = a->index_bits / 8;
     if ((rc = cli_in_open(&in, in_path))) return rc;
     cli_ctx_start(j);
-    if (cli_io_pinned() && (rc = cli_ctx_wait(j, &ctx))) goto done;
+    if ((cli_io_pinned() || cli_ctx_serial()) && (rc = cli_ctx_wait(j, &ctx))) goto done;
     if ((rc = cli_in_read(&in, ctx, &text))) goto done;
     size_t n = text.n;
     if (width == 4 && n > INT32_MAX) {
