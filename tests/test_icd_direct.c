@@ -7,9 +7,12 @@
  *
  * The cases run in order in one process: the first one, with the route
  * off, sees the library before any library was opened directly. */
+#define _GNU_SOURCE /* dladdr */
 #include "testutil.h"
 
+#include <dirent.h>
 #include <divsufsort.h>
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include "icd_direct.h"
@@ -278,8 +281,158 @@ static void test_no_match(void **state)
     }
 }
 
-int main(void)
+/* ---- a loader from elsewhere, one that rewrites its variables -----------
+ * Each case is a child process (this binary again): the library reads the
+ * loader's variables and loads OpenCL once per process.  The child loads
+ * libOpenCL.so.1 globally first, as an application linked with it would,
+ * from a copy in a temporary folder (LD_LIBRARY_PATH), not the system path;
+ * with "mangle" it then cuts OCL_ICD_FILENAMES at its first ':' in place,
+ * as CUDA's loader does while it loads the drivers (H200 machine).  It
+ * prints "direct D allowed A platform\tdevice" and exits 0 when its suffix
+ * array equals libdivsufsort's. */
+static int child_main(const char *mode, const char *sel)
 {
+    void *h = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_GLOBAL);
+    void *f = h ? dlsym(h, "clGetPlatformIDs") : NULL;
+    Dl_info info;
+    const char *dir = getenv("CLSA_TEST_LOADER_DIR");
+    if (!f || !dladdr(f, &info) || !dir || strncmp(info.dli_fname, dir, strlen(dir))) {
+        printf("loader not from the copy: %s\n", f ? info.dli_fname : "none");
+        return 3;
+    }
+    clsa_opencl_available(NULL, 0); /* the library loads OpenCL here */
+    char *files = getenv("OCL_ICD_FILENAMES");
+    if (!strcmp(mode, "mangle") && files && strchr(files, ':')) *strchr(files, ':') = 0;
+    clsa_options o;
+    clsa_options_init(&o);
+    o.backend = CLSA_BACKEND_DEVICE;
+    o.device = sel;
+    clsa_context *ctx = NULL;
+    if (clsa_create(&o, &ctx) != CLSA_OK) return 4;
+    clsa_device_info di;
+    clsa_get_device_info(ctx, &di);
+    printf("direct %d allowed %d %s\t%s\n", clsa__icd_direct_table(ctx->device) != NULL,
+           clsa__cl_direct_allowed(), di.platform, di.name);
+    size_t n = tu_size(20000, 400);
+    tu_rng r = {7};
+    uint8_t *t = tu_malloc(n);
+    for (size_t i = 0; i < n; i++) t[i] = (uint8_t)('a' + tu_below(&r, 4));
+    int32_t *got = tu_malloc(n * sizeof *got), *want = tu_malloc(n * sizeof *want);
+    int bad = clsa_sa32(ctx, t, got, (int64_t)n) != CLSA_OK ||
+              divsufsort(t, want, (saidx_t)n) != 0 || memcmp(got, want, n * sizeof *got);
+    clsa_destroy(ctx);
+    free(t);
+    free(got);
+    free(want);
+    return bad ? 5 : 0;
+}
+
+static char self_exe[4096], loader_dir[300];
+
+/* Runs a child; *direct and *allowed from its line; fails on a wrong device
+ * or suffix array. */
+static void run_child(const char *mode, const char *sel, int *direct, int *allowed)
+{
+    char cmd[5000], line[1024] = "", dev[600];
+    snprintf(cmd, sizeof cmd, "'%s' --child %s '%s'", self_exe, mode, sel);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    if (!fgets(line, sizeof line, p)) line[0] = 0;
+    int rc = pclose(p);
+    line[strcspn(line, "\n")] = 0;
+    if (rc != 0) fail_msg("child %s '%s' failed (%d): %s", mode, sel, rc, line);
+    int used = 0;
+    if (sscanf(line, "direct %d allowed %d %n", direct, allowed, &used) != 2 || !used)
+        fail_msg("child said: %s", line);
+    snprintf(dev, sizeof dev, "%s\t%s", loader_info.platform, loader_info.name);
+    if (strcmp(line + used, dev)) fail_msg("child chose '%s', the loader '%s'", line + used, dev);
+}
+
+/* The libraries of the vendor folder's .icd files, ':'-joined, the first
+ * twice (so that there is a ':' to cut, and one library named twice). */
+static void icd_list(char *out, size_t cap)
+{
+    const char *dir = getenv("OCL_ICD_VENDORS");
+    dir = dir && *dir ? dir : "/etc/OpenCL/vendors";
+    DIR *d = opendir(dir);
+    char first[1024] = "";
+    out[0] = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        char path[2048], lib[1024];
+        if (len < 5 || strcmp(e->d_name + len - 4, ".icd")) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        if (fgets(lib, sizeof lib, f)) {
+            lib[strcspn(lib, "\r\n")] = 0;
+            if (!*first) snprintf(first, sizeof first, "%s", lib);
+            size_t used = strlen(out);
+            snprintf(out + used, cap - used, "%s%s", used ? ":" : "", lib);
+        }
+        fclose(f);
+    }
+    if (d) closedir(d);
+    size_t used = strlen(out);
+    snprintf(out + used, cap - used, ":%s", first);
+}
+
+/* A copy of the loader this process uses, in a folder of its own. */
+static int copy_loader(void)
+{
+    void *h = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *f = h ? dlsym(h, "clGetPlatformIDs") : NULL;
+    Dl_info info;
+    if (!f || !dladdr(f, &info)) return 0;
+    snprintf(loader_dir, sizeof loader_dir, "%s/loader", cache_dir);
+    char cmd[5000];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s' '%s/libOpenCL.so.1'", loader_dir,
+             info.dli_fname, loader_dir);
+    return system(cmd) == 0;
+}
+
+/* The process's libOpenCL.so.1 not the system one, and a loader that
+ * rewrites OCL_ICD_FILENAMES: the first child's full enumeration must write
+ * a cache entry the second child (variables intact) takes the direct route
+ * from; the platform selector goes the direct way by name too (the library
+ * named twice counts once).  Where the route may not run (Oclgrind's
+ * preloaded runtime), every child falls back to the loader's device. */
+static void test_foreign_loader(void **state)
+{
+    (void)state;
+    ssize_t len = readlink("/proc/self/exe", self_exe, sizeof self_exe - 1);
+    assert_true(len > 0);
+    self_exe[len] = 0;
+    if (!copy_loader()) {
+        print_message("note: no libOpenCL.so.1 to copy; case skipped\n");
+        return;
+    }
+    char list[4096];
+    icd_list(list, sizeof list);
+    const char *old_path = getenv("LD_LIBRARY_PATH");
+    char path[4096];
+    snprintf(path, sizeof path, "%s%s%s", loader_dir, old_path ? ":" : "", old_path ? old_path : "");
+    setenv("LD_LIBRARY_PATH", path, 1);
+    setenv("OCL_ICD_FILENAMES", list, 1);
+    setenv("CLSA_TEST_LOADER_DIR", loader_dir, 1);
+    unlink(cache_file);
+    int direct = -1, allowed = -1;
+    run_child("mangle", token, &direct, &allowed);
+    int named = direct; /* the device's name matched a library's name */
+    run_child("keep", token, &direct, &allowed);
+    if (allowed && !named) assert_int_equal(direct, 1); /* from the cache file */
+    if (!allowed) assert_int_equal(direct, 0);
+    run_child("keep", selector(), &direct, &allowed);
+    assert_int_equal(direct, allowed);
+    if (old_path) setenv("LD_LIBRARY_PATH", old_path, 1);
+    else unsetenv("LD_LIBRARY_PATH");
+    unsetenv("OCL_ICD_FILENAMES");
+    unsetenv("CLSA_TEST_LOADER_DIR");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && !strcmp(argv[1], "--child")) return child_main(argv[2], argv[3]);
     snprintf(cache_dir, sizeof cache_dir, "%s/clsa-icd-test-XXXXXX",
              getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(cache_dir)) return 1;
@@ -289,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_loader_reference), cmocka_unit_test(test_direct_same_as_loader),
         cmocka_unit_test(test_cache_route),      cmocka_unit_test(test_stale_cache),
         cmocka_unit_test(test_switch_off),       cmocka_unit_test(test_no_match),
+        cmocka_unit_test(test_foreign_loader),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[400];

@@ -14,6 +14,8 @@ static const command commands[] = {
     {"sa", cli_sa, "sa [--index 32|64] [--mem SIZE] [--stats] [-q] [-v] INPUT OUTPUT  suffix array"},
     {"sa", cli_sa, "sa --fasta [--revcomp] [--keep-case] [--doc F] FASTA OUTPUT\n"
                    "                                                     generalized SA of the records"},
+    {"sa", cli_sa, "sa --batch LIST [--index 32|64] [--stats] [-q]  suffix arrays of many\n"
+                   "                                                     'INPUT OUTPUT' pairs, one start"},
     {"check", cli_check, "check INPUT SA [--index 32|64]                     verify a suffix array"},
     {"devices", cli_devices, "devices                                            list OpenCL devices"},
     {"bwt", cli_bwt, "bwt [-q] [-v] INPUT OUTPUT                         Burrows-Wheeler transform"},

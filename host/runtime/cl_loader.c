@@ -62,6 +62,7 @@ static int fill(void *h, const char *from)
 
 static void load(void)
 {
+    clsa__icd_direct_snapshot(); /* before a loader can rewrite its variables */
     const char *path = getenv("CLSA_OPENCL_LIBRARY");
     if (!path || !*path) {
         /* The process's own OpenCL first: what a direct link would bind to

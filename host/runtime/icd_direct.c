@@ -67,6 +67,36 @@ void clsa__icd_direct_learn(const void *obj)
     pthread_mutex_unlock(&tables_lock);
 }
 
+/* ---- the loader's variables as the process started ------------------------
+ * CUDA's OpenCL loader cuts OCL_ICD_FILENAMES at its first ':' in place
+ * while it loads the drivers (seen on the H200 machine: "libpocl.so.2:
+ * libnvidia-opencl.so.1" reads "libpocl.so.2" afterwards).  Read after the
+ * loader ran, the fingerprint a process writes with its cache entry would
+ * never be the one the next process computes before the loader, and the
+ * cache route would never engage.  So the variables are read once, before
+ * anything loads OpenCL: cl_loader.c calls clsa__icd_direct_snapshot first. */
+enum { V_VENDORS, V_VENDOR_PATH, V_FILENAMES, V_LAYERS, NVARS };
+static const char *const var_names[NVARS] = {"OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH",
+                                             "OCL_ICD_FILENAMES", "OPENCL_LAYERS"};
+static char *snapshot[NVARS];
+static pthread_once_t snapshot_once = PTHREAD_ONCE_INIT;
+
+static void take_snapshot(void)
+{
+    for (int i = 0; i < NVARS; i++) {
+        const char *v = getenv(var_names[i]);
+        snapshot[i] = v ? strdup(v) : NULL; /* out of memory: unset, a fingerprint miss at worst */
+    }
+}
+
+void clsa__icd_direct_snapshot(void) { pthread_once(&snapshot_once, take_snapshot); }
+
+static const char *loader_var(int i)
+{
+    clsa__icd_direct_snapshot();
+    return snapshot[i];
+}
+
 /* ---- which selectors, which vendor folder ------------------------------ */
 
 int clsa__icd_direct_wanted(const char *sel)
@@ -89,21 +119,13 @@ static size_t sel_len(const char *sel)
  * something else (one .icd file, a library). */
 static const char *vendor_dir(void)
 {
-    const char *v = getenv("OCL_ICD_VENDORS");
+    const char *v = loader_var(V_VENDORS);
     if (v && *v) {
         struct stat s;
         return stat(v, &s) == 0 && S_ISDIR(s.st_mode) ? v : NULL;
     }
-    const char *p = getenv("OPENCL_VENDOR_PATH");
+    const char *p = loader_var(V_VENDOR_PATH);
     return p && *p ? p : "/etc/OpenCL/vendors";
-}
-
-/* The folder to match file names in, or NULL when the loader would also
- * open libraries listed elsewhere: the file-name route then stays away. */
-static const char *name_dir(void)
-{
-    const char *files = getenv("OCL_ICD_FILENAMES");
-    return files && *files ? NULL : vendor_dir();
 }
 
 static int is_icd_name(const char *name)
@@ -120,12 +142,10 @@ static uint64_t fnv_str(uint64_t h, const char *s) { return clsa__fnv1a(s, strle
  * environment differs: a cached choice is then not trusted. */
 static uint64_t fingerprint(void)
 {
-    static const char *const vars[] = {"OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH",
-                                       "OCL_ICD_FILENAMES", "OPENCL_LAYERS"};
     uint64_t h = CLSA_FNV_SEED, files = 0;
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *v = getenv(vars[i]);
-        h = fnv_str(fnv_str(h, vars[i]), v ? v : "\001unset");
+    for (int i = 0; i < NVARS; i++) {
+        const char *v = loader_var(i);
+        h = fnv_str(fnv_str(h, var_names[i]), v ? v : "\001unset");
     }
     const char *dir = vendor_dir();
     DIR *d = dir ? opendir(dir) : NULL;
@@ -291,26 +311,59 @@ static int icd_library(const char *dir, const char *name, char *lib, size_t cap)
 static int icd_matches(const char *name, const char *lib, const char *sel, size_t len)
 {
     char stem[256], base[1024];
-    snprintf(stem, sizeof stem, "%.*s", (int)(strlen(name) - 4), name);
+    snprintf(stem, sizeof stem, "%.*s", (int)(strlen(name) > 4 ? strlen(name) - 4 : 0), name);
     const char *slash = strrchr(lib, '/');
     snprintf(base, sizeof base, "%s", slash ? slash + 1 : lib);
     base[strcspn(base, ".")] = 0;
     return clsa__contains_nocase(stem, sel, len) || clsa__contains_nocase(base, sel, len);
 }
 
-/* The one library whose .icd file matches; 0 for none or several. */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Counts a matching library; the same file named twice (an .icd file and
+ * OCL_ICD_FILENAMES, say, as the H200 machine's set-up does) counts once. */
+static void candidate(const char *lib, char *out, size_t cap, size_t *found)
+{
+    if (*found && !strcmp(base_name(out), base_name(lib))) return;
+    if ((*found)++ == 0) snprintf(out, cap, "%s", lib);
+}
+
+/* The libraries OCL_ICD_FILENAMES names (both loaders open them besides, or
+ * instead of, the vendor folder's) that match the selector. */
+static void libraries_from_list(const char *sel, size_t len, char *out, size_t cap,
+                                size_t *found)
+{
+    const char *list = loader_var(V_FILENAMES);
+    for (const char *p = list; p && *p;) {
+        size_t n = strcspn(p, ":");
+        char lib[1024];
+        if (n && n < sizeof lib) {
+            memcpy(lib, p, n);
+            lib[n] = 0;
+            if (icd_matches("", lib, sel, len)) candidate(lib, out, cap, found);
+        }
+        p += n + (p[n] == ':');
+    }
+}
+
+/* The one library whose .icd file (or OCL_ICD_FILENAMES entry) matches; 0
+ * for none or several. */
 static int library_by_name(const char *sel, char *out, size_t cap)
 {
-    const char *dir = name_dir();
+    const char *dir = vendor_dir();
     DIR *d = dir ? opendir(dir) : NULL;
-    if (!d) return 0;
     size_t len = sel_len(sel), found = 0;
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
         char lib[1024];
         if (!is_icd_name(e->d_name) || !icd_library(dir, e->d_name, lib, sizeof lib)) continue;
-        if (icd_matches(e->d_name, lib, sel, len) && found++ == 0) snprintf(out, cap, "%s", lib);
+        if (icd_matches(e->d_name, lib, sel, len)) candidate(lib, out, cap, &found);
     }
-    closedir(d);
+    if (d) closedir(d);
+    libraries_from_list(sel, len, out, cap, &found);
     return found == 1;
 }
 

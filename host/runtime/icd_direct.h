@@ -14,8 +14,9 @@
  *                        the selector: selector -> library, platform and
  *                        device names, tied to a fingerprint of the
  *                        installed .icd files and the loader's environment
- *   the .icd file names  exactly one .icd file (or its library's name) of
- *                        the loader's vendor folder contains the selector
+ *   the .icd file names  exactly one library among the loader's vendor
+ *                        folder's .icd files (file or library name) and the
+ *                        OCL_ICD_FILENAMES entries contains the selector
  * The device picked among that library's platforms must then still be what
  * the cache recorded, or (from a file name) belong to a platform whose name
  * or vendor contains the selector; else the caller enumerates everything.
@@ -59,6 +60,12 @@ const struct _cl_icd_dispatch *clsa__icd_direct_table(const void *obj);
 
 /* Notes obj's dispatch table as one of a directly opened library. */
 void clsa__icd_direct_learn(const void *obj);
+
+/* Reads the loader's environment variables (fingerprint, vendor folder,
+ * OCL_ICD_FILENAMES) once, for the whole process: before anything loads
+ * OpenCL, since a loader may rewrite them in place (CUDA's cuts
+ * OCL_ICD_FILENAMES at its first ':').  Called again, it does nothing. */
+void clsa__icd_direct_snapshot(void);
 
 /* Whether `sel` is one the direct route may serve: a platform substring,
  * not "gpu"/"cpu"/empty, and CLSA_ICD_DIRECT is not "0". */

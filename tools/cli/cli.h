@@ -3,6 +3,7 @@
 #ifndef CLSA_CLI_H
 #define CLSA_CLI_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,7 +22,8 @@ enum {
     OPT_RATE = 1 << 4,     /* --sample-rate R */
     OPT_PROGRESS = 1 << 5, /* -q/--quiet, -v/--verbose: the long commands */
     OPT_FASTA = 1 << 6,    /* --fasta, --keep-case, --revcomp, --doc FILE, --seqs FILE */
-    OPT_MEM = 1 << 7       /* --mem SIZE: device memory limit (clsa_options.mem_limit) */
+    OPT_MEM = 1 << 7,      /* --mem SIZE: device memory limit (clsa_options.mem_limit) */
+    OPT_BATCH = 1 << 8     /* --batch LIST: many INPUT OUTPUT pairs in one process */
 };
 
 #define CLI_MAX_POS 8
@@ -41,6 +43,7 @@ typedef struct cli_args {
     const char *doc;       /* --doc FILE: the document array; NULL: none */
     const char *seqs;      /* --seqs FILE: the sequence table; NULL: OUTPUT.seqs */
     size_t mem_limit;      /* --mem SIZE in bytes; 0: not given */
+    const char *batch;     /* --batch LIST: the file of pairs ("-": standard input); NULL: none */
     const char *pos[CLI_MAX_POS];
     int npos;
 } cli_args;
@@ -59,6 +62,27 @@ int cli_fail(clsa_context *ctx, clsa_status st, const char *what);
 
 /* Opens the context for a->device / a->backend; profile for --stats. */
 int cli_open(const cli_args *a, clsa_context **ctx);
+
+/* ---- ctx_async.c: the context opened beside the file work ------------------ */
+typedef struct cli_ctx_job {
+    const cli_args *a;
+    clsa_context *ctx;
+    int rc;    /* cli_open's exit code */
+    int state; /* idle, running, done */
+    pthread_t thread;
+} cli_ctx_job;
+void cli_ctx_init(cli_ctx_job *j, const cli_args *a);
+/* Starts cli_open on a second thread (once; later calls do nothing). */
+void cli_ctx_start(cli_ctx_job *j);
+/* Starts it if not started, waits for it: CLI_OK with *ctx, or cli_open's
+ * exit code (its message already printed). */
+int cli_ctx_wait(cli_ctx_job *j, clsa_context **ctx);
+/* CLSA_CLI_SERIAL=1: open the context before the file work (the old order). */
+int cli_ctx_serial(void);
+/* Whether the context was tried and failed. */
+int cli_ctx_failed(const cli_ctx_job *j);
+/* Waits, then destroys the context (CLSA_CLI_EXIT=fast: leaves it to exit). */
+void cli_ctx_end(cli_ctx_job *j);
 
 /* Reads a whole file (NULL-safe for empty files: *data is a valid pointer). */
 int cli_read_file(const char *path, uint8_t **data, size_t *n);
@@ -95,6 +119,9 @@ typedef struct cli_buf {
     int mapped;        /* a file mapping (munmap) */
 } cli_buf;
 int cli_buf_alloc(clsa_context *ctx, size_t bytes, cli_buf *b, const char *what);
+/* Whether big arrays are the context's page-locked memory (CLSA_CLI_IO=pinned):
+ * then inputs and outputs wait for the context; else they need none. */
+int cli_io_pinned(void);
 void cli_buf_free(cli_buf *b);
 /* A whole input in two steps: open (errors before the device starts), then
  * read into a cli_buf of ctx.  "-" reads standard input. */
@@ -144,6 +171,10 @@ double cli_now(void);
 int cli_sa(int argc, char **argv);
 /* clsa sa --fasta (sa_fasta.c): a generalized suffix array of the records. */
 int cli_sa_fasta(const cli_args *a);
+/* One byte input's suffix array into out_path on j's context (sa.c). */
+int cli_sa_one(const cli_args *a, cli_ctx_job *j, const char *in_path, const char *out_path);
+/* clsa sa --batch LIST (sa_batch.c). */
+int cli_sa_batch(const cli_args *a);
 int cli_check(int argc, char **argv);
 int cli_devices(int argc, char **argv);
 int cli_bwt(int argc, char **argv);

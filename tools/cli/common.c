@@ -101,6 +101,10 @@ static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_arg
     } else if ((allowed & OPT_MEM) && is_opt(arg, NULL, "--mem")) {
         if (value_of(argc, argv, i, &v)) return -1;
         if (parse_size(v, &a->mem_limit)) return -2;
+    } else if ((allowed & OPT_BATCH) && is_opt(arg, NULL, "--batch")) {
+        if (value_of(argc, argv, i, &v)) return -1;
+        if (!*v) return -2;
+        a->batch = v;
     } else if ((allowed & OPT_FASTA) && !strcmp(arg, "--fasta")) {
         a->fasta = 1;
     } else if ((allowed & OPT_FASTA) && !strcmp(arg, "--keep-case")) {

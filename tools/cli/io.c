@@ -123,6 +123,8 @@ static int io_mode(void)
     return IO_MMAP;
 }
 
+int cli_io_pinned(void) { return io_mode() == IO_PINNED; }
+
 int cli_buf_alloc(clsa_context *ctx, size_t bytes, cli_buf *b, const char *what)
 {
     b->p = NULL;

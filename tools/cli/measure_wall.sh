@@ -2,7 +2,13 @@
 # Issue 15: the CLI's wall time (process start to exit, min of 3, warm kernel
 # cache) beside the library call (clsa-bench sa32, transfers included) and the
 # file I/O alone, on tmpfs.  Usage: measure_wall.sh CLSA_BINARY BENCH_BINARY [LABEL]
-# Environment: CLSA_DEVICE (default nvidia), SIZES ("text1M text100M dna100M dna400M").
+# (BENCH_BINARY may be "" to skip the library-call rows.)
+# Environment: CLSA_DEVICE (default nvidia), SIZES ("text1M text100M dna100M dna400M"),
+# BATCH_N (default 20): the batch rows time N files of 100 kB as N `clsa sa`
+# processes against one `clsa sa --batch` of the same N pairs.
+# Columns: cli_wall (the default: context opened on a second thread while the input
+# is mapped, clsa_destroy at exit), fast_exit (CLSA_CLI_EXIT=fast: the context left to
+# the process's exit), serial (CLSA_CLI_SERIAL=1: the old order, context first).
 set -u
 clsa=$1 bench=$2 label=${3:-}
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,19 +45,36 @@ min3() { # min over 3 runs of "$@", in seconds
   awk -v u=$best 'BEGIN{printf "%.3f", u/1e6}'
 }
 printf x > "$d/empty1"
-printf "%-9s %-8s %9s %9s %9s %9s %9s\n" input build cli_wall read_s write_s startup_s sizeMB
+printf "%-9s %-8s %9s %9s %9s %9s %9s %9s %9s\n" input build cli_wall fast_exit serial read_s write_s startup_s sizeMB
 for f in ${SIZES:-text1M text100M dna100M dna400M}; do
   [ -f "$d/$f" ] || "$d/gen" $(spec $f) "$d/$f" || exit 1
   n=$(stat -c %s "$d/$f")
   "$clsa" sa "$d/$f" "$d/$f.sa" || { echo "clsa sa $f failed"; continue; }  # warms the cache
   wall=$(min3 "$clsa" sa "$d/$f" "$d/$f.sa")
+  fast=$(CLSA_CLI_EXIT=fast min3 "$clsa" sa "$d/$f" "$d/$f.sa")
+  serial=$(CLSA_CLI_SERIAL=1 min3 "$clsa" sa "$d/$f" "$d/$f.sa")
   rd=$(min3 sh -c "cat '$d/$f' > /dev/null")
   wr=$(min3 dd if="$d/$f.sa" of="$d/w.sa" bs=4M)
   st=$(min3 "$clsa" sa "$d/empty1" "$d/empty1.sa")
-  printf "%-9s %-8s %9s %9s %9s %9s %9d\n" $f "$label" $wall $rd $wr $st $((n / 1000000))
+  printf "%-9s %-8s %9s %9s %9s %9s %9s %9s %9d\n" $f "$label" $wall $fast $serial $rd $wr $st \
+    $((n / 1000000))
   "$clsa" sa --stats "$d/$f" "$d/$f.sa" 2>&1 | grep -E "wall|transfer" | sed "s/^/  $f: /"
 done
 rm -f "$d/w.sa"
+# Batch: N small inputs as N processes against one process (the driver starts once).
+nb=${BATCH_N:-20}
+mkdir -p "$d/batch"
+: > "$d/batch/list"
+for i in $(seq 1 $nb); do
+  [ -f "$d/batch/in$i" ] || "$d/gen" words 100000 "$d/batch/in$i" || exit 1
+  printf '%s\t%s\n' "$d/batch/in$i" "$d/batch/out$i.sa" >> "$d/batch/list"
+done
+"$clsa" sa --batch "$d/batch/list" || echo "clsa sa --batch failed"  # warms the cache
+procs=$(min3 sh -c "for i in \$(seq 1 $nb); do '$clsa' sa '$d/batch/in'\$i '$d/batch/out'\$i.sa || exit 1; done")
+batch=$(min3 "$clsa" sa --batch "$d/batch/list")
+fastb=$(CLSA_CLI_EXIT=fast min3 "$clsa" sa --batch "$d/batch/list")
+printf "batch: %d x 100 kB  %s processes %s s  one --batch %s s  (fast exit %s s)\n" $nb "$label" \
+  $procs $batch $fastb
 inputs=
 for f in ${SIZES:-text1M text100M dna100M dna400M}; do inputs="$inputs $f=$d/$f"; done
-[ -n "$bench" ] && "$bench" -d "$CLSA_DEVICE" -r 3 --ref-reps 0 --no-check --no-profile sa32 $inputs
+[ -n "$bench" ] && [ -x "$bench" ] && "$bench" -d "$CLSA_DEVICE" -r 3 --ref-reps 0 --no-check --no-profile sa32 $inputs

@@ -7,7 +7,8 @@
 
 static const char *sa_usage =
     "clsa sa [-d DEV] [--backend B] [--index 32|64] [--mem SIZE] [--stats] [-q] [-v] "
-    "[--fasta [--keep-case] [--revcomp] [--doc FILE] [--seqs FILE]] INPUT OUTPUT";
+    "[--fasta [--keep-case] [--revcomp] [--doc FILE] [--seqs FILE]] INPUT OUTPUT "
+    "| --batch LIST (one 'INPUT OUTPUT' pair a line)";
 
 /* The FASTA options mean nothing for a byte input: refused, not ignored. */
 static int fasta_only(const cli_args *a)
@@ -19,32 +20,64 @@ static int fasta_only(const cli_args *a)
     return CLI_USAGE;
 }
 
+/* --batch takes its pairs from LIST: no INPUT OUTPUT words, no --fasta. */
+static int batch_words(const cli_args *a)
+{
+    if (a->batch && (a->npos || a->fasta)) {
+        cli_error("--batch takes its inputs from LIST: %s (usage: %s)",
+                  a->fasta ? "--fasta is not supported there" : "no INPUT OUTPUT words",
+                  sa_usage);
+        return CLI_USAGE;
+    }
+    if (!a->batch && a->npos < 2) {
+        cli_error("missing argument (usage: %s)", sa_usage);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
 int cli_sa(int argc, char **argv)
 {
     cli_args a;
     int help, rc = cli_parse(argc, argv,
                              OPT_DEVICE | OPT_INDEX | OPT_STATS | OPT_PROGRESS | OPT_FASTA |
-                                 OPT_MEM, 2, 2,
+                                 OPT_MEM | OPT_BATCH, 0, 2,
                              sa_usage, &a, &help);
-    if (rc || help || (rc = fasta_only(&a))) return rc;
+    if (rc || help || (rc = fasta_only(&a)) || (rc = batch_words(&a))) return rc;
+    if (a.batch) return cli_sa_batch(&a);
     if (a.fasta) return cli_sa_fasta(&a);
     if ((rc = cli_distinct_paths(a.pos, 1, a.pos + 1, 1))) return rc;
+    cli_ctx_job j;
+    cli_ctx_init(&j, &a);
+    rc = cli_sa_one(&a, &j, a.pos[0], a.pos[1]);
+    cli_ctx_end(&j);
+    return rc;
+}
+
+/* The context starts once the input is known to open (its errors come
+ * first, as before) and is joined only before the call: mapping the input
+ * and making the output file run beside the driver's start.  Page-locked
+ * arrays (CLSA_CLI_IO=pinned) belong to the context, so they wait for it. */
+int cli_sa_one(const cli_args *a, cli_ctx_job *j, const char *in_path, const char *out_path)
+{
     cli_in in;
     cli_buf text = {0};
     cli_result sa = {0};
     clsa_context *ctx = NULL;
-    int width = a.index_bits / 8;
-    if ((rc = cli_in_open(&in, a.pos[0]))) return rc;
-    /* The context first: the arrays live in its page-locked memory. */
-    if ((rc = cli_open(&a, &ctx)) || (rc = cli_in_read(&in, ctx, &text))) goto done;
+    int rc, width = a->index_bits / 8;
+    if ((rc = cli_in_open(&in, in_path))) return rc;
+    cli_ctx_start(j);
+    if ((cli_io_pinned() || cli_ctx_serial()) && (rc = cli_ctx_wait(j, &ctx))) goto done;
+    if ((rc = cli_in_read(&in, ctx, &text))) goto done;
     size_t n = text.n;
-    if (a.index_bits == 32 && n > INT32_MAX) {
+    if (width == 4 && n > INT32_MAX) {
         cli_error("'%s' has %zu bytes: too large for a 32-bit suffix array; use --index 64",
-                  a.pos[0], n);
+                  in_path, n);
         rc = CLI_RUNTIME;
         goto done;
     }
-    if ((rc = cli_result_open(ctx, a.pos[1], n * (size_t)width, &sa, "the suffix array")))
+    if ((rc = cli_result_open(ctx, out_path, n * (size_t)width, &sa, "the suffix array")) ||
+        (rc = cli_ctx_wait(j, &ctx)))
         goto done;
     cli_progress_input(n);
     double t0 = cli_now();
@@ -58,12 +91,11 @@ int cli_sa(int argc, char **argv)
     }
     cli_to_le(sa.b.p, n, width);
     if ((rc = cli_result_commit(&sa))) goto done;
-    if (a.stats) cli_print_stats(ctx, n, t1 - t0);
+    if (a->stats) cli_print_stats(ctx, n, t1 - t0);
 done:
     cli_in_close(&in);
     cli_buf_free(&text);
     cli_result_close(&sa);
-    clsa_destroy(ctx);
     return rc;
 }
 
