@@ -62,9 +62,11 @@ void clsa__tuning_init(clsa_tuning *t)
      * work-group per core at a time, where larger groups amortise barriers. */
     t->wg = pow2_floor(maxwg < 256 ? maxwg : 256);
     t->scan_items = t->is_gpu ? 8 : 16;
-    /* One work-group scans 2^17 values in about the time of the three
-     * launches the tiled scan needs (measured on the H200, BENCHMARKS.md). */
-    t->scan_serial = (size_t)1 << 17;
+    /* One work-group scans 2^15 values in about the time of the three
+     * launches the tiled scan needs; from 2^16 on it is slower (H200,
+     * BENCHMARKS.md run 10: text@1M 4.5 / 5.1 / 5.4 ms at 2^15 / 2^16 /
+     * 2^17, 4.6 ms with the tiled scan only). */
+    t->scan_serial = (size_t)1 << 15;
     t->sort_wg = t->wg;
     /* 8-bit digits: 4 passes over u32 keys; the tile's local ranking does
      * them as two 4-bit splits, so local memory does not grow with it. */
