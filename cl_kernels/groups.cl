@@ -46,6 +46,17 @@ __kernel void grp_old_heads(const __global idx_t *u, const __global idx_t *isa, 
     if (i < m) flags[i] = i == 0 || lr[lid + 1] != lr[lid];
 }
 
+/* Heads of the groups from keys sorted by (group, ...): the group is
+ * keys[i] >> shift (the global sort's keys, host/sa/prefix_doubling.c),
+ * read in order instead of gathering every slot's rank. */
+__kernel void grp_key_heads(const __global idx_t *keys, ulong m, uint shift,
+                            __global uint *flags)
+{
+    ulong i = get_global_id(0);
+    if (i >= m) return;
+    flags[i] = i == 0 || keys[i] >> shift != keys[i - 1] >> shift;
+}
+
 /* key2 of slot j into local entry l. */
 static void grp_load_key(const __global idx_t *u, const __global idx_t *isa, ulong n, ulong h,
                          ulong j, __local idx_t *lk, uint l)

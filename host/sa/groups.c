@@ -76,6 +76,15 @@ clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w)
     return scan_heads(ctx, w, w->sk, NULL, w->sv, NULL);
 }
 
+clsa_status clsa__groups_starts_from_keys(clsa_context *ctx, clsa__sa_work *w, unsigned shift)
+{
+    cl_ulong m = w->m;
+    cl_uint sh = shift;
+    clsa_status st = RUN(w, "grp_key_heads", w->m, CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(sh),
+                         CLSA_KARG(w->sk));
+    return st ? st : scan_heads(ctx, w, w->sk, NULL, w->sv, NULL);
+}
+
 /* keep (uint flags of m slots, | 2 at group heads with marks) scanned into
  * pos (may be keep itself); u compacted into sk, the two swap; m =
  * suffixes kept; with marks, the kept groups' heads marked in u (then

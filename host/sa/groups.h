@@ -46,6 +46,9 @@ typedef struct clsa__sa_work {
  * (1 + group number of each slot), sv[0..g) = first slot of each group. */
 clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w);
 
+/* The same from k after a sort by (group, ...): group = k >> shift. */
+clsa_status clsa__groups_starts_from_keys(clsa_context *ctx, clsa__sa_work *w, unsigned shift);
+
 /* Length classes (see groups.cl) for groups sorted in local memory. */
 typedef struct clsa__grp_classes {
     unsigned nclass;          /* local-memory classes; R1 = CLSA_GRP_TINY << nclass */

@@ -188,8 +188,10 @@ done:
  * fit in one idx_t together (few groups: the periodic inputs that take
  * this path), one sort by (group, key2); else a stable sort by key2, then
  * one by rank to restore the groups.  sk holds the inclusive scan of the
- * head flags (clsa__groups_starts). */
-static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
+ * head flags (clsa__groups_starts).  *group_shift: k >> it is the group
+ * (or its rank) of each slot afterwards, or -1 when k is not in order
+ * (the sorts ran in halves). */
+static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int *group_shift)
 {
     int kb = w->index64 ? 8 : 4;
     cl_ulong m = w->m, n = w->n, hh = h;
@@ -197,7 +199,11 @@ static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
     unsigned gbits = bits_of(w->g - 1);
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_SORT_L);
-    if (shift + gbits <= (unsigned)(8 * kb) && (ctx->tune.sa_path & 3) != 3)
+    int combined = shift + gbits <= (unsigned)(8 * kb) && (ctx->tune.sa_path & 3) != 3;
+    *group_shift = w->m > w->sv_len || (combined && shift >= (unsigned)(8 * kb)) ? -1
+                   : combined                                                ? (int)shift
+                                                                             : 0;
+    if (combined)
         return (st = RUN(ctx, w->index64, "pd_key_group", w->m, CLSA_KARG(w->u),
                          CLSA_KARG(w->isa), CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(n),
                          CLSA_KARG(hh), CLSA_KARG(shift), CLSA_KARG(w->k)))
@@ -255,15 +261,24 @@ static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h
     int global = path == 1 || path == 3 ||
                  (path != 2 && (c.large_slots * 2 > w->m ||
                                               ctx->stats.current_device_bytes + extra > budget));
+    int starts_valid = !global;
     if (global) {
-        if ((st = sort_global(ctx, w, h))) return st;
+        int group_shift;
+        if ((st = sort_global(ctx, w, h, &group_shift))) return st;
+        /* the sort used sk and sv as scratch: the layout again, from the
+         * sorted keys when they are in order (else groups_split gathers) */
+        if (group_shift >= 0) {
+            clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
+            if ((st = clsa__groups_starts_from_keys(ctx, w, (unsigned)group_shift))) return st;
+            starts_valid = 1;
+        }
     } else {
         clsa__set_phase(ctx, CLSA_PHASE_SORT_S);
         if ((st = clsa__groups_sort_small(ctx, w, &c, h))) return st;
         if (c.count[c.nclass] && (st = sort_large(ctx, w, &c, h))) return st;
     }
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    return clsa__groups_split(ctx, w, h, !global);
+    return clsa__groups_split(ctx, w, h, starts_valid);
 }
 
 /* Share of the call's progress the sorting takes; the inversion the rest. */
