@@ -178,6 +178,24 @@ __kernel void pd_invert(const __global idx_t *isa, ulong n, __global idx_t *sa)
     sa[isa[p]] = (idx_t)p;
 }
 
+/* vals[i] = i (the positions that go with the ranks in pd_invert's
+ * bucketed form, host/sa/prefix_doubling.c invert). */
+__kernel void pd_iota(ulong n, __global idx_t *vals)
+{
+    ulong i = get_global_id(0);
+    if (i < n) vals[i] = (idx_t)i;
+}
+
+/* sa[keys[i]] = vals[i]: pd_invert after (rank, position) pairs were
+ * sorted by the rank's top bits, so the writes of neighbouring work-items
+ * fall in one window of the SA instead of anywhere in it. */
+__kernel void pd_scatter_pairs(const __global idx_t *keys, const __global idx_t *vals, ulong n,
+                               __global idx_t *sa)
+{
+    ulong i = get_global_id(0);
+    if (i < n) sa[keys[i]] = vals[i];
+}
+
 /* One repeated byte: suffix n-1 (the shortest) first. */
 __kernel void pd_reverse(ulong n, __global idx_t *sa)
 {

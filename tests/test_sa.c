@@ -134,13 +134,14 @@ static void hard_inputs(void **state)
  * global sorts in two halves and a merge, as on inputs where nearly all
  * suffixes stay unsorted); the default carries each group's first slot in
  * the top bit of u from one pass to the next, sa_path + 16 finds the heads
- * by gathering the old ranks instead. */
+ * by gathering the old ranks instead; sa_path + 32 inverts ISA by the plain
+ * scatter instead of the bucketed one. */
 static void forced_paths(void **state)
 {
     (void)state;
     static const char *tunes[] = {"sa_path=1", "sa_path=2", "sa_path=2,r1=32", "sa_path=3",
                                   "sa_path=4", "sa_path=7", "sa_path=6,r1=32", "sa_path=17",
-                                  "sa_path=18,r1=32"};
+                                  "sa_path=18,r1=32", "sa_path=32"};
     static const hard_case kinds[] = {{GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 100},
                                       {GEN_RANDOM, 2}, {GEN_MUTATED, 3000}, {GEN_THUE_MORSE, 0}};
     size_t sizes[] = {100, 3000, 40000};

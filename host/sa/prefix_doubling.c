@@ -449,6 +449,48 @@ clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n
 static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_byte,
                              int text_writable, cl_mem sa, int64_t n, int index64);
 
+/* Digit bits of the bucketing sort before the inversion's scatter. */
+#define INVERT_BUCKET_BITS 8
+
+/* SA = ISA^-1 (isa is destroyed).  A plain scatter writes anywhere in the
+ * SA, a sector per 4 bytes once it is larger than the cache; with room
+ * for two more arrays within 5 iw bytes per input byte (always, at the
+ * end of the loop), one radix pass first groups the (rank, position)
+ * pairs by the rank's top bits, so the writes of a stretch of pairs land
+ * in one window of 1/256 of the SA (H200, BENCHMARKS.md run 10).
+ * CLSA_TUNE sa_path + 32: the plain scatter. */
+static clsa_status invert(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl_mem sa)
+{
+    size_t iw = w->index64 ? 8 : 4;
+    cl_ulong nn = w->n;
+    cl_mem dead[4] = {w->u, w->k, w->sk, w->sv}; /* the loop's work arrays (m = 0) */
+    for (int i = 0; i < 4; i++)
+        if (dead[i] != w->isa) release(ctx, b, dead[i]);
+    w->u = w->k = w->sk = w->sv = NULL;
+    unsigned hi = bits_of(w->n - 1), lo = hi > INVERT_BUCKET_BITS ? hi - INVERT_BUCKET_BITS : 0;
+    uint64_t extra = 2 * iw * w->n + table_cap(w->n);
+    int bucketed = !(ctx->tune.sa_path & 32) && hi > INVERT_BUCKET_BITS &&
+                   ctx->stats.current_device_bytes + extra <= 5 * iw * w->n &&
+                   extra <= clsa__mem_free(ctx);
+    if (!bucketed)
+        return RUN(ctx, w->index64, "pd_invert", w->n, CLSA_KARG(w->isa), CLSA_KARG(nn),
+                   CLSA_KARG(sa));
+    cl_mem vals = NULL, scratch = NULL;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(alloc(ctx, b, w->n * iw, &vals));
+    CLSA_TRY(alloc(ctx, b, w->n * iw, &scratch));
+    CLSA_TRY(RUN(ctx, w->index64, "pd_iota", w->n, CLSA_KARG(nn), CLSA_KARG(vals)));
+    /* sa is free until the scatter: the sort's value scratch */
+    CLSA_TRY(clsa__radix_sort_capped(ctx, w->isa, vals, w->n, (int)iw, (int)iw, lo, hi, scratch,
+                                     sa, table_cap(w->n)));
+    CLSA_TRY(RUN(ctx, w->index64, "pd_scatter_pairs", w->n, CLSA_KARG(w->isa), CLSA_KARG(vals),
+                 CLSA_KARG(nn), CLSA_KARG(sa)));
+done:
+    release(ctx, b, vals);
+    release(ctx, b, scratch);
+    return st;
+}
+
 clsa_status clsa__sa_device_sym(clsa_context *ctx, cl_mem text, int sym, int text_writable,
                                 cl_mem sa, int64_t n, int index64)
 {
@@ -520,8 +562,7 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     CLSA_TRY(clsa__progress(ctx, "inversion", SORTED_SHARE));
     if (!w.isa_unset) /* else the initial sort left the SA in sa (w.u) */
-        CLSA_TRY(RUN(ctx, index64, "pd_invert", w.n, CLSA_KARG(w.isa), CLSA_KARG(nn),
-                     CLSA_KARG(sa)));
+        CLSA_TRY(invert(ctx, &b, &w, sa));
     CLSA_TRY(clsa__progress(ctx, "inversion", 1.0));
 done:
     release_all(ctx, &b);
