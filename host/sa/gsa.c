@@ -106,6 +106,21 @@ clsa_status clsa__gsa_doc(clsa_context *ctx, const int64_t *lengths, int64_t k, 
     return CLSA_OK;
 }
 
+/* A byte value that occurs nowhere in text[0..n), or -1.  The low control
+ * bytes are absent from most texts and DNA: memchr (vectorised) rules a
+ * candidate in or out at memory speed; after a few present ones, one pass
+ * marks every byte. */
+static int free_byte(const uint8_t *text, size_t n)
+{
+    for (int c = 0; c < 8; c++)
+        if (!memchr(text, c, n)) return c;
+    uint8_t seen[256] = {0};
+    for (size_t i = 0; i < n; i++) seen[text[i]] = 1;
+    for (int c = 0; c < 256; c++)
+        if (!seen[c]) return c;
+    return -1;
+}
+
 /* Byte strings on the device: when some byte value occurs in no string,
  * the virtual text is the strings joined by that byte (n bytes, not 4 n)
  * and the byte path treats it as the separators (clsa__sa_device_gsa).
@@ -114,14 +129,10 @@ clsa_status clsa__gsa_doc(clsa_context *ctx, const int64_t *lengths, int64_t k, 
 static clsa_status gsa_bytes(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
                              int64_t k, int64_t n, void *sa, int index64, int *declined)
 {
-    uint8_t seen[256] = {0};
     size_t total = (size_t)(n - k);
-    int sep = -1;
     *declined = 1;
     if (!clsa__use_device(ctx, (uint64_t)n)) return CLSA_OK; /* the host would run it */
-    for (size_t i = 0; i < total; i++) seen[text[i]] = 1;
-    for (int c = 0; c < 256 && sep < 0; c++)
-        if (!seen[c]) sep = c;
+    int sep = free_byte(text, total);
     if (sep < 0) return CLSA_OK;
     uint8_t *vt = malloc((size_t)n);
     if (!vt) return CLSA_OK; /* the 32-bit route reports the memory it lacks */
