@@ -139,8 +139,22 @@ static void split_round(key_t *k, ushort *p, __local key_t *tile, __local ushort
                         __local ushort *cnt, __local uint *wx, __local uint *wy, uint shift,
                         uint smask, uint lid, uint lsize, int with_perm)
 {
+#if RANK_REG_COUNTS
+    /* The work-item's own counts in registers, four 8-bit counters a word
+     * (ITEMS < 256), written once: no read-modify-write of local memory
+     * per key, where work-items of different digits meet on one bank. */
+    uint packed[(SUB_RADIX + 3) / 4];
+    for (uint w = 0; w < (SUB_RADIX + 3) / 4; w++) packed[w] = 0;
+    for (uint j = 0; j < ITEMS; j++) {
+        uint d = digit_of(k[j], shift, smask), inc = 1u << ((d & 3) * 8);
+        for (uint w = 0; w < (SUB_RADIX + 3) / 4; w++) packed[w] += (d >> 2) == w ? inc : 0u;
+    }
+    for (uint d = 0; d < SUB_RADIX; d++)
+        cnt[CPAD(d * lsize + lid)] = (ushort)(packed[d >> 2] >> ((d & 3) * 8) & 0xffu);
+#else
     for (uint d = 0; d < SUB_RADIX; d++) cnt[CPAD(d * lsize + lid)] = 0;
     for (uint j = 0; j < ITEMS; j++) cnt[CPAD(digit_of(k[j], shift, smask) * lsize + lid)]++;
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     /* Flattened scan of the SUB_RADIX * lsize matrix: a row of SUB_RADIX
      * consecutive entries per work-item, then across work-items. */

@@ -60,8 +60,9 @@ static size_t pow2_floor(size_t x)
 static clsa_status get_kernels(sort_run *r)
 {
     char opts[128];
-    snprintf(opts, sizeof opts, "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%zu -DSUB_BITS=%d", r->kb,
-             r->vb, r->items, r->sub);
+    snprintf(opts, sizeof opts,
+             "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%zu -DSUB_BITS=%d -DRANK_REG_COUNTS=%d", r->kb,
+             r->vb, r->items, r->sub, r->items < 256 && r->ctx->tune.radix_reg);
     if (r->onesweep) return clsa__radix_onesweep_kernels(r, opts);
     clsa_status st = clsa__kernel(r->ctx, "radix_rank+radix_sort", 0, opts, "radix_hist", &r->hist);
     if (st == CLSA_OK)

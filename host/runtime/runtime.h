@@ -30,6 +30,8 @@ typedef struct clsa_tuning {
     size_t sort_wg;           /* work-group size for radix sort */
     unsigned radix_bits;      /* LSD radix sort digit width, 4..8 bits */
     size_t radix_items;       /* keys per work-item in LSD radix sort tiles */
+    unsigned radix_reg;       /* 1: the radix ranking counts digits in registers
+                                 (packed 8-bit counters), 0: in local memory */
     unsigned radix_sub;       /* bits per local split round of the radix tile
                                  ranking, 1..8 (its counter matrix has 2^radix_sub
                                  rows per work-item) */

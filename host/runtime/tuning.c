@@ -21,6 +21,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "sort_wg")) t->sort_wg = pow2_floor(v);
     else if (!strcmp(key, "radix_bits")) t->radix_bits = v < 4 ? 4 : v > 8 ? 8 : (unsigned)v;
     else if (!strcmp(key, "radix_items")) t->radix_items = v;
+    else if (!strcmp(key, "radix_reg")) t->radix_reg = v != 0;
     else if (!strcmp(key, "radix_sub")) t->radix_sub = v < 1 ? 1 : v > 8 ? 8 : (unsigned)v;
     else if (!strcmp(key, "r1")) t->r1 = v;
     else if (!strcmp(key, "r2")) t->r2 = v;
@@ -34,7 +35,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
 /* Keys whose value 0 means something (others ignore 0). */
 static int zero_allowed(const char *key)
 {
-    return !strcmp(key, "onesweep") || !strcmp(key, "scan_serial");
+    return !strcmp(key, "onesweep") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg");
 }
 
 static void apply_env(clsa_tuning *t)
@@ -77,6 +78,7 @@ void clsa__tuning_init(clsa_tuning *t)
      * work-groups share a GPU core; smaller local memories shrink it. */
     t->radix_items = 16;
     t->radix_sub = CLSA_RADIX_SUB_BITS;
+    t->radix_reg = 1;
     /* GPUs: the same 4096-key tile as 128 work-items x 32 keys ranks
      * faster (H200, 2^28 u32 pairs: 1.27e10 vs 9.9e9 pairs/s). */
     if (t->is_gpu && t->sort_wg >= 128) {
