@@ -109,9 +109,9 @@ CLSA_API void clsa_fm_positions_free(int64_t *positions);
  * matches that run past the end of their string dropped after locating
  * (then counting locates too, and those dropped matches count toward
  * max_total).  Pattern conventions as for clsa_fm_count: the empty pattern
- * occurs at every offset 0..lengths[i]-1 of every string.  The set index
- * is not saved by clsa_fm_save (keep the strings, or save them with it and
- * rebuild); the FM-index file format is unchanged. */
+ * occurs at every offset 0..lengths[i]-1 of every string.  The index is
+ * saved with clsa_fm_set_save and read back with clsa_fm_set_load (a file
+ * of its own kind, which clsa_fm_load refuses, and the other way round). */
 typedef struct clsa_fm_set clsa_fm_set;
 
 /* Builds the index.
@@ -134,6 +134,27 @@ CLSA_API void clsa_fm_set_free(clsa_fm_set *set);
  * pointer may be NULL). */
 CLSA_API clsa_status clsa_fm_set_info(const clsa_fm_set *set, int64_t *k, int64_t *total,
                                       int64_t *sample_rate);
+
+/* Writes the set index to path: the FM-index file of clsa_fm_save with
+ * magic "CLSAFMST" and, after its samples and under its checksum, the
+ * string table (k, the separator byte, the k lengths; 8 bytes a string).
+ * Names of the strings are not stored.  Written to a temporary file in the
+ * same folder and renamed, so path never holds a partial file.
+ *   set   the index
+ *   path  output file */
+CLSA_API clsa_status clsa_fm_set_save(clsa_fm_set *set, const char *path);
+
+/* Reads a set index written by clsa_fm_set_save and rebuilds its device
+ * data; the answers are those of the index that was saved.  A truncated,
+ * altered or foreign file (a single-text FM-index file included) gives
+ * CLSA_ERR_FORMAT with a message saying what is wrong; every size is
+ * checked against the file size, and the string table against the text
+ * length and the symbol counts, before any allocation of that size and
+ * any device work.  A file that cannot be opened or read is CLSA_ERR_IO.
+ *   ctx   context with a device (kept by the handle)
+ *   path  input file
+ *   out   receives the handle (NULL on failure) */
+CLSA_API clsa_status clsa_fm_set_load(clsa_context *ctx, const char *path, clsa_fm_set **out);
 
 /* Counts the occurrences of a batch of patterns in all the strings
  * together (an occurrence lies inside one string).  Arguments as for

@@ -82,6 +82,47 @@ CLSA_API clsa_status clsa_unbwt(clsa_context *ctx, const uint8_t *bwt, uint8_t *
 CLSA_API clsa_status clsa_unbwt_mem(clsa_context *ctx, cl_mem bwt, cl_mem text, int64_t n,
                                     int64_t primary);
 
+/* ---- BWT of integer alphabets ----------------------------------------------
+ * The same transform for a text of 16-, 32- or 64-bit symbols (token ids,
+ * k-mer codes, ...), symbols compared as unsigned numbers (0 and the
+ * type's maximum allowed; the $ is still a conceptual symbol smaller than
+ * all of them, so no value is reserved): bwt[0] = text[n-1], then
+ * text[sa[i] - 1] for every sa[i] != 0 in suffix order, *primary = 1 + the
+ * rank of suffix 0 (0 when n = 0), as clsa_bwt.  The suffix array is built
+ * as clsa_sa32_u16 ... clsa_sa32_u64 build it (device, out of core or host
+ * by the backend rules; 64-bit symbols ranked first) into a host array of
+ * n entries (4 bytes, 8 past 2^31), then gathered on the host.
+ *   ctx      context (NULL: host backend)
+ *   text     n symbols (may be NULL when n = 0)
+ *   bwt      receives n symbols of the same type; must not overlap text
+ *   n        number of symbols, 0 <= n < 2^32, else CLSA_ERR_TOO_LARGE
+ *   primary  receives the primary index; must not be NULL */
+CLSA_API clsa_status clsa_bwt_u16(clsa_context *ctx, const uint16_t *text, uint16_t *bwt,
+                                  int64_t n, int64_t *primary);
+CLSA_API clsa_status clsa_bwt_u32(clsa_context *ctx, const uint32_t *text, uint32_t *bwt,
+                                  int64_t n, int64_t *primary);
+CLSA_API clsa_status clsa_bwt_u64(clsa_context *ctx, const uint64_t *text, uint64_t *bwt,
+                                  int64_t n, int64_t *primary);
+
+/* Inverse of the above, on the host whatever the backend: LF mapping from
+ * the dense ranks of the symbols and a counting sort of them, about
+ * 8 bytes per symbol of work space plus 8 per distinct symbol (16 per
+ * symbol at the peak while the distinct values are sorted).
+ *   ctx      context for the message (may be NULL)
+ *   bwt      n symbols with their primary index, as clsa_bwt_u16 ... wrote
+ *   text     receives n symbols; may be the same array as bwt, must not
+ *            otherwise overlap it
+ *   n        0 <= n < 2^32, else CLSA_ERR_TOO_LARGE
+ *   primary  in [1, n] (0 when n = 0), else CLSA_ERR_INVALID_ARG; a bwt
+ *            that is not the transform of any text gives unspecified
+ *            symbols, never a crash */
+CLSA_API clsa_status clsa_unbwt_u16(clsa_context *ctx, const uint16_t *bwt, uint16_t *text,
+                                    int64_t n, int64_t primary);
+CLSA_API clsa_status clsa_unbwt_u32(clsa_context *ctx, const uint32_t *bwt, uint32_t *text,
+                                    int64_t n, int64_t primary);
+CLSA_API clsa_status clsa_unbwt_u64(clsa_context *ctx, const uint64_t *bwt, uint64_t *text,
+                                    int64_t n, int64_t primary);
+
 /* ---- LCP array ---------------------------------------------------------------
  * lcp[0] = 0 and lcp[i] = length of the longest common prefix of the
  * suffixes starting at sa[i-1] and sa[i] (suffix order as clsa_sa32/64).

@@ -22,9 +22,13 @@ static const command commands[] = {
     {"unbwt", cli_unbwt, "unbwt --primary P INPUT OUTPUT                     inverse BWT"},
     {"lcp", cli_lcp, "lcp [--index 32|64] [-q] [-v] INPUT OUTPUT         LCP array"},
     {"index", cli_index, "index [--sample-rate R] [-q] [-v] INPUT INDEX      build an FM-index file"},
+    {"index", cli_index, "index --set (--fasta|--lines) [--seqs F] INPUT INDEX\n"
+                         "                                                     FM-index of a set of strings"},
     {"count", cli_count, "count INDEX PATTERNS                               count occurrences"},
     {"locate", cli_locate, "locate INDEX PATTERNS                              list occurrences"},
     {"lcs", cli_lcs, "lcs A B                                            longest common substring"},
+    {"lcs", cli_lcs, "lcs [--min M] (FILE... | --fasta FASTA | --lines F)\n"
+                     "                                                     ... of k strings (in at least M)"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 

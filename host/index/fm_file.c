@@ -1,6 +1,6 @@
 /* FM-index file format (version 1), all integers little-endian:
  *
- *   0     magic "CLSAFMIX"
+ *   0     magic "CLSAFMIX" (a set index, clsa_fm_set_save: "CLSAFMST")
  *   8     u32 format version (1)
  *   12    u32 header size (2112)
  *   16    u64 n (text length)
@@ -8,18 +8,21 @@
  *   32    u64 primary (row of $, divbwt convention)
  *   40    u64 number of samples
  *   48    u64 number of 32-bit mark words (ceil((n + 1) / 32))
- *   56    u64 reserved (0)
+ *   56    u64 bytes of the extra section (0; a set index: its string table)
  *   64    u64 hist[256] (occurrences of each byte in the text)
  *   2112  BWT, n bytes (libdivsufsort divbwt convention), zero-padded to 4
  *         mark words (u32 each), bit r%32 of word r/32 = row r is sampled
  *         samples (u64 each, text positions of the sampled rows in row order)
+ *         extra section (a set index: host/index/fm_set.c)
  *   end-8 u64 FNV-1a 64 of every byte before it
  *
  * The checkpoints are not stored: they are rebuilt on the device at load
  * time, which keeps files small (about n + n/4 bytes at the default rate).
  * Every size is checked against the file size before anything is allocated,
  * and the content against the checksum and the histogram before any device
- * work, so a damaged file gives CLSA_ERR_FORMAT and never a huge allocation. */
+ * work, so a damaged file gives CLSA_ERR_FORMAT and never a huge allocation.
+ * The set index is this file with another magic and the extra section, so
+ * both kinds go through the same writer, checks and rebuild. */
 #include "fm_index.h"
 
 #include <errno.h>
@@ -30,12 +33,13 @@
 #include <unistd.h>
 
 #define FM_MAGIC "CLSAFMIX"
+#define FM_SET_MAGIC "CLSAFMST"
 #define FM_VERSION 1u
 #define FM_HEADER 2112u
 #define FM_MAX_N ((uint64_t)1 << 40)
 
 typedef struct fm_header {
-    uint64_t n, rate, primary, nsamples, nmarks, reserved;
+    uint64_t n, rate, primary, nsamples, nmarks, extra;
     uint64_t hist[256];
 } fm_header;
 
@@ -50,20 +54,10 @@ static void put_u32(uint8_t *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
-static void put_u64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
 static uint32_t get_u32(const uint8_t *p)
 {
     uint32_t v = 0;
     for (int i = 3; i >= 0; i--) v = v << 8 | p[i];
-    return v;
-}
-static uint64_t get_u64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
     return v;
 }
 
@@ -71,7 +65,7 @@ static uint64_t pad4(uint64_t x) { return (x + 3) & ~(uint64_t)3; }
 
 static uint64_t file_size_of(const fm_header *h)
 {
-    return FM_HEADER + pad4(h->n) + h->nmarks * 4 + h->nsamples * 8 + 8;
+    return FM_HEADER + pad4(h->n) + h->nmarks * 4 + h->nsamples * 8 + h->extra + 8;
 }
 
 /* ---- writing ---------------------------------------------------------------------- */
@@ -89,19 +83,19 @@ static void out_put(out_file *o, const void *p, size_t n)
     if (fwrite(p, 1, n, o->f) != n) o->bad = 1;
 }
 
-static void encode_header(uint8_t *b, const fm_header *h)
+static void encode_header(uint8_t *b, const char *magic, const fm_header *h)
 {
     memset(b, 0, FM_HEADER);
-    memcpy(b, FM_MAGIC, 8);
+    memcpy(b, magic, 8);
     put_u32(b + 8, FM_VERSION);
     put_u32(b + 12, FM_HEADER);
-    put_u64(b + 16, h->n);
-    put_u64(b + 24, h->rate);
-    put_u64(b + 32, h->primary);
-    put_u64(b + 40, h->nsamples);
-    put_u64(b + 48, h->nmarks);
-    put_u64(b + 56, 0);
-    for (int c = 0; c < 256; c++) put_u64(b + 64 + 8 * c, h->hist[c]);
+    clsa__put_u64le(b + 16, h->n);
+    clsa__put_u64le(b + 24, h->rate);
+    clsa__put_u64le(b + 32, h->primary);
+    clsa__put_u64le(b + 40, h->nsamples);
+    clsa__put_u64le(b + 48, h->nmarks);
+    clsa__put_u64le(b + 56, h->extra);
+    for (int c = 0; c < 256; c++) clsa__put_u64le(b + 64 + 8 * c, h->hist[c]);
 }
 
 /* Host copies of the payload: bwt (n bytes), marks, samples as u64 LE. */
@@ -130,7 +124,7 @@ static clsa_status fetch_payload(clsa_fm *fm, uint8_t *bwt, uint8_t *marks, uint
             memcpy(&v32, samples + i * 4, 4);
             v = v32;
         }
-        put_u64(samples + i * 8, v);
+        clsa__put_u64le(samples + i * 8, v);
     }
 done:
     clsa__free(ctx, &dbwt);
@@ -139,7 +133,8 @@ done:
 
 static clsa_status write_file(clsa_context *ctx, const char *path, const uint8_t *header,
                               const uint8_t *bwt, uint64_t n, const uint8_t *marks, size_t mbytes,
-                              const uint8_t *samples, size_t sbytes)
+                              const uint8_t *samples, size_t sbytes, const uint8_t *extra,
+                              size_t ebytes)
 {
     size_t len = strlen(path);
     char *tmp = malloc(len + 16);
@@ -164,7 +159,8 @@ static clsa_status write_file(clsa_context *ctx, const char *path, const uint8_t
         out_put(&o, zeros, (size_t)(pad4(n) - n));
         out_put(&o, marks, mbytes);
         out_put(&o, samples, sbytes);
-        put_u64(sum, o.h);
+        out_put(&o, extra, ebytes);
+        clsa__put_u64le(sum, o.h);
         out_put(&o, sum, 8);
         if (fflush(o.f) != 0 || fsync(fileno(o.f)) != 0) o.bad = 1;
         if (fclose(o.f) != 0) o.bad = 1;
@@ -189,7 +185,8 @@ static clsa_status write_file(clsa_context *ctx, const char *path, const uint8_t
     return st;
 }
 
-clsa_status clsa_fm_save(clsa_fm *fm, const char *path)
+clsa_status clsa__fm_file_save(clsa_fm *fm, const char *path, int set, const uint8_t *extra,
+                               size_t extra_bytes)
 {
     if (!fm) return CLSA_ERR_INVALID_ARG;
     clsa_context *ctx = fm->ctx;
@@ -208,12 +205,12 @@ clsa_status clsa_fm_save(clsa_fm *fm, const char *path)
         goto done;
     }
     fm_header h = {(uint64_t)fm->n, (uint64_t)fm->rate, (uint64_t)fm->primary,
-                   (uint64_t)fm->nsamples, (uint64_t)fm->nmarks, 0, {0}};
+                   (uint64_t)fm->nsamples, (uint64_t)fm->nmarks, extra_bytes, {0}};
     memcpy(h.hist, fm->hist, sizeof h.hist);
-    encode_header(header, &h);
+    encode_header(header, set ? FM_SET_MAGIC : FM_MAGIC, &h);
     CLSA_TRY(fetch_payload(fm, bwt, marks, samples));
     CLSA_TRY(write_file(ctx, path, header, bwt, h.n, marks, (size_t)h.nmarks * 4, samples,
-                        (size_t)h.nsamples * 8));
+                        (size_t)h.nsamples * 8, extra, extra_bytes));
 done:
     free(header);
     free(bwt);
@@ -223,37 +220,49 @@ done:
     return st;
 }
 
-/* ---- reading ---------------------------------------------------------------------- */
-
-static clsa_status bad(clsa_context *ctx, const char *path, const char *what)
+clsa_status clsa_fm_save(clsa_fm *fm, const char *path)
 {
-    return clsa__fail(ctx, CLSA_ERR_FORMAT, "'%s' is not a valid clsa FM-index file: %s", path,
-                      what);
+    return clsa__fm_file_save(fm, path, 0, NULL, 0);
 }
 
-static clsa_status parse_header(clsa_context *ctx, const char *path, const uint8_t *b,
+/* ---- reading ---------------------------------------------------------------------- */
+
+static const char *kind_name(int set) { return set ? "set FM-index" : "FM-index"; }
+
+clsa_status clsa__fm_file_bad(clsa_context *ctx, const char *path, int set, const char *what)
+{
+    return clsa__fail(ctx, CLSA_ERR_FORMAT, "'%s' is not a valid clsa %s file: %s", path,
+                      kind_name(set), what);
+}
+#define bad(ctx, path, what) clsa__fm_file_bad(ctx, path, set, what)
+
+static clsa_status parse_header(clsa_context *ctx, const char *path, int set, const uint8_t *b,
                                 uint64_t size, fm_header *h)
 {
     size_t m = size < 8 ? (size_t)size : 8;
-    if (memcmp(b, FM_MAGIC, m) != 0) return bad(ctx, path, "wrong magic (a foreign file)");
+    if (m == 8 && memcmp(b, set ? FM_MAGIC : FM_SET_MAGIC, 8) == 0)
+        return bad(ctx, path, set ? "it is the FM-index of one text (load it as one)"
+                                  : "it is the FM-index of a set of strings (load it as one)");
+    if (memcmp(b, set ? FM_SET_MAGIC : FM_MAGIC, m) != 0)
+        return bad(ctx, path, "wrong magic (a foreign file)");
     if (size < 12) return bad(ctx, path, "truncated header");
     uint32_t version = get_u32(b + 8);
     if (version != FM_VERSION)
         return clsa__fail(ctx, CLSA_ERR_FORMAT,
-                          "'%s': FM-index format version %u is not supported (this build reads "
+                          "'%s': %s format version %u is not supported (this build reads "
                           "version %u)",
-                          path, version, FM_VERSION);
+                          path, kind_name(set), version, FM_VERSION);
     if (size < FM_HEADER + 8) return bad(ctx, path, "truncated header");
     if (get_u32(b + 12) != FM_HEADER) return bad(ctx, path, "wrong header size");
-    h->n = get_u64(b + 16);
-    h->rate = get_u64(b + 24);
-    h->primary = get_u64(b + 32);
-    h->nsamples = get_u64(b + 40);
-    h->nmarks = get_u64(b + 48);
-    h->reserved = get_u64(b + 56);
+    h->n = clsa__get_u64le(b + 16);
+    h->rate = clsa__get_u64le(b + 24);
+    h->primary = clsa__get_u64le(b + 32);
+    h->nsamples = clsa__get_u64le(b + 40);
+    h->nmarks = clsa__get_u64le(b + 48);
+    h->extra = clsa__get_u64le(b + 56);
     uint64_t sum = 0;
     for (int c = 0; c < 256; c++) {
-        h->hist[c] = get_u64(b + 64 + 8 * c);
+        h->hist[c] = clsa__get_u64le(b + 64 + 8 * c);
         if (h->hist[c] > h->n) return bad(ctx, path, "symbol count larger than the text");
         sum += h->hist[c];
     }
@@ -265,24 +274,26 @@ static clsa_status parse_header(clsa_context *ctx, const char *path, const uint8
         return bad(ctx, path, "primary index out of range");
     if (h->nmarks != (h->n + 1 + 31) / 32) return bad(ctx, path, "wrong number of mark words");
     if (h->nsamples > h->n + 1) return bad(ctx, path, "too many samples");
-    if (h->reserved != 0) return bad(ctx, path, "reserved field is not zero");
-    if (file_size_of(h) != size)
+    if (!set && h->extra != 0) return bad(ctx, path, "reserved field is not zero");
+    /* each term is below 2^43 here, but the extra size is the file's word */
+    if (h->extra > size || file_size_of(h) != size)
         return clsa__fail(ctx, CLSA_ERR_FORMAT,
-                          "'%s' is not a valid clsa FM-index file: it has %llu bytes, its header "
+                          "'%s' is not a valid clsa %s file: it has %llu bytes, its header "
                           "says %llu (truncated or extended)",
-                          path, (unsigned long long)size, (unsigned long long)file_size_of(h));
+                          path, kind_name(set), (unsigned long long)size,
+                          (unsigned long long)file_size_of(h));
     return CLSA_OK;
 }
 
 /* Reads the whole file (its size already known to match the header) and
  * checks the checksum and the payload against the header. */
-static clsa_status read_payload(clsa_context *ctx, const char *path, FILE *f, uint64_t size,
-                                const fm_header *h, uint8_t *buf)
+static clsa_status read_payload(clsa_context *ctx, const char *path, int set, FILE *f,
+                                uint64_t size, const fm_header *h, uint8_t *buf)
 {
     if (fseek(f, 0, SEEK_SET) != 0 || fread(buf, 1, (size_t)size, f) != size)
         return clsa__fail(ctx, CLSA_ERR_IO, "cannot read '%s': %s", path,
                           ferror(f) ? strerror(errno) : "file changed while reading");
-    if (fnv(FNV_INIT, buf, (size_t)size - 8) != get_u64(buf + size - 8))
+    if (fnv(FNV_INIT, buf, (size_t)size - 8) != clsa__get_u64le(buf + size - 8))
         return bad(ctx, path, "checksum mismatch (the file is damaged)");
     const uint8_t *bwt = buf + FM_HEADER;
     uint64_t hist[256] = {0};
@@ -294,7 +305,7 @@ static clsa_status read_payload(clsa_context *ctx, const char *path, FILE *f, ui
     if (rows_in_last && (get_u32(marks + (h->nmarks - 1) * 4) >> rows_in_last) != 0)
         return bad(ctx, path, "marks beyond the last row");
     for (uint64_t i = 0; i < h->nsamples; i++)
-        if (get_u64(samples + i * 8) > h->n) return bad(ctx, path, "sample out of range");
+        if (clsa__get_u64le(samples + i * 8) > h->n) return bad(ctx, path, "sample out of range");
     return CLSA_OK;
 }
 
@@ -312,7 +323,7 @@ static clsa_status rebuild(clsa_context *ctx, const fm_header *h, uint8_t *buf, 
         memcpy(marks + i * 4, &v, 4);
     }
     for (uint64_t i = 0; i < h->nsamples; i++) { /* narrow in place, front to back */
-        uint64_t v = get_u64(samples + i * 8);
+        uint64_t v = clsa__get_u64le(samples + i * 8);
         if (iw == 8) memcpy(samples + i * 8, &v, 8);
         else {
             uint32_t v32 = (uint32_t)v;
@@ -336,8 +347,10 @@ done:
     return st;
 }
 
-static clsa_status load_locked(clsa_context *ctx, const char *path, clsa_fm **out)
+static clsa_status load_locked(clsa_context *ctx, const char *path, const clsa__fm_kind *kind,
+                               clsa_fm **out)
 {
+    int set = kind != NULL;
     FILE *f = fopen(path, "rb");
     if (!f) return clsa__fail(ctx, CLSA_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
     uint8_t head[FM_HEADER];
@@ -355,13 +368,16 @@ static clsa_status load_locked(clsa_context *ctx, const char *path, clsa_fm **ou
         st = clsa__fail(ctx, CLSA_ERR_IO, "cannot read '%s'", path);
         goto done;
     }
-    CLSA_TRY(parse_header(ctx, path, head, size, &h));
+    CLSA_TRY(parse_header(ctx, path, set, head, size, &h));
     buf = malloc((size_t)size);
     if (!buf) {
         st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "out of host memory reading '%s'", path);
         goto done;
     }
-    CLSA_TRY(read_payload(ctx, path, f, size, &h, buf));
+    CLSA_TRY(read_payload(ctx, path, set, f, size, &h, buf));
+    if (kind)
+        CLSA_TRY(kind->check(ctx, path, h.n, h.hist, buf + size - 8 - h.extra, h.extra,
+                             kind->user));
     CLSA_TRY(rebuild(ctx, &h, buf, out));
 done:
     fclose(f);
@@ -369,7 +385,8 @@ done:
     return st;
 }
 
-clsa_status clsa_fm_load(clsa_context *ctx, const char *path, clsa_fm **out)
+clsa_status clsa__fm_file_load(clsa_context *ctx, const char *path, const clsa__fm_kind *kind,
+                               clsa_fm **out)
 {
     if (!out) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "FM-index: out is NULL");
     *out = NULL;
@@ -380,8 +397,13 @@ clsa_status clsa_fm_load(clsa_context *ctx, const char *path, clsa_fm **out)
     ctx->message[0] = 0;
     int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
     ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
-    st = load_locked(ctx, path, out);
+    st = load_locked(ctx, path, kind, out);
     clsa__set_phase(ctx, phase);
     clsa__unlock(ctx);
     return st;
+}
+
+clsa_status clsa_fm_load(clsa_context *ctx, const char *path, clsa_fm **out)
+{
+    return clsa__fm_file_load(ctx, path, NULL, out);
 }

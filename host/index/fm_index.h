@@ -36,6 +36,46 @@ clsa_status clsa__fm_build_mrank(clsa_fm *fm);
 clsa_status clsa__fm_unpack(clsa_fm *fm, cl_mem bwt);
 /* Frees fm and its device memory; the caller holds the context lock. */
 void clsa__fm_release(clsa_fm *fm);
+/* ---- file format (fm_file.c) ---- */
+
+/* Writes fm to path as clsa_fm_save does; set = 1: with the set magic and
+ * extra[0..extra_bytes) stored after the samples, under the checksum.
+ * Locks the context. */
+clsa_status clsa__fm_file_save(clsa_fm *fm, const char *path, int set, const uint8_t *extra,
+                               size_t extra_bytes);
+
+/* The extra section of a set file: check() runs after the sizes, the
+ * checksum and the payload are validated and before any device work; it
+ * gets the text length, the byte histogram and the section, must check the
+ * section against them and keep what it needs through user. */
+typedef struct clsa__fm_kind {
+    clsa_status (*check)(clsa_context *ctx, const char *path, uint64_t n, const uint64_t *hist,
+                         const uint8_t *extra, uint64_t bytes, void *user);
+    void *user;
+} clsa__fm_kind;
+
+/* Reads a file of clsa__fm_file_save: kind NULL for a plain FM-index, else
+ * a set file whose extra section kind checks.  Needs a device; locks the
+ * context. */
+clsa_status clsa__fm_file_load(clsa_context *ctx, const char *path, const clsa__fm_kind *kind,
+                               clsa_fm **out);
+
+/* CLSA_ERR_FORMAT naming path, the kind of file (set: 1 for a set index)
+ * and what is wrong with it. */
+clsa_status clsa__fm_file_bad(clsa_context *ctx, const char *path, int set, const char *what);
+
+/* Little-endian u64 at p. */
+static inline uint64_t clsa__get_u64le(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+static inline void clsa__put_u64le(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
 /* Program options for fm's layout. */
 const char *clsa__fm_options(const clsa_fm *fm, char *buf, size_t cap);
 #endif

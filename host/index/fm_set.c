@@ -9,9 +9,10 @@
  * answered on the host without a search.  Only when the strings use all
  * 256 byte values is there no byte to give up; the strings are then joined
  * as they are and an occurrence is kept only if it ends inside the string
- * it starts in, so counting there means locating.  The FM-index's format
- * and kernels stay as they are. */
-#include "runtime.h"
+ * it starts in, so counting there means locating.  The FM-index's kernels
+ * stay as they are; a saved set is an FM-index file (fm_file.c) with its
+ * own magic and the string table in the file's extra section. */
+#include "fm_index.h"
 #include "sa/gsa.h"
 
 #include <stdlib.h>
@@ -304,4 +305,107 @@ done:
     clsa_fm_positions_free(pos);
     batch_free(&b);
     return st;
+}
+
+/* ---- files ----------------------------------------------------------------------------
+ * The extra section of a set file (little-endian u64s):
+ *   k, separator byte + 1 (0: joined without one), lengths[0..k)
+ * Checked against the FM-index's text length and byte counts before any
+ * device work: the lengths plus the separators must add up to the text,
+ * the separator must occur exactly k times, and a join without one is only
+ * made when every byte value occurs. */
+
+static clsa_status table_bytes(const clsa_fm_set *set, uint8_t **out, size_t *bytes)
+{
+    *bytes = 16 + 8 * (size_t)set->k;
+    uint8_t *b = malloc(*bytes);
+    if (!b)
+        return clsa__fail(set->ctx, CLSA_ERR_HOST_MEMORY, "FM-index of a set: out of host "
+                                                          "memory for its string table");
+    clsa__put_u64le(b, (uint64_t)set->k);
+    clsa__put_u64le(b + 8, (uint64_t)(set->sep + 1));
+    for (int64_t i = 0; i < set->k; i++)
+        clsa__put_u64le(b + 16 + 8 * i,
+                        (uint64_t)(set->starts[i + 1] - set->starts[i] - (set->sep >= 0)));
+    *out = b;
+    return CLSA_OK;
+}
+
+clsa_status clsa_fm_set_save(clsa_fm_set *set, const char *path)
+{
+    if (!set) return CLSA_ERR_INVALID_ARG;
+    uint8_t *table = NULL;
+    size_t bytes;
+    clsa_status st = table_bytes(set, &table, &bytes);
+    if (st) return st;
+    st = clsa__fm_file_save(set->fm, path, 1, table, bytes);
+    free(table);
+    return st;
+}
+
+typedef struct set_table {
+    int64_t k;
+    int sep;
+    int64_t *starts;
+} set_table;
+
+/* starts[0..k] from the lengths, each string's start in the joined text
+ * of n bytes; 0 when they do not add up to n. */
+static int table_starts(const uint8_t *lens, uint64_t k, int sep, uint64_t n, int64_t *starts)
+{
+    uint64_t at = 0, gap = sep >= 0;
+    for (uint64_t i = 0; i < k; i++) {
+        uint64_t len = clsa__get_u64le(lens + 8 * i);
+        starts[i] = (int64_t)at;
+        if (len > n - at || gap > n - at - len) return 0;
+        at += len + gap;
+    }
+    starts[k] = (int64_t)at;
+    return at == n;
+}
+
+static clsa_status check_table(clsa_context *ctx, const char *path, uint64_t n,
+                               const uint64_t *hist, const uint8_t *extra, uint64_t bytes,
+                               void *user)
+{
+    set_table *t = user;
+    if (bytes < 16 || (bytes - 16) % 8 || clsa__get_u64le(extra) != (bytes - 16) / 8)
+        return clsa__fm_file_bad(ctx, path, 1, "string table size does not match its count");
+    uint64_t k = clsa__get_u64le(extra), sep1 = clsa__get_u64le(extra + 8);
+    if (sep1 > 256) return clsa__fm_file_bad(ctx, path, 1, "separator byte out of range");
+    int every_byte = 1;
+    for (int c = 0; c < 256; c++) every_byte &= hist[c] > 0;
+    if (sep1 ? hist[sep1 - 1] != k : !every_byte)
+        return clsa__fm_file_bad(ctx, path, 1, "separator does not match the symbol counts");
+    /* k <= bytes / 8, and the section lies inside the file */
+    t->starts = malloc(((size_t)k + 1) * sizeof *t->starts);
+    if (!t->starts)
+        return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "out of host memory reading '%s'", path);
+    t->k = (int64_t)k;
+    t->sep = (int)sep1 - 1;
+    if (!table_starts(extra + 16, k, t->sep, n, t->starts))
+        return clsa__fm_file_bad(ctx, path, 1, "string lengths do not add up to the text");
+    return CLSA_OK;
+}
+
+clsa_status clsa_fm_set_load(clsa_context *ctx, const char *path, clsa_fm_set **out)
+{
+    if (!out) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "FM-index of a set: out is NULL");
+    *out = NULL;
+    set_table t = {0, -1, NULL};
+    clsa__fm_kind kind = {check_table, &t};
+    clsa_fm *fm = NULL;
+    clsa_status st = clsa__fm_file_load(ctx, path, &kind, &fm);
+    clsa_fm_set *s = st ? NULL : calloc(1, sizeof *s);
+    if (st == CLSA_OK && !s)
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "out of host memory reading '%s'", path);
+    if (st) {
+        clsa_fm_free(fm);
+        free(t.starts);
+        return st;
+    }
+    int64_t total = t.starts[t.k] - (t.sep >= 0 ? t.k : 0);
+    *s = (clsa_fm_set){fm, ctx, t.k, total, t.starts, t.sep};
+    *out = s;
+    return CLSA_OK;
 }

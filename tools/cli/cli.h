@@ -23,10 +23,14 @@ enum {
     OPT_PROGRESS = 1 << 5, /* -q/--quiet, -v/--verbose: the long commands */
     OPT_FASTA = 1 << 6,    /* --fasta, --keep-case, --revcomp, --doc FILE, --seqs FILE */
     OPT_MEM = 1 << 7,      /* --mem SIZE: device memory limit (clsa_options.mem_limit) */
-    OPT_BATCH = 1 << 8     /* --batch LIST: many INPUT OUTPUT pairs in one process */
+    OPT_BATCH = 1 << 8,    /* --batch LIST: many INPUT OUTPUT pairs in one process */
+    OPT_SET = 1 << 9,      /* --set, --lines: a set of strings (index, lcs) */
+    OPT_MIN = 1 << 10,     /* --min M: strings that must share the substring (lcs) */
+    OPT_SEQS = 1 << 11     /* --seqs FILE alone (count, locate) */
 };
 
-#define CLI_MAX_POS 8
+/* lcs takes its strings as files, one per argument */
+#define CLI_MAX_POS 4096
 
 typedef struct cli_args {
     const char *device;
@@ -44,6 +48,9 @@ typedef struct cli_args {
     const char *seqs;      /* --seqs FILE: the sequence table; NULL: OUTPUT.seqs */
     size_t mem_limit;      /* --mem SIZE in bytes; 0: not given */
     const char *batch;     /* --batch LIST: the file of pairs ("-": standard input); NULL: none */
+    int set;               /* --set: index a set of strings */
+    int lines;             /* --lines: INPUT's lines are the strings */
+    int64_t min;           /* --min M (lcs); 0: not given */
     const char *pos[CLI_MAX_POS];
     int npos;
 } cli_args;

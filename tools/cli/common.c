@@ -115,7 +115,14 @@ static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_arg
         if (value_of(argc, argv, i, &v)) return -1;
         if (!*v) return -2;
         a->doc = v;
-    } else if ((allowed & OPT_FASTA) && is_opt(arg, NULL, "--seqs")) {
+    } else if ((allowed & OPT_SET) && !strcmp(arg, "--set")) {
+        a->set = 1;
+    } else if ((allowed & OPT_SET) && !strcmp(arg, "--lines")) {
+        a->lines = 1;
+    } else if ((allowed & OPT_MIN) && is_opt(arg, NULL, "--min")) {
+        if (value_of(argc, argv, i, &v)) return -1;
+        if (parse_int64(v, &a->min) || a->min < 1) return -2;
+    } else if ((allowed & (OPT_FASTA | OPT_SEQS)) && is_opt(arg, NULL, "--seqs")) {
         if (value_of(argc, argv, i, &v)) return -1;
         if (!*v) return -2;
         a->seqs = v;

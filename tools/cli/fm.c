@@ -1,4 +1,4 @@
-/* clsa index / count / locate / lcs.
+/* clsa index / count / locate (the set forms: fm_set.c).
  *
  * Pattern files: one pattern per line, lines end at '\n' (0x0A; every other
  * byte, '\r' and 0x00 included, belongs to the pattern, so patterns cannot
@@ -6,8 +6,10 @@
  * a last line without '\n' still counts.  An empty line is the empty
  * pattern, which occurs at every text position (count = text length; locate
  * lists 0 .. n-1).  An empty file has no patterns and gives no output.
- * Output: one line per pattern, in input order. */
+ * Output: one line per pattern, in input order; locate on a set index
+ * prints NAME:OFFSET for each occurrence (fm_set.c). */
 #include "cli.h"
+#include "sets.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,18 +20,22 @@
 #define BATCH 262144
 
 static const char *index_usage =
-    "clsa index [-d DEV] [--backend B] [--sample-rate R] [--stats] [-q] [-v] INPUT INDEX";
-static const char *count_usage = "clsa count [-d DEV] [--backend B] INDEX PATTERNS";
-static const char *locate_usage = "clsa locate [-d DEV] [--backend B] INDEX PATTERNS";
-static const char *lcs_usage = "clsa lcs [-d DEV] [--backend B] A B";
+    "clsa index [-d DEV] [--backend B] [--sample-rate R] [--stats] [-q] [-v] INPUT INDEX\n"
+    "       clsa index --set (--fasta [--revcomp] [--keep-case] | --lines) [--seqs FILE] "
+    "[--sample-rate R] [-d DEV] [--backend B] [--stats] [-q] [-v] INPUT INDEX";
+static const char *count_usage = "clsa count [-d DEV] [--backend B] [--seqs FILE] INDEX PATTERNS";
+static const char *locate_usage =
+    "clsa locate [-d DEV] [--backend B] [--seqs FILE] INDEX PATTERNS";
 
 int cli_index(int argc, char **argv)
 {
     cli_args a;
-    int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_RATE | OPT_STATS | OPT_PROGRESS, 2, 2,
-                             index_usage,
-                             &a, &help);
+    int help, rc = cli_parse(argc, argv,
+                             OPT_DEVICE | OPT_RATE | OPT_STATS | OPT_PROGRESS | OPT_SET | OPT_FASTA,
+                             2, 2, index_usage, &a, &help);
     if (rc || help) return rc;
+    if (a.set || a.fasta || a.lines || a.seqs || a.keep_case || a.revcomp)
+        return cli_index_set(&a, index_usage);
     if ((rc = cli_distinct_paths(a.pos, 1, a.pos + 1, 1))) return rc;
     if (cli_is_stream(a.pos[1])) {
         cli_error("the index is written to a file, not to standard output (usage: %s)",
@@ -63,28 +69,6 @@ done:
     return rc;
 }
 
-/* Splits data into lines (see the top of the file): offsets[0..*np]. */
-static int split_lines(const uint8_t *data, size_t size, uint64_t **offsets, size_t *np)
-{
-    size_t lines = 0;
-    for (size_t i = 0; i < size; i++) lines += data[i] == '\n';
-    if (size && data[size - 1] != '\n') lines++;
-    uint64_t *off = malloc((lines + 1) * sizeof *off);
-    if (!off) {
-        cli_error("out of memory for %zu patterns", lines);
-        return CLI_RUNTIME;
-    }
-    /* off[p] = start of line p; a line's end is off[p+1] - 1 (its '\n'). */
-    size_t p = 0;
-    off[0] = 0;
-    for (size_t i = 0; i < size; i++)
-        if (data[i] == '\n') off[++p] = i + 1;
-    if (size && data[size - 1] != '\n') off[++p] = size + 1;
-    *offsets = off;
-    *np = lines;
-    return CLI_OK;
-}
-
 /* The batch [p0, p0 + k) as contiguous patterns: bytes without the '\n's. */
 static void batch_of(const uint8_t *data, const uint64_t *lines, size_t p0, size_t k,
                      uint8_t *bytes, uint64_t *off)
@@ -97,21 +81,25 @@ static void batch_of(const uint8_t *data, const uint64_t *lines, size_t p0, size
     }
 }
 
-typedef clsa_status (*batch_fn)(clsa_fm *fm, const uint8_t *bytes, const uint64_t *off, size_t k);
+typedef clsa_status (*batch_fn)(cli_fm *ix, const uint8_t *bytes, const uint64_t *off, size_t k);
 
-static clsa_status print_counts(clsa_fm *fm, const uint8_t *bytes, const uint64_t *off, size_t k)
+static clsa_status print_counts(cli_fm *ix, const uint8_t *bytes, const uint64_t *off, size_t k)
 {
     uint64_t *cnt = malloc(k * sizeof *cnt);
     if (!cnt) return CLSA_ERR_HOST_MEMORY;
-    clsa_status st = clsa_fm_count(fm, bytes, off, k, cnt);
+    clsa_status st = ix->set ? clsa_fm_set_count(ix->set, bytes, off, k, cnt)
+                             : clsa_fm_count(ix->fm, bytes, off, k, cnt);
     if (st == CLSA_OK)
         for (size_t j = 0; j < k; j++) printf("%" PRIu64 "\n", cnt[j]);
     free(cnt);
     return st;
 }
 
-static clsa_status print_positions(clsa_fm *fm, const uint8_t *bytes, const uint64_t *off, size_t k)
+static clsa_status print_positions(cli_fm *ix, const uint8_t *bytes, const uint64_t *off,
+                                   size_t k)
 {
+    if (ix->set) return cli_locate_set(ix, bytes, off, k);
+    clsa_fm *fm = ix->fm;
     uint64_t *starts = malloc((k + 1) * sizeof *starts);
     int64_t *pos = NULL;
     if (!starts) return CLSA_ERR_HOST_MEMORY;
@@ -131,21 +119,18 @@ static clsa_status print_positions(clsa_fm *fm, const uint8_t *bytes, const uint
 static int query(int argc, char **argv, const char *usage, const char *what, batch_fn fn)
 {
     cli_args a;
-    int help, rc = cli_parse(argc, argv, OPT_DEVICE, 2, 2, usage, &a, &help);
+    int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_SEQS, 2, 2, usage, &a, &help);
     if (rc || help) return rc;
     uint8_t *data = NULL, *bytes = NULL;
     uint64_t *lines = NULL, *off = NULL;
     size_t size = 0, np = 0;
     clsa_context *ctx = NULL;
-    clsa_fm *fm = NULL;
-    if ((rc = cli_read_file(a.pos[1], &data, &size)) || (rc = split_lines(data, size, &lines, &np)))
+    cli_fm ix = {0};
+    if ((rc = cli_read_file(a.pos[1], &data, &size)) ||
+        (rc = cli_split_lines(data, size, &lines, &np)))
         goto done;
-    if ((rc = cli_open(&a, &ctx))) goto done;
-    clsa_status st = clsa_fm_load(ctx, a.pos[0], &fm);
-    if (st) {
-        rc = cli_fail(ctx, st, "cannot load the index");
-        goto done;
-    }
+    if ((rc = cli_open(&a, &ctx)) || (rc = cli_fm_load(&a, ctx, &ix))) goto done;
+    clsa_status st;
     bytes = malloc(size + 1);
     off = malloc((BATCH + 1) * sizeof *off);
     if (!bytes || !off) {
@@ -156,7 +141,7 @@ static int query(int argc, char **argv, const char *usage, const char *what, bat
     for (size_t p0 = 0; p0 < np; p0 += BATCH) {
         size_t k = np - p0 < BATCH ? np - p0 : BATCH;
         batch_of(data, lines, p0, k, bytes, off);
-        if ((st = fn(fm, bytes, off, k)) != CLSA_OK) {
+        if ((st = fn(&ix, bytes, off, k)) != CLSA_OK) {
             rc = cli_fail(ctx, st, what);
             goto done;
         }
@@ -166,7 +151,7 @@ static int query(int argc, char **argv, const char *usage, const char *what, bat
         rc = CLI_RUNTIME;
     }
 done:
-    clsa_fm_free(fm);
+    cli_fm_free(&ix);
     clsa_destroy(ctx);
     free(data);
     free(bytes);
@@ -183,29 +168,4 @@ int cli_count(int argc, char **argv)
 int cli_locate(int argc, char **argv)
 {
     return query(argc, argv, locate_usage, "locate", print_positions);
-}
-
-int cli_lcs(int argc, char **argv)
-{
-    cli_args a;
-    int help, rc = cli_parse(argc, argv, OPT_DEVICE, 2, 2, lcs_usage, &a, &help);
-    if (rc || help) return rc;
-    uint8_t *x = NULL, *y = NULL;
-    size_t nx = 0, ny = 0;
-    clsa_context *ctx = NULL;
-    if ((rc = cli_read_file(a.pos[0], &x, &nx)) || (rc = cli_read_file(a.pos[1], &y, &ny)) ||
-        (rc = cli_open(&a, &ctx)))
-        goto done;
-    int64_t len, pa, pb;
-    clsa_status st = clsa_lcs(ctx, x, (int64_t)nx, y, (int64_t)ny, &len, &pa, &pb);
-    if (st) {
-        rc = cli_fail(ctx, st, "lcs");
-        goto done;
-    }
-    printf("length=%" PRId64 " a=%" PRId64 " b=%" PRId64 "\n", len, pa, pb);
-done:
-    clsa_destroy(ctx);
-    free(x);
-    free(y);
-    return rc;
 }

@@ -3,7 +3,7 @@
  * positions back to records (OUTPUT.seqs) and, on request, the document
  * array.  The reader and its policy: fasta.c. */
 #include "cli.h"
-#include "fasta.h"
+#include "sets.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,45 +41,6 @@ static int plan_outputs(const cli_args *a, fasta_outs *o)
     return cli_distinct_paths(a->pos, 1, outs, o->doc ? 3 : 2);
 }
 
-static int read_records(const cli_args *a, fasta_set *set)
-{
-    unsigned flags = (a->keep_case ? FASTA_KEEP_CASE : 0) | (a->revcomp ? FASTA_REVCOMP : 0);
-    char why[512];
-    int64_t line;
-    const char *path = a->pos[0];
-    switch (fasta_read_path(path, flags, set, why, sizeof why, &line)) {
-    case FASTA_OK: return CLI_OK;
-    case FASTA_MALFORMED:
-        cli_error("%s:%lld: %s", cli_is_stream(path) ? "<stdin>" : path, (long long)line, why);
-        return CLI_USAGE;
-    case FASTA_NOMEM: cli_error("out of memory reading '%s'", path); return CLI_RUNTIME;
-    default: cli_error("%s", why); return CLI_RUNTIME;
-    }
-}
-
-/* The sequence table: a header line, then per record its index, name,
- * offset of its first residue in the virtual text s_0 $_0 s_1 $_1 ...
- * (its separator is at offset + length) and length; tab-separated. */
-static int write_table(const char *path, const fasta_set *s)
-{
-    size_t cap = 64 + (size_t)s->names_n + (size_t)s->k * 64, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) {
-        cli_error("out of memory for the sequence table");
-        return CLI_RUNTIME;
-    }
-    n += (size_t)snprintf(buf, cap, "index\tname\toffset\tlength\n");
-    int64_t offset = 0;
-    for (int64_t i = 0; i < s->k; i++) {
-        n += (size_t)snprintf(buf + n, cap - n, "%lld\t%s\t%lld\t%lld\n", (long long)i,
-                              fasta_name(s, i), (long long)offset, (long long)s->len[i]);
-        offset += s->len[i] + 1;
-    }
-    int rc = cli_write_file(path, buf, n);
-    free(buf);
-    return rc;
-}
-
 static clsa_status build(clsa_context *ctx, const fasta_set *s, int width, void *sa, void *doc)
 {
     if (width == 4) return clsa_gsa32(ctx, s->seq, s->len, s->k, sa, doc);
@@ -93,7 +54,7 @@ static int commit_all(cli_result *sa, cli_result *doc, const fasta_outs *o, cons
     int rc = cli_result_commit(sa);
     if (rc) return rc;
     if (o->doc && (rc = cli_result_commit(doc))) goto undo_sa;
-    if ((rc = write_table(o->seqs, s))) goto undo_doc;
+    if ((rc = cli_write_seqs(o->seqs, s))) goto undo_doc;
     return CLI_OK;
 undo_doc:
     if (o->doc && !cli_is_stream(o->doc)) unlink(o->doc);
@@ -108,7 +69,7 @@ int cli_sa_fasta(const cli_args *a)
     fasta_set set = {0};
     int rc = plan_outputs(a, &o);
     /* The input is read before the device starts: a malformed file fails fast. */
-    if (rc || (rc = read_records(a, &set))) return rc;
+    if (rc || (rc = cli_read_records(a, a->pos[0], &set))) return rc;
     int width = a->index_bits / 8;
     int64_t total = set.n + set.k; /* the virtual text: residues and one separator each */
     clsa_context *ctx = NULL;

@@ -122,6 +122,18 @@ clsa_status clsa_sa32_u32(clsa_context *ctx, const uint32_t *text, int32_t *sa, 
 clsa_status clsa_sa64_u32(clsa_context *ctx, const uint32_t *text, int64_t *sa, int64_t n);
 clsa_status clsa_sa32_u64(clsa_context *ctx, const uint64_t *text, int32_t *sa, int64_t n);
 clsa_status clsa_sa64_u64(clsa_context *ctx, const uint64_t *text, int64_t *sa, int64_t n);
+clsa_status clsa_bwt_u16(clsa_context *ctx, const uint16_t *text, uint16_t *bwt,
+                         int64_t n, int64_t *primary);
+clsa_status clsa_bwt_u32(clsa_context *ctx, const uint32_t *text, uint32_t *bwt,
+                         int64_t n, int64_t *primary);
+clsa_status clsa_bwt_u64(clsa_context *ctx, const uint64_t *text, uint64_t *bwt,
+                         int64_t n, int64_t *primary);
+clsa_status clsa_unbwt_u16(clsa_context *ctx, const uint16_t *bwt, uint16_t *text,
+                           int64_t n, int64_t primary);
+clsa_status clsa_unbwt_u32(clsa_context *ctx, const uint32_t *bwt, uint32_t *text,
+                           int64_t n, int64_t primary);
+clsa_status clsa_unbwt_u64(clsa_context *ctx, const uint64_t *bwt, uint64_t *text,
+                           int64_t n, int64_t primary);
 """
 
 # Generalized suffix arrays (issue 11): looked up when used, like the
@@ -183,4 +195,6 @@ clsa_status clsa_fm_set_count(clsa_fm_set *set, const uint8_t *patterns,
 clsa_status clsa_fm_set_locate(clsa_fm_set *set, const uint8_t *patterns,
                                const uint64_t *offsets, size_t npatterns, uint64_t max_total,
                                uint64_t *starts, int64_t **strings, int64_t **positions);
+clsa_status clsa_fm_set_save(clsa_fm_set *set, const char *path);
+clsa_status clsa_fm_set_load(clsa_context *ctx, const char *path, clsa_fm_set **out);
 """

@@ -384,22 +384,38 @@ class Context:
 
     def bwt(self, data: Text) -> Tuple[np.ndarray, int]:
         """Burrows-Wheeler transform, libdivsufsort's divbwt convention:
-        (n bytes as a numpy uint8 array, primary index)."""
-        ptr, n, _, keep = _text(data)
-        out = np.empty(n, dtype=np.uint8)
+        (the n symbols as a numpy array, primary index).  Bytes give a
+        uint8 array; a uint16/uint32/uint64 array is an integer alphabet
+        (clsa_bwt_u16 ...) and gives an array of its own dtype."""
+        ptr, n, ctype, keep = _text(data, allow_wide=True)
+        out = np.empty(n, dtype=np.dtype(ctype[:-2]))
         primary = ffi.new("int64_t *")
-        _check(lib.clsa_bwt(self._c(), ptr, _ptr(out, "uint8_t"), n, primary), self._ptr)
+        _check(self._wide("clsa_bwt", ctype)(self._c(), ptr, _ptr(out, ctype), n, primary),
+               self._ptr)
         del keep
         return out, int(primary[0])
 
     def unbwt(self, bwt: Text, primary: int) -> np.ndarray:
-        """Inverse of bwt(): the text as a numpy uint8 array."""
-        ptr, n, _, keep = _text(bwt)
-        out = np.empty(n, dtype=np.uint8)
-        _check(lib.clsa_unbwt(self._c(), ptr, _ptr(out, "uint8_t"), n, int(primary)),
-               self._ptr)
+        """Inverse of bwt(): the text as a numpy array of bwt's dtype
+        (uint8 for bytes; integer alphabets on the host, clsa_unbwt_u16 ...)."""
+        ptr, n, ctype, keep = _text(bwt, allow_wide=True)
+        out = np.empty(n, dtype=np.dtype(ctype[:-2]))
+        _check(self._wide("clsa_unbwt", ctype)(self._c(), ptr, _ptr(out, ctype), n,
+                                                int(primary)), self._ptr)
         del keep
         return out
+
+    @staticmethod
+    def _wide(name: str, ctype: str) -> Any:
+        """name for bytes, name_u16 ... for wider symbols (when the library
+        has them)."""
+        if ctype == "uint8_t":
+            return getattr(lib, name)
+        fname = f"{name}_u{ctype[4:-2]}"
+        fn = optional(fname)
+        if fn is None:
+            raise UnsupportedError(-10, f"integer alphabets need a libclsa with {fname}")
+        return fn
 
     def lcp(self, data: Text, sa: Optional[np.ndarray] = None,
             index: Optional[int] = None) -> np.ndarray:
@@ -771,17 +787,28 @@ def _owned_int64(ptr: Any, total: int) -> np.ndarray:
     return np.frombuffer(ffi.buffer(owned, total * 8), dtype=np.int64)
 
 
+def _set_handle(ptr: Any, ctx: Context) -> Any:
+    """The set index freed with the object; it keeps its context alive."""
+    return ffi.gc(ptr, lambda p, keep=ctx: lib.clsa_fm_set_free(p))
+
+
 class FMSetIndex:
     """FM-index over a set of byte strings, kept on a context's device:
     patterns never match across the end of a string, and locate answers
-    (string index, offset) pairs.  Not saved to a file (rebuild it).
+    (string index, offset) pairs.  save() writes it to a file, load()
+    reads it back (the strings' names are not stored).
 
     FMSetIndex(strings, sample_rate=0, ctx=None)
     """
 
-    def __init__(self, strings: Sequence[Text], *, sample_rate: int = 0,
-                 ctx: Optional[Context] = None):
+    def __init__(self, strings: Optional[Sequence[Text]] = None, *, sample_rate: int = 0,
+                 ctx: Optional[Context] = None, _handle: Any = None):
         self.ctx = _ctx(ctx)
+        if _handle is not None:
+            self._set = _handle
+            return
+        if strings is None:
+            raise TypeError("FMSetIndex() needs the strings (or use FMSetIndex.load)")
         text, lengths, ctype = _strings(strings)
         if ctype != "uint8_t":
             raise TypeError("FMSetIndex takes byte strings (bytes, str or uint8 arrays)")
@@ -791,7 +818,27 @@ class FMSetIndex:
         out = ffi.new("clsa_fm_set **")
         _check(fn(self.ctx._c(), _ptr(text, "uint8_t"), _ptr(lengths, "int64_t"),
                   lengths.shape[0], sample_rate, out), self.ctx._ptr)
-        self._set = ffi.gc(out[0], lambda p, keep=self.ctx: lib.clsa_fm_set_free(p))
+        self._set = _set_handle(out[0], self.ctx)
+
+    @classmethod
+    def load(cls, path: Union[str, os.PathLike],
+             ctx: Optional[Context] = None) -> "FMSetIndex":
+        """Reads a file of save(); FormatError for a corrupt or foreign one
+        (a single-text FMIndex file included)."""
+        c = _ctx(ctx)
+        fn = optional("clsa_fm_set_load")
+        if fn is None:
+            raise UnsupportedError(-10, "FMSetIndex.load needs a libclsa with clsa_fm_set_load")
+        out = ffi.new("clsa_fm_set **")
+        _check(fn(c._c(), os.fsencode(path), out), c._ptr)
+        return cls(ctx=c, _handle=_set_handle(out[0], c))
+
+    def save(self, path: Union[str, os.PathLike]) -> None:
+        """Writes the index (atomically: a temporary file, then renamed)."""
+        fn = optional("clsa_fm_set_save")
+        if fn is None:
+            raise UnsupportedError(-10, "FMSetIndex.save needs a libclsa with clsa_fm_set_save")
+        _check(fn(self._set, os.fsencode(path)), self.ctx._ptr)
 
     def _info(self) -> Tuple[int, int, int]:
         r = ffi.new("int64_t[3]")
@@ -857,7 +904,8 @@ def isa(data: Optional[Text] = None, *, sa: Optional[np.ndarray] = None,
 
 
 def bwt(data: Text, *, ctx: Optional[Context] = None) -> Tuple[np.ndarray, int]:
-    """(BWT as uint8 array, primary index), divbwt's convention."""
+    """(BWT as an array of the symbols of data, primary index), divbwt's convention
+    (see Context.bwt; uint16/uint32/uint64 arrays are integer alphabets)."""
     return _ctx(ctx).bwt(data)
 
 
