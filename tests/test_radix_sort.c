@@ -90,6 +90,8 @@ static void check_one(layout l, enum pattern p, size_t n, unsigned b, unsigned e
     tu_rng r = {seed};
     tu_refresh(&ctx);
     ctx->tune.onesweep = onesweep;
+    /* both countings of the tile ranking (registers / local memory), by seed */
+    ctx->tune.radix_reg = (unsigned)(seed & 1);
     uint64_t *k64 = tu_malloc(n * 8), *v64 = tu_malloc(n * 8);
     size_t *idx = tu_malloc(n * sizeof *idx), *tmp = tu_malloc(n * sizeof *tmp);
     for (size_t i = 0; i < n; i++) {
