@@ -261,6 +261,13 @@ int main(int argc, char **argv)
     clsa_context *ctx = device ? open_device() : NULL;
     if (faults) run_faults(ctx);
     else run_cases(ctx, small);
+    if (device && !faults) {
+        /* the local sorts must have run on the device, not fallen back */
+        clsa_stats stats;
+        int none = clsa_get_stats(ctx, &stats) != CLSA_OK || stats.kernel_launches == 0;
+        MPI_Allreduce(MPI_IN_PLACE, &none, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (none) fail("%s: a rank launched no kernel (n=%lld)", "device mode", 0);
+    }
     MPI_Bcast(&failures, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rank_ == 0)
         printf("%s: %d ranks, %s, %s\n", failures ? "FAILED" : "ok", size_,
