@@ -69,6 +69,7 @@ static clsa_status fetch_shifted(dist_state *s, int64_t h)
     if (st) snprintf(s->msg, s->cap, "out of host memory");
     if ((st = dist_agree(s->c, st, s->msg, s->cap))) goto done;
     int64_t from = s->lo > h ? s->lo : h;
+    if (from > s->hi) from = s->hi; /* nothing to send; keeps the pointer inside rk */
     for (int64_t j = from; j < s->hi; j++) scount[owner(s, j - h)]++;
     if (s->c->alltoall_counts(s->c, scount, rcount) ||
         s->c->alltoallv(s->c, s->rk + (from - s->lo), scount, s->rk2, rcount, sizeof *s->rk))

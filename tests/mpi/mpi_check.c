@@ -154,7 +154,8 @@ typedef struct gcase {
 
 static void run_cases(clsa_context *ctx, int small)
 {
-    int64_t big = small ? 1500 : 30000;
+    /* Oclgrind simulates every rank's sorts: a few hundred symbols */
+    int64_t big = small ? 300 : 30000;
     gcase cases[] = {
         {"n=0", GEN_RANDOM, 4, 0},
         {"n=1", GEN_RANDOM, 4, 1},
@@ -175,7 +176,7 @@ static void run_cases(clsa_context *ctx, int small)
         uint8_t *text = malloc((size_t)g.n + 1);
         gen_fill(text, (size_t)g.n, g.kind, g.param, 1000 + c);
         check_api(ctx, text, g.n, g.name);
-        if (c % 2 == 0 || g.n < 3) check_file(ctx, text, g.n, g.name, c % 4 == 0 ? 64 : 32);
+        if ((c % 2 == 0 && !small) || g.n < 3) check_file(ctx, text, g.n, g.name, c % 4 == 0 ? 64 : 32);
         free(text);
     }
 }
