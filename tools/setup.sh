@@ -6,7 +6,7 @@ pkgs="build-essential cmake pkg-config ocl-icd-opencl-dev opencl-c-headers libdi
 libcmocka-dev pocl-opencl-icd mesa-opencl-icd oclgrind clinfo clang libclang-rt-14-dev
 python3-numpy python3-pytest python3-cffi python3-pyopencl python3-venv python3-pip
 clang-15 libclang-common-15-dev rocm-device-libs llvm-spirv-14 spirv-tools zlib1g-dev
-python-pyfaidx-examples"
+python-pyfaidx-examples libopenmpi-dev openmpi-bin"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -1,0 +1,193 @@
+/* clsa_mpi.h: the public calls, MPI-IO for the text and the SA file. */
+#include "clsa_mpi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm_mpi.h"
+
+enum { IO_CHUNK = 1 << 30 }; /* MPI-IO counts are int */
+
+int64_t clsa_mpi_part_lo(int64_t n, int nranks, int r) { return dist_part_lo(n, nranks, r); }
+
+static void set_err(char *err, size_t cap, const char *msg)
+{
+    if (err && cap) snprintf(err, cap, "%s", msg);
+}
+
+clsa_status clsa_mpi_sa64(MPI_Comm comm, clsa_context *ctx, const uint8_t *text, int64_t n,
+                          int64_t *sa_part, char *err, size_t cap)
+{
+    char msg[256] = "";
+    dist_comm c;
+    MPI_Comm dup;
+    clsa_status st = dist_comm_mpi_open(&c, &dup, comm, msg, sizeof msg);
+    if (st) {
+        set_err(err, cap, msg);
+        return st;
+    }
+    int64_t lo = dist_part_lo(n, c.size, c.rank), hi = dist_part_lo(n, c.size, c.rank + 1);
+    if (n < 0 || (n > 0 && !text) || (hi > lo && !sa_part)) {
+        snprintf(msg, sizeof msg, "clsa_mpi_sa64: %s",
+                 n < 0 ? "negative n" : !text && n ? "text is NULL" : "sa_part is NULL");
+        st = CLSA_ERR_INVALID_ARG;
+    }
+    int64_t v[2] = {n, -n};
+    if (c.allreduce(&c, v, 2, DIST_MAX)) {
+        snprintf(msg, sizeof msg, "%s", c.msg);
+        st = CLSA_ERR_IO;
+    } else if (!st && v[0] != -v[1]) {
+        snprintf(msg, sizeof msg, "clsa_mpi_sa64: n differs between ranks (%lld and %lld)",
+                 (long long)-v[1], (long long)v[0]);
+        st = CLSA_ERR_INVALID_ARG;
+    }
+    if (!(st = dist_agree(&c, st, msg, sizeof msg)))
+        st = dist_sa(&c, ctx, text, n, sa_part, msg, sizeof msg);
+    dist_comm_mpi_close(&dup);
+    set_err(err, cap, st ? msg : "");
+    return st;
+}
+
+static clsa_status mpi_io_fail(char *msg, size_t cap, const char *what, const char *path, int e)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(e, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "code %d", e);
+    snprintf(msg, cap, "%s '%.100s': %.120s", what, path, text);
+    return CLSA_ERR_IO;
+}
+
+/* Every rank reads the whole text (the doubling reads rk across the text,
+ * and the text bytes of its own range plus one key's overlap). */
+static clsa_status read_text(dist_comm *c, MPI_Comm comm, const char *path, uint8_t **text,
+                             int64_t *n, char *msg, size_t cap)
+{
+    MPI_File fh;
+    MPI_Offset size = 0;
+    clsa_status st = dist_fault(c, "read", msg, cap);
+    if ((st = dist_agree(c, st, msg, cap))) return st;
+    int e = MPI_File_open(comm, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    if (e != MPI_SUCCESS) st = mpi_io_fail(msg, cap, "cannot open", path, e);
+    if ((st = dist_agree(c, st, msg, cap))) return st;
+    MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
+    if ((e = MPI_File_get_size(fh, &size)) != MPI_SUCCESS)
+        st = mpi_io_fail(msg, cap, "cannot size", path, e);
+    *text = st ? NULL : malloc((size_t)size + 1);
+    if (!st && !*text) {
+        snprintf(msg, cap, "out of host memory for the text (%lld bytes)", (long long)size);
+        st = CLSA_ERR_HOST_MEMORY;
+    }
+    for (MPI_Offset at = 0; !st && at < size;) {
+        int want = size - at > IO_CHUNK ? IO_CHUNK : (int)(size - at), got = 0;
+        MPI_Status ms;
+        if ((e = MPI_File_read_at(fh, at, *text + at, want, MPI_BYTE, &ms)) != MPI_SUCCESS)
+            st = mpi_io_fail(msg, cap, "cannot read", path, e);
+        else if (MPI_Get_count(&ms, MPI_BYTE, &got) != MPI_SUCCESS || got <= 0) {
+            snprintf(msg, cap, "cannot read '%s': short read", path);
+            st = CLSA_ERR_IO;
+        }
+        at += got;
+    }
+    MPI_File_close(&fh);
+    *n = (int64_t)size;
+    return dist_agree(c, st, msg, cap);
+}
+
+static void to_width(const int64_t *sa, int64_t m, int width, uint8_t *out)
+{
+    for (int64_t k = 0; k < m; k++) {
+        uint64_t v = (uint64_t)sa[k];
+        for (int b = 0; b < width; b++) out[k * width + b] = (uint8_t)(v >> (8 * b));
+    }
+}
+
+/* Each rank writes its slice at its offset into the temporary file; the
+ * file takes the final name only when every rank succeeded. */
+static clsa_status write_sa(dist_comm *c, MPI_Comm comm, const char *path, const int64_t *sa,
+                            int64_t n, int width, char *msg, size_t cap)
+{
+    int64_t lo = dist_part_lo(n, c->size, c->rank), m = dist_part_lo(n, c->size, c->rank + 1) - lo;
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 16);
+    uint8_t *buf = malloc((size_t)(m ? m : 1) * (size_t)width);
+    clsa_status st = tmp && buf ? CLSA_OK : CLSA_ERR_HOST_MEMORY;
+    if (st) snprintf(msg, cap, "out of host memory for the SA slice");
+    if (!st) st = dist_fault(c, "write", msg, cap);
+    if ((st = dist_agree(c, st, msg, cap))) goto done;
+    snprintf(tmp, plen + 16, "%s.clsa-mpi-tmp", path);
+    to_width(sa, m, width, buf);
+    MPI_File fh;
+    int e = MPI_File_open(comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+    if (e != MPI_SUCCESS) st = mpi_io_fail(msg, cap, "cannot create", tmp, e);
+    if ((st = dist_agree(c, st, msg, cap))) goto done;
+    MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
+    if ((e = MPI_File_set_size(fh, (MPI_Offset)(n * width))) != MPI_SUCCESS)
+        st = mpi_io_fail(msg, cap, "cannot size", tmp, e);
+    int64_t bytes = m * width;
+    for (int64_t at = 0; !st && at < bytes;) {
+        int len = bytes - at > IO_CHUNK ? IO_CHUNK : (int)(bytes - at);
+        MPI_Status ms;
+        e = MPI_File_write_at(fh, (MPI_Offset)(lo * width + at), buf + at, len, MPI_BYTE, &ms);
+        if (e != MPI_SUCCESS) st = mpi_io_fail(msg, cap, "cannot write", tmp, e);
+        at += len;
+    }
+    if ((e = MPI_File_close(&fh)) != MPI_SUCCESS && !st)
+        st = mpi_io_fail(msg, cap, "cannot close", tmp, e);
+    st = dist_agree(c, st, msg, cap);
+    if (c->rank == 0 && !st && rename(tmp, path)) {
+        snprintf(msg, cap, "cannot rename '%s' to '%s'", tmp, path);
+        st = CLSA_ERR_IO;
+    }
+    if (c->rank == 0 && st) remove(tmp);
+    st = dist_agree(c, st, msg, cap);
+done:
+    free(tmp);
+    free(buf);
+    return st;
+}
+
+clsa_status clsa_mpi_sa_file(MPI_Comm comm, clsa_context *ctx, const char *text_path,
+                             const char *sa_path, int index_bits, int64_t *n_out, char *err,
+                             size_t cap)
+{
+    char msg[256] = "";
+    dist_comm c;
+    MPI_Comm dup;
+    uint8_t *text = NULL;
+    int64_t *sa = NULL, n = 0;
+    clsa_status st = dist_comm_mpi_open(&c, &dup, comm, msg, sizeof msg);
+    if (st) {
+        set_err(err, cap, msg);
+        return st;
+    }
+    if (!text_path || !sa_path || (index_bits != 32 && index_bits != 64)) {
+        snprintf(msg, sizeof msg, "clsa_mpi_sa_file: %s",
+                 !text_path || !sa_path ? "NULL path" : "index_bits must be 32 or 64");
+        st = CLSA_ERR_INVALID_ARG;
+    }
+    if ((st = dist_agree(&c, st, msg, sizeof msg)) ||
+        (st = read_text(&c, dup, text_path, &text, &n, msg, sizeof msg)))
+        goto done;
+    if (index_bits == 32 && n > INT32_MAX) {
+        snprintf(msg, sizeof msg, "'%s' has %lld bytes: too large for a 32-bit suffix array",
+                 text_path, (long long)n);
+        st = CLSA_ERR_TOO_LARGE;
+        goto done;
+    }
+    int64_t m = dist_part_lo(n, c.size, c.rank + 1) - dist_part_lo(n, c.size, c.rank);
+    sa = malloc((size_t)(m ? m : 1) * sizeof *sa);
+    st = sa ? CLSA_OK : CLSA_ERR_HOST_MEMORY;
+    if (st) snprintf(msg, sizeof msg, "out of host memory for the SA slice");
+    if ((st = dist_agree(&c, st, msg, sizeof msg)) ||
+        (st = dist_sa(&c, ctx, text, n, sa, msg, sizeof msg)))
+        goto done;
+    st = write_sa(&c, dup, sa_path, sa, n, index_bits / 8, msg, sizeof msg);
+done:
+    if (n_out) *n_out = n;
+    free(text);
+    free(sa);
+    dist_comm_mpi_close(&dup);
+    set_err(err, cap, st ? msg : "");
+    return st;
+}

@@ -1,0 +1,68 @@
+/* clsa over MPI: one suffix array built by every rank of a communicator.
+ *
+ * Optional: libclsa_mpi is built only where CMake finds MPI (option
+ * CLSA_MPI=AUTO/ON/OFF); include this header after mpi.h is reachable.
+ *
+ * The text is split into P contiguous ranges of positions (P = the
+ * communicator's size); rank r owns positions and SA entries
+ * [clsa_mpi_part_lo(n, P, r), clsa_mpi_part_lo(n, P, r + 1)).  The suffix
+ * order is found by distributed prefix doubling with a sample sort
+ * (docs/DESIGN.md, "Distributed suffix array"); the order is the same as
+ * clsa_sa64's (plain unsigned-byte order, a proper prefix first).
+ *
+ * Every function is collective: every rank of comm must call it with the
+ * same n / paths / index width.  Errors are agreed: when any rank fails,
+ * every rank returns the same status and the same message in err (the
+ * failure of the lowest-numbered failing rank), and no partial output file
+ * is left.  The library never prints, exits or aborts; MPI errors are
+ * returned (the calls run on a duplicate of comm with MPI_ERRORS_RETURN).
+ */
+#ifndef CLSA_MPI_H
+#define CLSA_MPI_H
+
+#include <mpi.h>
+
+#include "clsa.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* First position (and first SA entry) owned by rank r of P for a text of n
+ * symbols: r * ceil(n / P), capped at n (so r = P gives n; ranks past the
+ * text own nothing when n < P). */
+CLSA_API int64_t clsa_mpi_part_lo(int64_t n, int nranks, int r);
+
+/* Suffix array of text[0..n), this rank's slice of it.
+ *   comm     the ranks taking part (not modified; duplicated inside).
+ *   ctx      this rank's context: the local sorts run on its device
+ *            (clsa_radix_sort_u64_v64); NULL or a host-only context: on the
+ *            host.  Each rank passes its own (one GPU per rank).
+ *   text     the whole text on every rank (the same n bytes everywhere);
+ *            may be NULL when n = 0.
+ *   n        the text's length, the same on every rank, >= 0.
+ *   sa_part  receives sa[lo..hi) for this rank's range (lo, hi from
+ *            clsa_mpi_part_lo); hi - lo entries; may be NULL when the
+ *            range is empty.
+ *   err      receives the agreed failure message (cap bytes; may be NULL);
+ *            "" on success.
+ * Work space per rank: about 60 bytes per owned position besides the text. */
+CLSA_API clsa_status clsa_mpi_sa64(MPI_Comm comm, clsa_context *ctx, const uint8_t *text,
+                                   int64_t n, int64_t *sa_part, char *err, size_t cap);
+
+/* Reads text_path (every rank reads it through MPI-IO), builds its suffix
+ * array as clsa_mpi_sa64 does and writes it to sa_path as one file in the
+ * format of `clsa sa`: n little-endian entries of index_bits / 8 bytes, no
+ * header.  index_bits: 32 (n < 2^31, else CLSA_ERR_TOO_LARGE) or 64.  The
+ * ranks write their slices at their offsets (MPI_File_write_at_all) into
+ * "<sa_path>.clsa-mpi-tmp", which rank 0 renames to sa_path only when every
+ * rank reports success; on any failure it is removed.  *n_out (may be NULL)
+ * gets the text's length. */
+CLSA_API clsa_status clsa_mpi_sa_file(MPI_Comm comm, clsa_context *ctx, const char *text_path,
+                                      const char *sa_path, int index_bits, int64_t *n_out,
+                                      char *err, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

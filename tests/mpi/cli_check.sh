@@ -1,0 +1,41 @@
+#!/bin/sh
+# cli_check.sh MPIRUN NP CLSA_MPI CLSA: clsa-mpi's files equal `clsa sa`'s
+# (32- and 64-bit) on generated inputs (awk's seeded generator: the same
+# bytes every run), and a failing rank (CLSA_MPI_FAIL) makes the job exit
+# non-zero with one message and no output file.
+set -u
+mpirun=$1 np=$2 tool=$3 clsa=$4
+here=$(dirname "$0")
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fails=0
+run() { sh "$here/run_mpi.sh" "$mpirun" "$np" "$tool" "$@"; }
+gen() { # gen SEED N ALPHABET
+  awk -v seed="$1" -v n="$2" -v abc="$3" 'BEGIN { srand(seed); k = length(abc);
+    for (i = 0; i < n; i++) printf "%s", substr(abc, int(rand() * k) + 1, 1) }' > "$dir/in"
+}
+for spec in "1 20000 ab" "2 15000 acgt" "3 9000 abcdefghijklmnopqrstuvwxyz" "4 3000 a" "5 1 x" "6 0 x"; do
+  set -- $spec
+  gen "$1" "$2" "$3"
+  for bits in 32 64; do
+    rm -f "$dir/mpi.sa" "$dir/ref.sa"
+    "$clsa" sa --backend host --index "$bits" -q "$dir/in" "$dir/ref.sa" || { echo "FAIL: clsa sa"; fails=1; }
+    run -q --backend host --index "$bits" "$dir/in" "$dir/mpi.sa" || { echo "FAIL: clsa-mpi on seed $1 n=$2"; fails=1; }
+    cmp "$dir/ref.sa" "$dir/mpi.sa" || { echo "FAIL: files differ on seed $1 n=$2 --index $bits"; fails=1; }
+  done
+done
+gen 7 5000 a  # all equal: every phase runs
+for phase in read initial doubling final write; do
+  rm -f "$dir/mpi.sa"
+  CLSA_MPI_FAIL="$((np - 1)):$phase" run -q --backend host "$dir/in" "$dir/mpi.sa" 2> "$dir/err"
+  rc=$?
+  lines=$(grep -c "clsa-mpi: error:" "$dir/err")
+  if [ "$rc" = 0 ] || [ "$lines" != 1 ] || ! grep -q "injected failure at phase '$phase'" "$dir/err"; then
+    echo "FAIL: fault at $phase: exit $rc, $lines error lines:"; cat "$dir/err"; fails=1
+  fi
+  if ls "$dir" | grep -q "mpi.sa"; then echo "FAIL: output left behind after a fault at $phase"; fails=1; fi
+done
+run -q --index 16 "$dir/in" "$dir/mpi.sa" 2> "$dir/err"
+[ $? = 2 ] && [ "$(grep -c 'clsa-mpi: error:' "$dir/err")" = 1 ] || { echo "FAIL: bad --index not a usage error"; cat "$dir/err"; fails=1; }
+[ "$fails" = 0 ] && echo "ok: clsa-mpi on $np ranks"
+exit "$fails"
