@@ -4,48 +4,15 @@
  * n = 0, 1, 2, all-equal, random over small and full ranges (0 and the
  * type's maximum included), periodic.  Every result goes back through
  * clsa_unbwt_u16 ... _u64, also in place; garbage inputs must not crash. */
-#include "testutil.h"
+#include "sym_util.h"
 
 static clsa_context *ctx;
-
-static const void *g_text;
-static int g_sym;
-static size_t g_n;
-
-static uint64_t get_at(const void *t, int sym, size_t i)
-{
-    return sym == 2   ? ((const uint16_t *)t)[i]
-           : sym == 4 ? ((const uint32_t *)t)[i]
-                      : ((const uint64_t *)t)[i];
-}
-
-static void put_at(void *t, int sym, size_t i, uint64_t v)
-{
-    if (sym == 2) ((uint16_t *)t)[i] = (uint16_t)v;
-    else if (sym == 4) ((uint32_t *)t)[i] = (uint32_t)v;
-    else ((uint64_t *)t)[i] = v;
-}
-
-static int by_suffix(const void *a, const void *b)
-{
-    size_t x = (size_t)*(const int64_t *)a, y = (size_t)*(const int64_t *)b;
-    while (x < g_n && y < g_n) {
-        uint64_t u = get_at(g_text, g_sym, x++), v = get_at(g_text, g_sym, y++);
-        if (u != v) return u < v ? -1 : 1;
-    }
-    return x == g_n ? (y == g_n ? 0 : -1) : 1;
-}
 
 /* Naive BWT in the divbwt convention: returns the primary index. */
 static int64_t naive_bwt(const void *text, int sym, size_t n, void *bwt)
 {
     if (n == 0) return 0;
-    int64_t *sa = tu_malloc(n * 8);
-    for (size_t i = 0; i < n; i++) sa[i] = (int64_t)i;
-    g_text = text;
-    g_sym = sym;
-    g_n = n;
-    qsort(sa, n, 8, by_suffix);
+    int64_t *sa = naive_sa(text, sym, n);
     int64_t primary = -1;
     size_t k = 1;
     put_at(bwt, sym, 0, get_at(text, sym, n - 1));

@@ -6,80 +6,12 @@
  * every truncation length and every flipped byte of a small file, files
  * extended, files of the other kind, and files whose checksum was
  * recomputed over a damaged string table or absurd sizes. */
-#include "testutil.h"
+#include "set_util.h"
 
 #include <unistd.h>
 
 static clsa_context *ctx;
 static char dir[64], path[96], path2[96];
-
-typedef struct bset {
-    int64_t k, total;
-    int64_t *len, *start;
-    uint8_t *text;
-} bset;
-
-/* shape 0: DNA letters (a byte is free), 1: every byte value occurs */
-static bset gen(tu_rng *r, int shape, int64_t k, int64_t max_len)
-{
-    bset g = {0};
-    g.k = k;
-    g.len = tu_malloc((size_t)k * 8 + 8);
-    g.start = tu_malloc((size_t)k * 8 + 8);
-    for (int64_t s = 0; s < k; s++) {
-        g.len[s] = tu_below(r, 5) == 0 ? 0 : tu_below(r, (uint32_t)max_len + 1);
-        if (shape == 1 && s == k - 1 && g.total + g.len[s] < 256) g.len[s] = 256;
-        g.start[s] = g.total;
-        g.total += g.len[s];
-    }
-    g.start[k] = g.total;
-    g.text = tu_malloc((size_t)g.total + 1);
-    for (int64_t i = 0; i < g.total; i++)
-        g.text[i] = shape == 0 ? (uint8_t)("ACGT"[tu_below(r, 4)]) : (uint8_t)tu_below(r, 256);
-    if (shape == 1)
-        for (int c = 0; c < 256; c++) g.text[tu_below(r, (uint32_t)g.total)] = (uint8_t)c;
-    return g;
-}
-
-static void free_set(bset *g)
-{
-    free(g->len);
-    free(g->start);
-    free(g->text);
-}
-
-static size_t naive(const bset *g, const uint8_t *pat, uint64_t len, int64_t *str, int64_t *off)
-{
-    size_t c = 0;
-    for (int64_t s = 0; s < g->k; s++)
-        for (int64_t o = 0; o < g->len[s] && (uint64_t)(g->len[s] - o) >= len; o++)
-            if (len == 0 || !memcmp(g->text + g->start[s] + o, pat, (size_t)len)) {
-                str[c] = s;
-                off[c] = o;
-                c++;
-            }
-    return c;
-}
-
-/* Substrings of the strings (some across a string end), random bytes, the
- * empty pattern. */
-static uint8_t *make_patterns(tu_rng *r, const bset *g, size_t np, uint64_t *offsets)
-{
-    uint8_t *buf = tu_malloc(np * 12 + 1);
-    offsets[0] = 0;
-    for (size_t p = 0; p < np; p++) {
-        uint64_t len = p % 7 == 0 ? 0 : 1 + tu_below(r, 10), at = offsets[p];
-        for (uint64_t i = 0; i < len; i++)
-            buf[at + i] = p % 5 == 1 || g->total == 0 ? (uint8_t)tu_below(r, 256) : 0;
-        if (p % 5 != 1 && g->total > 0) {
-            uint64_t from = tu_below(r, (uint32_t)g->total);
-            for (uint64_t i = 0; i < len; i++)
-                buf[at + i] = g->text[(from + i) % (uint64_t)g->total];
-        }
-        offsets[p + 1] = at + len;
-    }
-    return buf;
-}
 
 /* count and locate of a against the naive search (and so against b). */
 static void same_answers(clsa_fm_set *a, const bset *g, tu_rng *r, size_t np, const char *what)
@@ -139,7 +71,7 @@ static void save_load(void **state)
     int count = (int)tu_size(24, 3);
     int64_t rates[] = {1, 5, 32};
     for (int i = 0; i < count; i++) {
-        int shape = i % 2;
+        int shape = i % 2 ? 2 : 0; /* a free byte, or every byte value */
         int64_t k = i % 6 == 0 ? 1 : 1 + tu_below(&r, tu_small() ? 4 : 30);
         bset g = gen(&r, shape, k, tu_small() ? 20 : 80);
         char what[80];

@@ -4,51 +4,9 @@
  * included; for 64 bits also huge sparse values and values that differ only
  * in their high bytes, which the ranking must keep apart), and device
  * against host on larger ones. */
-#include "testutil.h"
+#include "sym_util.h"
 
 static clsa_context *ctx;
-
-/* The text under test, for the naive comparison (qsort has no user pointer). */
-static const void *g_text;
-static int g_sym;
-static size_t g_n;
-
-static uint64_t get_at(const void *t, int sym, size_t i)
-{
-    return sym == 2   ? ((const uint16_t *)t)[i]
-           : sym == 4 ? ((const uint32_t *)t)[i]
-                      : ((const uint64_t *)t)[i];
-}
-
-static void put_at(void *t, int sym, size_t i, uint64_t v)
-{
-    if (sym == 2) ((uint16_t *)t)[i] = (uint16_t)v;
-    else if (sym == 4) ((uint32_t *)t)[i] = (uint32_t)v;
-    else ((uint64_t *)t)[i] = v;
-}
-
-static uint64_t sym_at(size_t i) { return get_at(g_text, g_sym, i); }
-
-static int by_suffix(const void *a, const void *b)
-{
-    size_t x = (size_t)*(const int64_t *)a, y = (size_t)*(const int64_t *)b;
-    while (x < g_n && y < g_n) {
-        uint64_t u = sym_at(x++), v = sym_at(y++);
-        if (u != v) return u < v ? -1 : 1;
-    }
-    return x == g_n ? (y == g_n ? 0 : -1) : 1; /* the one that ended first is smaller */
-}
-
-static int64_t *naive_sa(const void *text, int sym, size_t n)
-{
-    int64_t *sa = tu_malloc(n * 8 + 8);
-    for (size_t i = 0; i < n; i++) sa[i] = (int64_t)i;
-    g_text = text;
-    g_sym = sym;
-    g_n = n;
-    qsort(sa, n, 8, by_suffix);
-    return sa;
-}
 
 /* SA of the text through the public call for (sym, index64), as int64. */
 static int64_t *build(clsa_context *c, const void *text, int sym, size_t n, int index64)
