@@ -250,6 +250,34 @@ CLSA_API clsa_status clsa_sa64_u64(clsa_context *ctx, const uint64_t *text, int6
 CLSA_API clsa_status clsa_sa32_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n);
 CLSA_API clsa_status clsa_sa64_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n);
 
+/* Several devices of one process: the suffix array of text[0..n), the same
+ * as clsa_sa32/64 gives, built by the distributed engine of clsa_mpi.h
+ * (docs/DESIGN.md, "Distributed suffix array") with one thread per member
+ * instead of one MPI rank: member i owns positions [i*ceil(n/k), ...) and
+ * sorts its share of every prefix-doubling pass on ctxs[i]; the members
+ * exchange keys through shared memory.  No MPI is needed.
+ *   ctxs: k contexts, one per member.  An entry may be NULL (that member
+ *         sorts on the host) and the same context may appear more than once
+ *         (its calls are serialised by its lock, so the members sharing it
+ *         take turns on its device).  Not NULL.
+ *   k:    number of members (threads), >= 1.  k == 1 is exactly
+ *         clsa_sa32/64(ctxs[0], text, sa, n).  k > n is allowed (the
+ *         members past the text own nothing but still take part).
+ *   text: n bytes, read by every member; not NULL when n > 0.
+ *   sa:   out, n entries; not NULL when n > 0.
+ *   n:    text length, >= 0; < 2^31 for the 32-bit call, else
+ *         CLSA_ERR_TOO_LARGE.
+ * Host memory beyond text and sa: about 100 bytes per position at the
+ * peak, plus 8 per position for the 32-bit call.  Bad arguments give
+ * CLSA_ERR_INVALID_ARG; a failure of any member (out of memory, a device
+ * error) is agreed by all members and returned once, the lowest failing
+ * member's message winning.  On failure the message is clsa_last_error(c)
+ * for every non-NULL c in ctxs. */
+CLSA_API clsa_status clsa_sa32_multi(clsa_context *const *ctxs, int k, const uint8_t *text,
+                                     int32_t *sa, int64_t n);
+CLSA_API clsa_status clsa_sa64_multi(clsa_context *const *ctxs, int k, const uint8_t *text,
+                                     int64_t *sa, int64_t n);
+
 /* Checks that sa is the suffix array of text in O(n) time and O(sigma)
  * extra space.  *valid = 1 if correct, 0 if not; the return is an error only
  * for bad arguments.  When invalid and why is not NULL, a short reason is
