@@ -109,6 +109,7 @@ static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, 
                  name, (long long)n);
         return fail_all(ctxs, k, CLSA_ERR_TOO_LARGE, msg);
     }
+    if (n == 0) return CLSA_OK; /* sa may be NULL: nothing for the engine to fill */
     if (k == 1) return index64 ? clsa_sa64(ctxs[0], text, sa, n) : clsa_sa32(ctxs[0], text, sa, n);
     int64_t *sa64 = index64 ? sa : malloc((size_t)(n ? n : 1) * sizeof *sa64);
     if (!sa64) {

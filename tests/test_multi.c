@@ -1,0 +1,165 @@
+/* clsa_sa32_multi / clsa_sa64_multi: the distributed engine with one
+ * thread per member, on 1, 2 and 3 members (two contexts; one context
+ * twice plus a NULL member that sorts on the host), against libdivsufsort
+ * on generated inputs with fixed seeds; argument errors; a member's failure
+ * agreed by all. */
+#include "testutil.h"
+
+#include <divsufsort64.h>
+
+#include "gen.h"
+
+static int64_t *reference(const uint8_t *t, int64_t n)
+{
+    int64_t *sa = malloc((size_t)(n ? n : 1) * sizeof *sa);
+    if (n == 1) sa[0] = 0;
+    else if (n > 1) assert_int_equal(divsufsort64(t, (saidx64_t *)sa, n), 0);
+    return sa;
+}
+
+/* Members for k: 1 one context; 2 two contexts; 3 a context, a NULL
+ * member (host sort) and the first context again.  Fresh contexts for each
+ * input (tu_refresh: Oclgrind reports spurious uninitialised values on a
+ * context reused over many sorts).  Oclgrind is not safe for kernels from
+ * any thread but the one that made the context (test_threads): under it
+ * only member 0, which runs on the calling thread, has a device. */
+static void members(int k, clsa_context **ctxs)
+{
+    ctxs[0] = tu_context();
+    if (k >= 2) ctxs[1] = k == 2 && !tu_small() ? tu_context() : NULL;
+    if (k >= 3) ctxs[2] = tu_small() ? NULL : ctxs[0];
+}
+
+static void release(clsa_context **ctxs, int k)
+{
+    for (int i = 0; i < k; i++) {
+        int seen = 0;
+        for (int j = 0; j < i; j++) seen |= ctxs[j] == ctxs[i];
+        if (!seen) clsa_destroy(ctxs[i]);
+    }
+}
+
+static void run(int k, gen_kind kind, unsigned param, int64_t n, uint64_t seed)
+{
+    clsa_context *ctxs[3] = {NULL, NULL, NULL};
+    members(k, ctxs);
+    uint8_t *t = malloc((size_t)(n ? n : 1));
+    gen_fill(t, (size_t)n, kind, param, seed);
+    int64_t *ref = reference(t, n), *sa = malloc((size_t)(n ? n : 1) * sizeof *sa);
+    int32_t *sa32 = malloc((size_t)(n ? n : 1) * sizeof *sa32);
+    clsa_status st = clsa_sa64_multi(ctxs, k, t, sa, n);
+    if (st) fprintf(stderr, "%s\n", clsa_last_error(ctxs[0]));
+    assert_int_equal(st, CLSA_OK);
+    assert_int_equal(clsa_sa32_multi(ctxs, k, t, sa32, n), CLSA_OK);
+    for (int64_t i = 0; i < n; i++)
+        if (sa[i] != ref[i] || sa32[i] != ref[i])
+            fail_msg("%s:%u n=%lld on %d members: entry %lld is %lld/%d, want %lld",
+                     gen_name(kind), param, (long long)n, k, (long long)i, (long long)sa[i],
+                     sa32[i], (long long)ref[i]);
+    if (k > 1 && n >= 6000) { /* the shares of the contexts were sorted on their devices */
+        clsa_stats s;
+        assert_int_equal(clsa_get_stats(ctxs[k == 2 ? 1 : 0], &s), CLSA_OK);
+        assert_true(s.kernel_launches > 0);
+    }
+    release(ctxs, k);
+    free(t);
+    free(ref);
+    free(sa);
+    free(sa32);
+}
+
+static void cases(int k)
+{
+    int64_t big = (int64_t)tu_size(6000, 120);
+    static const int64_t tiny[] = {0, 1, 2, 5};
+    for (size_t i = 0; i < sizeof tiny / sizeof *tiny; i++) run(k, GEN_RANDOM, 2, tiny[i], i);
+    run(k, GEN_RANDOM, 4, big, 11);
+    run(k, GEN_FIBONACCI, 0, big, 12);
+    if (tu_small()) return;
+    run(k, GEN_RANDOM, 2, big, 13);
+    run(k, GEN_RANDOM, 256, big + 17, 14);
+    run(k, GEN_PERIODIC, 7, big, 15);
+    run(k, GEN_ALL_EQUAL, 0, big / 3, 16);
+    run(k, GEN_MUTATED, 300, big, 17);
+}
+
+static void one_member(void **state)
+{
+    (void)state;
+    cases(1);
+}
+
+static void two_members(void **state)
+{
+    (void)state;
+    cases(2);
+}
+
+static void three_members(void **state)
+{
+    (void)state;
+    cases(3);
+}
+
+static void errors(void **state)
+{
+    (void)state;
+    clsa_context *c = tu_context(), *d = tu_context();
+    clsa_context *ctxs[3] = {c, NULL, d};
+    uint8_t t[4] = "abc";
+    int64_t sa[4];
+    int32_t sa32[4];
+    assert_int_equal(clsa_sa64_multi(ctxs, 0, t, sa, 3), CLSA_ERR_INVALID_ARG);
+    assert_int_equal(clsa_sa64_multi(NULL, 2, t, sa, 3), CLSA_ERR_INVALID_ARG);
+    assert_int_equal(clsa_sa64_multi(ctxs, 3, NULL, sa, 3), CLSA_ERR_INVALID_ARG);
+    assert_non_null(strstr(clsa_last_error(c), "text is NULL"));
+    assert_non_null(strstr(clsa_last_error(d), "text is NULL")); /* every context told */
+    assert_int_equal(clsa_sa32_multi(ctxs, 3, t, NULL, 3), CLSA_ERR_INVALID_ARG);
+    assert_non_null(strstr(clsa_last_error(d), "sa is NULL"));
+    assert_int_equal(clsa_sa64_multi(ctxs, 2, t, sa, -1), CLSA_ERR_INVALID_ARG);
+    assert_non_null(strstr(clsa_last_error(c), "negative n"));
+    assert_int_equal(clsa_sa32_multi(ctxs, 2, t, sa32, (int64_t)INT32_MAX + 1), CLSA_ERR_TOO_LARGE);
+    assert_non_null(strstr(clsa_last_error(c), "clsa_sa64_multi"));
+    /* NULL text and sa are fine for n == 0 */
+    assert_int_equal(clsa_sa64_multi(ctxs, 3, NULL, NULL, 0), CLSA_OK);
+    clsa_destroy(c);
+    clsa_destroy(d);
+}
+
+/* One member fails (the engine's fault hook): every member stops, the call
+ * returns once, with the failing member's message. */
+static void agreed_failure(void **state)
+{
+    (void)state;
+    clsa_context *ctxs[3] = {tu_context(), NULL, NULL};
+    int64_t n = 500;
+    uint8_t *t = malloc((size_t)n);
+    int64_t *sa = malloc((size_t)n * sizeof *sa);
+    gen_fill(t, (size_t)n, GEN_RANDOM, 4, 21);
+    setenv("CLSA_MPI_FAIL", "1:initial", 1);
+    assert_int_equal(clsa_sa64_multi(ctxs, 3, t, sa, n), CLSA_ERR_IO);
+    assert_non_null(strstr(clsa_last_error(ctxs[0]), "rank 1"));
+    setenv("CLSA_MPI_FAIL", "2:final", 1);
+    assert_int_equal(clsa_sa64_multi(ctxs, 3, t, sa, n), CLSA_ERR_IO);
+    assert_non_null(strstr(clsa_last_error(ctxs[0]), "rank 2"));
+    unsetenv("CLSA_MPI_FAIL");
+    assert_int_equal(clsa_sa64_multi(ctxs, 3, t, sa, n), CLSA_OK);
+    int64_t *ref = reference(t, n);
+    assert_memory_equal(sa, ref, (size_t)n * sizeof *sa);
+    clsa_destroy(ctxs[0]);
+    free(t);
+    free(sa);
+    free(ref);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(one_member),
+        cmocka_unit_test(two_members),
+        cmocka_unit_test(three_members),
+        cmocka_unit_test(errors),
+        cmocka_unit_test(agreed_failure),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
