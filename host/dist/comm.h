@@ -1,6 +1,6 @@
 /* The few collectives the distributed suffix array needs, behind function
- * pointers: comm_mpi.c implements them over MPI; a second implementation
- * (one thread per device of one host) can reuse dist_sa.c unchanged.
+ * pointers: comm_mpi.c implements them over MPI, comm_threads.c over the
+ * threads of one process (one per device); dist_sa.c is the same for both.
  * Every function is collective and returns a clsa_status; a failure of the
  * transport itself is CLSA_ERR_IO with the reason in the comm's message. */
 #ifndef CLSA_DIST_COMM_H
