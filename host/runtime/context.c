@@ -304,6 +304,7 @@ static clsa_status finish_device(clsa_context *ctx, cl_platform_id p, cl_device_
         return CLSA_ERR_OPENCL;
     }
     fill_tuning(ctx);
+    ctx->oclgrind = !strcmp(ctx->info.platform, "Oclgrind");
     return CLSA_OK;
 }
 

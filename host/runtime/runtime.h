@@ -79,6 +79,8 @@ struct clsa_context {
     cl_context cl;
     cl_command_queue queue;
     int profiling;        /* queue has CL_QUEUE_PROFILING_ENABLE */
+    int oclgrind;         /* the Oclgrind simulator: new buffers reset its
+                             uninitialised-value shadow (buffer.c) */
     int want_profile;
     clsa_tuning tune;
     clsa_device_info info;
