@@ -32,21 +32,6 @@ clsa_status clsa__reserve_check(clsa_context *ctx, uint64_t bytes, const char *w
     return CLSA_OK;
 }
 
-/* Oclgrind (21.10 and its sources up to 26.03) reuses a released buffer's
- * slot for the next buffer, and its uninitialised-value tracker keeps the
- * released buffer's shadow there: the new buffer inherits its size and its
- * state, so stores past the old size are lost and read back as never
- * written (on a context that has run a call before; a new context has no
- * old shadows).  A host write replaces a slot's shadow by one of the
- * write's size; one of zero bytes leaves none in force, so the first kernel
- * that uses the buffer gives it a fresh all-unwritten shadow of its size,
- * as for a slot never used. */
-static cl_int reset_shadow(clsa_context *ctx, cl_mem m)
-{
-    static const unsigned char none = 0;
-    return clEnqueueWriteBuffer(ctx->queue, m, CL_FALSE, 0, 0, &none, 0, NULL, NULL);
-}
-
 /* flags/host: CL_MEM_READ_WRITE and NULL for device memory, or
  * CL_MEM_USE_HOST_PTR and the caller's memory (zero copy). */
 static clsa_status create(clsa_context *ctx, size_t bytes, cl_mem_flags flags, void *host,
@@ -70,7 +55,7 @@ static clsa_status create(clsa_context *ctx, size_t bytes, cl_mem_flags flags, v
     cl_int err;
     cl_mem m = clCreateBuffer(ctx->cl, flags, bytes, host, &err);
     if (err != CL_SUCCESS) return clsa__cl(ctx, err, "clCreateBuffer", NULL);
-    if (ctx->oclgrind && !host && (err = reset_shadow(ctx, m)) != CL_SUCCESS) {
+    if (ctx->oclgrind && !host && (err = clsa__oclgrind_new_buffer(ctx, m)) != CL_SUCCESS) {
         clReleaseMemObject(m);
         return clsa__cl(ctx, err, "clEnqueueWriteBuffer", NULL);
     }

@@ -79,8 +79,10 @@ struct clsa_context {
     cl_context cl;
     cl_command_queue queue;
     int profiling;        /* queue has CL_QUEUE_PROFILING_ENABLE */
-    int oclgrind;         /* the Oclgrind simulator: new buffers reset its
-                             uninitialised-value shadow (buffer.c) */
+    int oclgrind;         /* the Oclgrind simulator (oclgrind.c) */
+    int made_cl;          /* cl was created by clsa_create, on thread creator */
+    pthread_t creator;
+    cl_context oclgrind_hold; /* oclgrind.c: held for the call under way */
     int want_profile;
     clsa_tuning tune;
     clsa_device_info info;
@@ -241,6 +243,15 @@ void clsa__progress_slice(clsa_context *ctx, double lo, double hi);
 clsa_status clsa__progress(clsa_context *ctx, const char *phase, double fraction);
 /* The successful end of a public call: reports fraction 1 ("done"). */
 clsa_status clsa__progress_end(clsa_context *ctx, clsa_status st);
+
+/* ---- the Oclgrind simulator (oclgrind.c), only where ctx->oclgrind ------------
+ * enter/leave: around every call on the context, inside its lock;
+ * released_here: before clsa_destroy releases the context; new_buffer: on
+ * every buffer clsa makes (not over the caller's memory). */
+void clsa__oclgrind_enter(clsa_context *ctx);
+void clsa__oclgrind_leave(clsa_context *ctx);
+void clsa__oclgrind_released_here(clsa_context *ctx);
+cl_int clsa__oclgrind_new_buffer(clsa_context *ctx, cl_mem m);
 
 /* ---- page-locked host memory (host_mem.c) ----------------------------------
  * 1 if [p, p + bytes) lies inside one clsa_host_alloc array of a device. */

@@ -1,0 +1,74 @@
+/* What the Oclgrind simulator needs so that its checks (run_impl.sh:
+ * --data-races --uninitialized --check-api) judge our code and not its own
+ * limits.  Each is a fault of Oclgrind 21.10 that its sources still have at
+ * 26.03 (src/core/KernelInvocation.cpp, src/core/Memory.cpp,
+ * src/plugins/Uninitialized.cpp), and each costs nothing on any other
+ * platform: ctx->oclgrind is set only when the platform is named "Oclgrind".
+ *
+ * 1. Kernels run through process-wide state: the next work-group's index is
+ *    one static counter, reset by every launch, so two kernels of two
+ *    contexts at once lose or repeat work-groups (wrong results, or a crash
+ *    inside the simulator).  Calls on its contexts are serialised across the
+ *    process, inside the context's own lock (never the other order).
+ * 2. The uninitialised-value tracker keeps its scratch pool per host thread,
+ *    made when a context is created on that thread and freed when as many
+ *    contexts have been released on that thread.  A host write (or copy, or
+ *    map) runs on the thread that waits for it, and from a thread without a
+ *    pool it crashes.  A call on a thread other than the one that made the
+ *    context holds a simulator context of its own for the call's length.
+ *    Releasing a context on a thread that did not make it (or the caller's
+ *    own, clsa_create_with_queue) counts against that thread's pool, so one
+ *    more is made there and never released (one simulator context per such
+ *    clsa_destroy; released at thread exit, it would meet the simulator's
+ *    C++ thread-locals already gone: a crash).
+ * 3. A released buffer's slot goes to the next buffer, and the tracker keeps
+ *    the released buffer's shadow there: the new buffer inherits its size and
+ *    state, so stores past the old size are lost and read back as never
+ *    written (on a context that has run a call before; a new context has no
+ *    old shadows).  A host write replaces a slot's shadow by one of the
+ *    write's size; one of zero bytes leaves none in force, so the first
+ *    kernel that uses the buffer gives it a fresh, all-unwritten shadow of its
+ *    size, as for a slot never used. */
+#include "runtime.h"
+
+static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A simulator context of our own on this thread: its tracker pool exists
+ * while it lives (failure only leaves the simulator's own behaviour). */
+static cl_context hold(clsa_context *ctx)
+{
+    cl_int err;
+    cl_context c = clCreateContext(NULL, 1, &ctx->device, NULL, NULL, &err);
+    return err == CL_SUCCESS ? c : NULL;
+}
+
+/* Whether this thread made the context's OpenCL context (unknown for the
+ * caller's own: clsa_create_with_queue). */
+static int made_here(const clsa_context *ctx)
+{
+    return ctx->made_cl && pthread_equal(ctx->creator, pthread_self());
+}
+
+void clsa__oclgrind_enter(clsa_context *ctx)
+{
+    pthread_mutex_lock(&process_lock);
+    ctx->oclgrind_hold = made_here(ctx) ? NULL : hold(ctx);
+}
+
+void clsa__oclgrind_leave(clsa_context *ctx)
+{
+    if (ctx->oclgrind_hold) clReleaseContext(ctx->oclgrind_hold);
+    ctx->oclgrind_hold = NULL;
+    pthread_mutex_unlock(&process_lock);
+}
+
+void clsa__oclgrind_released_here(clsa_context *ctx)
+{
+    if (!made_here(ctx)) (void)hold(ctx); /* never released: see 2. */
+}
+
+cl_int clsa__oclgrind_new_buffer(clsa_context *ctx, cl_mem m)
+{
+    static const unsigned char none = 0;
+    return clEnqueueWriteBuffer(ctx->queue, m, CL_FALSE, 0, 0, &none, 0, NULL, NULL);
+}
