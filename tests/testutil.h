@@ -57,18 +57,6 @@ static inline clsa_context *tu_context_opts(int profile)
 
 static inline clsa_context *tu_context(void) { return tu_context_opts(0); }
 
-/* Under Oclgrind (tu_small), a fresh context per case: Oclgrind 21.10's
- * uninitialised-value tracker reports a value that was written (host data,
- * checked correct on pocl and rusticl) when one context runs a scan of
- * exactly one full tile and then one of two tiles; with a new context the
- * same launches report nothing.  Elsewhere the context is reused. */
-static inline void tu_refresh(clsa_context **ctx)
-{
-    if (!tu_small()) return;
-    clsa_destroy(*ctx);
-    *ctx = tu_context();
-}
-
 /* Deterministic generator (splitmix64): same seed, same data everywhere. */
 typedef struct tu_rng { uint64_t s; } tu_rng;
 static inline uint64_t tu_next(tu_rng *r)
