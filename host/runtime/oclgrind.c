@@ -28,7 +28,14 @@
  *    old shadows).  A host write replaces a slot's shadow by one of the
  *    write's size; one of zero bytes leaves none in force, so the first
  *    kernel that uses the buffer gives it a fresh, all-unwritten shadow of its
- *    size, as for a slot never used. */
+ *    size, as for a slot never used.
+ * 4. For the same reason a host write or copy of part of a buffer leaves a
+ *    shadow of the part's size at the buffer's start: later stores past it
+ *    are lost, later reads there reported (psi[n] after the radix sort's
+ *    final copy of n keys into n + 1).  Copies run as a kernel (copy_u8 /
+ *    copy_u32 in buffer.cl: values and their state move one by one) and a
+ *    write of part of a buffer goes through a staging buffer of its exact
+ *    size, written whole, then such a kernel. */
 #include "runtime.h"
 
 static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -71,4 +78,39 @@ cl_int clsa__oclgrind_new_buffer(clsa_context *ctx, cl_mem m)
 {
     static const unsigned char none = 0;
     return clEnqueueWriteBuffer(ctx->queue, m, CL_FALSE, 0, 0, &none, 0, NULL, NULL);
+}
+
+/* A copy kernel's launch: not counted in the statistics (it stands for a
+ * copy command, which other platforms run). */
+cl_int clsa__oclgrind_copy(clsa_context *ctx, cl_mem src, size_t soff, cl_mem dst, size_t doff,
+                           size_t bytes)
+{
+    if (bytes == 0) return CL_SUCCESS;
+    int words = soff % 4 == 0 && doff % 4 == 0 && bytes % 4 == 0;
+    const char *name = words ? "copy_u32" : "copy_u8";
+    size_t unit = words ? 4 : 1;
+    cl_kernel k;
+    if (clsa__kernel(ctx, "buffer", 0, NULL, name, &k) != CLSA_OK) return CL_INVALID_KERNEL;
+    cl_ulong s = soff / unit, d = doff / unit, n = bytes / unit;
+    cl_int err;
+    if ((err = clSetKernelArg(k, 0, sizeof src, &src)) || (err = clSetKernelArg(k, 1, sizeof s, &s)) ||
+        (err = clSetKernelArg(k, 2, sizeof dst, &dst)) || (err = clSetKernelArg(k, 3, sizeof d, &d)) ||
+        (err = clSetKernelArg(k, 4, sizeof n, &n)))
+        return err;
+    size_t local = ctx->tune.wg, global = clsa__round_up((size_t)n, local);
+    return clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+}
+
+/* clsa__write of part of dst: staged (4.). */
+cl_int clsa__oclgrind_write(clsa_context *ctx, cl_mem dst, size_t off, const void *src,
+                            size_t bytes)
+{
+    cl_int err;
+    cl_mem stage = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err != CL_SUCCESS) return err;
+    err = clEnqueueWriteBuffer(ctx->queue, stage, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
+    if (err == CL_SUCCESS) err = clsa__oclgrind_copy(ctx, stage, 0, dst, off, bytes);
+    if (err == CL_SUCCESS) err = clFinish(ctx->queue);
+    clReleaseMemObject(stage);
+    return err;
 }
