@@ -55,7 +55,8 @@ static clsa_status create(clsa_context *ctx, size_t bytes, cl_mem_flags flags, v
     cl_int err;
     cl_mem m = clCreateBuffer(ctx->cl, flags, bytes, host, &err);
     if (err != CL_SUCCESS) return clsa__cl(ctx, err, "clCreateBuffer", NULL);
-    if (ctx->oclgrind && !host && (err = clsa__oclgrind_new_buffer(ctx, m)) != CL_SUCCESS) {
+    if (ctx->oclgrind && (err = host ? clsa__oclgrind_host_buffer(ctx, m, bytes)
+                                     : clsa__oclgrind_new_buffer(ctx, m)) != CL_SUCCESS) {
         clReleaseMemObject(m);
         return clsa__cl(ctx, err, "clEnqueueWriteBuffer", NULL);
     }

@@ -29,7 +29,11 @@
  *    write's size; one of zero bytes leaves none in force, so the first
  *    kernel that uses the buffer gives it a fresh, all-unwritten shadow of its
  *    size, as for a slot never used.
- * 4. For the same reason a host write or copy of part of a buffer leaves a
+ * 4. A buffer over the caller's memory (CL_MEM_USE_HOST_PTR, zero copy) holds
+ *    the caller's values, but the tracker records nothing for it, so the
+ *    first kernel finds it all unwritten.  A map for writing records it as
+ *    written, as the OpenCL semantics of such a buffer have it.
+ * 5. For the same reason as 3., a host write or copy of part of a buffer leaves a
  *    shadow of the part's size at the buffer's start: later stores past it
  *    are lost, later reads there reported (psi[n] after the radix sort's
  *    final copy of n keys into n + 1).  Copies run as a kernel (copy_u8 /
@@ -101,7 +105,7 @@ cl_int clsa__oclgrind_copy(clsa_context *ctx, cl_mem src, size_t soff, cl_mem ds
     return clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
 }
 
-/* clsa__write of part of dst: staged (4.). */
+/* clsa__write of part of dst: staged (5.). */
 cl_int clsa__oclgrind_write(clsa_context *ctx, cl_mem dst, size_t off, const void *src,
                             size_t bytes)
 {
@@ -113,4 +117,15 @@ cl_int clsa__oclgrind_write(clsa_context *ctx, cl_mem dst, size_t off, const voi
     if (err == CL_SUCCESS) err = clFinish(ctx->queue);
     clReleaseMemObject(stage);
     return err;
+}
+
+/* A buffer over the caller's memory: recorded as written (4.). */
+cl_int clsa__oclgrind_host_buffer(clsa_context *ctx, cl_mem m, size_t bytes)
+{
+    cl_int err;
+    void *p = clEnqueueMapBuffer(ctx->queue, m, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, NULL, NULL,
+                                 &err);
+    if (err != CL_SUCCESS) return err;
+    if ((err = clEnqueueUnmapMemObject(ctx->queue, m, p, 0, NULL, NULL)) != CL_SUCCESS) return err;
+    return clFinish(ctx->queue);
 }
