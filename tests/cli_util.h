@@ -41,14 +41,8 @@ static inline char *in_dir(const char *name)
 }
 
 /* Runs `clsa <args>` (printf-style); returns its exit code, -1 if it did not exit.
- * Under Oclgrind (run_impl.sh) the child inherits the simulator through the
- * environment with its data-race and API checks, but not its
- * uninitialised-value tracker: Oclgrind 21.10 reports values that were
- * written once a whole pipeline runs in one context (SA then LCP or BWT of a
- * few hundred bytes: scan inputs from index 128 on, results correct on every
- * implementation and checked), the class the library tests avoid with a
- * fresh context per case (testutil.h tu_refresh) and docs/RELIABILITY.md
- * describes.  A CLI process cannot split its one call. */
+ * Under Oclgrind (run_impl.sh) the child inherits the simulator and all its
+ * checks through the environment, and logs into the same FIFO. */
 static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int run(const char *fmt, ...)
 {
@@ -57,9 +51,7 @@ static int run(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(args, sizeof args, fmt, ap);
     va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s%s %s >%s/stdout 2>%s/stderr",
-             getenv("OCLGRIND_UNINITIALIZED") ? "env -u OCLGRIND_UNINITIALIZED " : "", CLSA_CLI,
-             args, dir, dir);
+    snprintf(cmd, sizeof cmd, "%s %s >%s/stdout 2>%s/stderr", CLSA_CLI, args, dir, dir);
     int rc = system(cmd);
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }

@@ -27,9 +27,21 @@ case "$impl" in
       exit 77
     fi
     export CLSA_DEVICE=oclgrind CLSA_TEST_SMALL=1
+    # Oclgrind opens --log afresh (truncating it) for every OpenCL context,
+    # so a file would keep only what came after the last context was made.
+    # A pipe cannot be truncated: every context writes into this FIFO, whose
+    # reader copies it all to $log; fd 3 keeps it open between contexts.
     log=$(mktemp)
-    oclgrind --data-races --uninitialized --check-api --log "$log" "$bin" "$@"
+    fifo=$(mktemp -u)
+    mkfifo -m 600 "$fifo" || exit 1
+    cat "$fifo" > "$log" &
+    reader=$!
+    exec 3> "$fifo"
+    oclgrind --data-races --uninitialized --check-api --log "$fifo" "$bin" "$@"
     rc=$?
+    exec 3>&-
+    wait $reader
+    rm -f "$fifo"
     if [ -s "$log" ]; then
       echo "oclgrind diagnostics:"; head -c 20000 "$log"
       rm -f "$log"

@@ -95,7 +95,6 @@ static void equal_lengths(void **state)
     for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
         size_t na = tu_small() ? 3 : (lens[i] >= 1000 ? 300 : 5000);
         if (tu_small() && lens[i] > 100) continue;
-        tu_refresh(&ctx);
         uint64_t *s = equal_starts(na, lens[i]);
         check_batch(ctx, s, na, 0, 1, 1, i, 0);
         check_batch(ctx, s, na, 0, 0, 1, i + 50, 1);

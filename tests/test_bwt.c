@@ -12,7 +12,6 @@ static void check_case(const idx_case *c, uint64_t seed)
     size_t n = idx_case_n(c);
     char name[96];
     idx_case_name(c, n, name, sizeof name);
-    tu_refresh(&ctx);
     uint8_t *text = idx_case_text(c, n, seed);
     uint8_t *want = tu_malloc(n), *got = tu_malloc(n), *back = tu_malloc(n);
     int64_t wantp = divbwt(text, want, NULL, (saidx_t)n), gotp = -7;
@@ -59,7 +58,6 @@ static void unbwt_garbage(void **state)
     (void)state;
     tu_rng r = {77};
     for (int k = 0; k < 6; k++) {
-        tu_refresh(&ctx);
         size_t n = 1 + tu_below(&r, tu_small() ? 200 : 5000);
         uint8_t *b = tu_malloc(n), *t = tu_malloc(n);
         for (size_t i = 0; i < n; i++) b[i] = (uint8_t)tu_below(&r, k < 3 ? 2 : 256);
@@ -73,7 +71,6 @@ static void unbwt_garbage(void **state)
 static void edges(void **state)
 {
     (void)state;
-    tu_refresh(&ctx);
     uint8_t out[4] = {0}, back[4] = {0};
     int64_t p = -1;
     TU_OK(ctx, clsa_bwt(ctx, (const uint8_t *)"", out, 0, &p));
@@ -104,7 +101,6 @@ static void edges(void **state)
 static void mem_forms(void **state)
 {
     (void)state;
-    tu_refresh(&ctx);
     size_t n = tu_size(4000, 200);
     uint8_t *text = tu_malloc(n), *want = tu_malloc(n), *got = tu_malloc(n);
     gen_fill(text, n, GEN_RANDOM, 4, 5);

@@ -16,12 +16,9 @@ static long long printed_primary(void)
 }
 
 /* Under Oclgrind the commands run on the host: bwt and lcp would build the
- * suffix array on the device (minutes there), and a device unbwt in a fresh
- * process draws Oclgrind 21.10 uninitialised-value reports about buffers
- * created after others were released (same launches, same data: clean in
- * test_bwt; reordering the allocations or a host round trip of the data
- * silences them).  The kernels themselves are checked under Oclgrind by
- * test_bwt / test_lcp; here the subject is the command line. */
+ * suffix array on the device (minutes there).  The kernels themselves are
+ * checked under Oclgrind by test_bwt / test_lcp; here the subject is the
+ * command line. */
 static const char *dev_backend(void) { return tu_small() ? "host" : "device"; }
 
 static void check_round_trip(const uint8_t *t, size_t n, const char *backend)

@@ -123,7 +123,6 @@ static void check_queries(clsa_fm *fm, const uint8_t *t, size_t n, const batch *
 
 static void check_text(const uint8_t *t, size_t n, int64_t rate, uint64_t seed, size_t npat)
 {
-    tu_refresh(&ctx);
     tu_rng r = {seed};
     clsa_fm *fm = NULL;
     TU_OK(ctx, clsa_fm_create(ctx, t, (int64_t)n, rate, &fm));
@@ -238,7 +237,6 @@ static void fm_file_roundtrip(void **state)
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
         size_t n = sizes[s];
         if (tu_small() && n > 300) continue;
-        tu_refresh(&ctx);
         uint8_t *t = tu_malloc(n);
         gen_fill(t, n, s % 2 ? GEN_RANDOM : GEN_MUTATED, s % 2 ? 256 : 50, 300 + s);
         clsa_fm *fm = NULL, *back = NULL;
@@ -277,7 +275,6 @@ static void fm_file_roundtrip(void **state)
 static void fm_file_damage(void **state)
 {
     (void)state;
-    tu_refresh(&ctx);
     size_t n = tu_small() ? 100 : 3000;
     uint8_t *t = tu_malloc(n);
     gen_fill(t, n, GEN_RANDOM, 20, 9);

@@ -61,7 +61,6 @@ static void random_sets(void **state)
         char what[80];
         snprintf(what, sizeof what, "set %d: shape %d, k %lld, total %lld", i, shape,
                  (long long)k, (long long)g.total);
-        tu_refresh(&ctx);
         check(&g, rates[i % 3], &r, tu_small() ? 20 : 150, what);
         free_set(&g);
     }
@@ -73,7 +72,6 @@ static void empty_sets(void **state)
     (void)state;
     int64_t zeros[3] = {0, 0, 0};
     for (int64_t k = 0; k <= 3; k++) {
-        tu_refresh(&ctx);
         clsa_fm_set *set = NULL;
         TU_OK(ctx, clsa_fm_set_create(ctx, NULL, k ? zeros : NULL, k, 0, &set));
         const uint8_t pat[1] = {'A'};

@@ -309,7 +309,6 @@ static void check_one(clsa_context *c, const gset *g, int index64, int with_doc,
 static void check_set(const gset *g, int index64, int naive, const char *what)
 {
     int64_t *ref = naive ? naive_sa(g) : NULL;
-    tu_refresh(&ctx);
     check_one(ctx, g, index64, 1, ref, what);
     check_one(NULL, g, !index64, g->k % 2, ref, what);
     free(ref);

@@ -104,7 +104,6 @@ static void edge_cases(void **state)
                 if (tu_small() && (v + n + (size_t)sym) % 7) continue; /* Oclgrind: a seventh */
                 char what[64];
                 snprintf(what, sizeof what, "edge %zu, u%d", v, 8 * sym);
-                tu_refresh(&ctx);
                 check(t, sym, n, (int)(v + n) % 2, 1, what);
             }
 }
@@ -121,7 +120,6 @@ static void random_texts(void **state)
         void *t = fill(&r, sym, n, shape);
         char what[64];
         snprintf(what, sizeof what, "random shape %d, u%d, seed step %d", shape, 8 * sym, k);
-        tu_refresh(&ctx);
         check(t, sym, n, (k / 2) % 2, 1, what);
         free(t);
     }
@@ -146,7 +144,6 @@ static void u64_against_u32(void **state)
         int64_t *want = build(NULL, t32, 4, n, 1);
         char what[64];
         snprintf(what, sizeof what, "u64 vs u32, shape %d", k % 7);
-        tu_refresh(&ctx);
         for (int index64 = 0; index64 <= 1; index64++) {
             int64_t *ga = build(ctx, a, 8, n, index64), *gb = build(ctx, b, 8, n, index64);
             int64_t *ha = build(NULL, b, 8, n, index64);

@@ -9,7 +9,6 @@ static void check_case(const idx_case *c, uint64_t seed, int index64)
     size_t n = idx_case_n(c), w = index64 ? 8 : 4;
     char name[96];
     idx_case_name(c, n, name, sizeof name);
-    tu_refresh(&ctx);
     uint8_t *text = idx_case_text(c, n, seed);
     void *sa = tu_malloc(n * w), *want = tu_malloc(n * w), *got = tu_malloc(n * w);
     TU_OK(NULL, index64 ? clsa_sa64(NULL, text, sa, (int64_t)n) : clsa_sa32(NULL, text, sa, (int64_t)n));
@@ -47,7 +46,6 @@ static void isa_cases(void **state)
 static void isa_mem(void **state)
 {
     (void)state;
-    tu_refresh(&ctx);
     const int32_t sa[] = {3, 0, 4, 1, 2};
     const int32_t want[] = {1, 3, 4, 0, 2};
     int32_t isa[5] = {0};

@@ -31,7 +31,6 @@ static void check_case(const idx_case *c, uint64_t seed, int index64)
     size_t n = idx_case_n(c), w = index64 ? 8 : 4;
     char name[96];
     idx_case_name(c, n, name, sizeof name);
-    tu_refresh(&ctx);
     uint8_t *text = idx_case_text(c, n, seed);
     int64_t *sa = tu_malloc(n * 8), *want = tu_malloc(n * 8);
     void *sa_w = tu_malloc(n * w), *got = tu_malloc(n * w);
@@ -84,7 +83,6 @@ static void all_equal_is_fast(void **state)
     size_t lens[] = {100000, 1000000};
     for (int k = 0; k < 2; k++) {
         size_t n = tu_small() ? 2000 : lens[k];
-        tu_refresh(&ctx);
         uint8_t *t = tu_malloc(n);
         int32_t *lcp = tu_malloc(n * 4), *sa = tu_malloc(n * 4);
         memset(t, 0, n);
@@ -107,7 +105,6 @@ static void all_equal_is_fast(void **state)
 static void mem_in_place(void **state)
 {
     (void)state;
-    tu_refresh(&ctx);
     size_t n = tu_size(30000, 200);
     uint8_t *t = tu_malloc(n);
     gen_fill(t, n, GEN_MUTATED, 97, 3);

@@ -39,7 +39,6 @@ static void reference(const uint8_t *a, size_t na, const uint8_t *b, size_t nb, 
 
 static void check(const uint8_t *a, size_t na, const uint8_t *b, size_t nb, const char *what)
 {
-    tu_refresh(&ctx);
     int64_t L, pa, pb, wl, wa, wb;
     TU_OK(ctx, clsa_lcs(ctx, a, (int64_t)na, b, (int64_t)nb, &L, &pa, &pb));
     reference(a, na, b, nb, &wl, &wa, &wb);

@@ -203,7 +203,6 @@ static void random_sets(void **state)
         sset g = gen(&r, sym, shape, k, tu_small() ? 10 : i % 50 == 49 ? 60 : 24, (i / 2) % 2);
         char what[96];
         snprintf(what, sizeof what, "random set %d: shape %d, u%d", i, shape, 8 * sym);
-        tu_refresh(&ctx);
         int64_t ms[3] = {1, g.k, 1 + tu_below(&r, (uint32_t)g.k)};
         for (int j = 0; j < (tu_small() ? 1 : 3); j++) check(&g, ms[(j + i) % 3], what);
         free_set(&g);
@@ -241,7 +240,6 @@ static void edge_sets(void **state)
             }
             char what[64];
             snprintf(what, sizeof what, "edge set %d, u%d", c, 8 * sym);
-            tu_refresh(&ctx);
             for (int64_t m = 1; m <= g.k; m++) check(&g, m, what);
             free_set(&g);
         }

@@ -88,7 +88,6 @@ static void check_one(layout l, enum pattern p, size_t n, unsigned b, unsigned e
                       unsigned onesweep)
 {
     tu_rng r = {seed};
-    tu_refresh(&ctx);
     ctx->tune.onesweep = onesweep;
     /* both countings of the tile ranking (registers / local memory), by seed */
     ctx->tune.radix_reg = (unsigned)(seed & 1);
@@ -211,7 +210,7 @@ static void large(void **state)
 }
 
 /* The internal entry point with caller scratch buffers (pass 0), and the
- * cl_mem form (pass 1); a fresh context each under Oclgrind (tu_refresh). */
+ * cl_mem form (pass 1), all on one context. */
 static void device_buffers(void **state)
 {
     (void)state;
@@ -221,7 +220,6 @@ static void device_buffers(void **state)
     uint32_t *v = tu_malloc(n * 4), *gv = tu_malloc(n * 4);
     for (size_t i = 0; i < n; i++) k[i] = tu_next(&r) >> (tu_small() ? 54 : 20), v[i] = (uint32_t)i;
     for (int pass = 0; pass < 2 * (int)paths(); pass++) {
-        tu_refresh(&ctx);
         ctx->tune.onesweep = pass >= 2; /* both paths, each in both forms */
         cl_mem dk = NULL, dv = NULL, sk = NULL, sv = NULL;
         TU_OK(ctx, clsa__alloc(ctx, n * 8, &dk));

@@ -6,7 +6,6 @@ static clsa_context *ctx;
 
 static void check_rmq(const int64_t *v, size_t n, int use64, uint64_t seed, size_t nq)
 {
-    tu_refresh(&ctx);
     tu_rng r = {seed};
     clsa_lcp_rmq *rmq = NULL;
     if (use64) {

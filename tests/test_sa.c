@@ -54,7 +54,6 @@ static void edge_cases(void **state)
     for (int index64 = 0; index64 < 2; index64++)
         for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
             if (tu_small() && index64 && i % 3) continue;
-            tu_refresh(&ctx);
             check_sa((const uint8_t *)texts[i], lens[i], index64, texts[i]);
         }
 }
@@ -78,7 +77,6 @@ static void random_inputs(void **state)
     for (int k = 0; k < count; k++) {
         unsigned sigma = alphabets[k % 6];
         size_t n = pick_length(&r, k);
-        tu_refresh(&ctx);
         check_gen(GEN_RANDOM, sigma, n, 1000 + (uint64_t)k, 0);
     }
 }
@@ -90,7 +88,6 @@ static void random_inputs_64(void **state)
     int count = tu_small() ? 6 : 200;
     for (int k = 0; k < count; k++) {
         size_t n = tu_small() ? tu_below(&r, 150) : tu_below(&r, k % 50 == 49 ? 30000 : 800);
-        tu_refresh(&ctx);
         check_gen(GEN_RANDOM, alphabets[k % 6], n, 5000 + (uint64_t)k, 1);
     }
 }
@@ -113,7 +110,6 @@ static void hard_inputs(void **state)
     for (size_t c = 0; c < sizeof hard / sizeof *hard; c++) {
         for (size_t i = 0; i < sizeof small / sizeof *small; i++) {
             if (tu_small() && small[i] != (c % 2 ? 17 : 100)) continue;
-            tu_refresh(&ctx);
             check_gen(hard[c].kind, hard[c].param, small[i], c, (int)(c + i) % 2);
             if (!tu_small()) check_gen(hard[c].kind, hard[c].param, small[i], c, 1 - (int)(c + i) % 2);
         }
@@ -183,8 +179,7 @@ static void peak_run(const char *tune, size_t max_n)
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         size_t n = tu_small() ? 300 : cases[k].n < max_n ? cases[k].n : max_n;
         if (tu_small() && k % 3) continue;
-        if (!c || tu_small()) { /* a fresh context per case under Oclgrind (testutil.h) */
-            if (c) clsa_destroy(c);
+        if (!c) {
             if (tune) setenv("CLSA_TUNE", tune, 1);
             c = tu_context();
             unsetenv("CLSA_TUNE");

@@ -27,7 +27,6 @@ static void check_scan_in(size_t n, uint64_t seed, uint32_t range, int inclusive
 
 static void check_scan(size_t n, uint64_t seed, uint32_t range, int inclusive)
 {
-    tu_refresh(&ctx);
     check_scan_in(n, seed, range, inclusive);
 }
 
@@ -52,7 +51,6 @@ static void scan_forms(void **state)
     for (int form = 0; form < 2; form++)
         for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
             if (tu_small() && lens[i] > 5000) continue;
-            tu_refresh(&ctx);
             size_t saved = ctx->tune.scan_serial;
             ctx->tune.scan_serial = form ? (size_t)1 << 20 : 0;
             check_scan_in(lens[i], 41 + i, 3, form);
@@ -83,7 +81,6 @@ static void scan_huge(void **state)
 static void check_compact(size_t n, uint64_t seed, uint32_t density)
 {
     tu_rng r = {seed};
-    tu_refresh(&ctx);
     uint32_t *in = tu_malloc(n * 4), *fl = tu_malloc(n * 4), *out = tu_malloc(n * 4);
     for (size_t i = 0; i < n; i++) {
         in[i] = (uint32_t)tu_next(&r);

@@ -55,6 +55,11 @@ static clsa_status create(clsa_context *ctx, size_t bytes, cl_mem_flags flags, v
     cl_int err;
     cl_mem m = clCreateBuffer(ctx->cl, flags, bytes, host, &err);
     if (err != CL_SUCCESS) return clsa__cl(ctx, err, "clCreateBuffer", NULL);
+    if (ctx->oclgrind && (err = host ? clsa__oclgrind_host_buffer(ctx, m, bytes)
+                                     : clsa__oclgrind_new_buffer(ctx, m)) != CL_SUCCESS) {
+        clReleaseMemObject(m);
+        return clsa__cl(ctx, err, "clEnqueueWriteBuffer", NULL);
+    }
     ctx->live[ctx->nlive].mem = m;
     ctx->live[ctx->nlive].bytes = bytes;
     ctx->nlive++;
@@ -127,9 +132,21 @@ static size_t piece(size_t done, size_t bytes)
     return bytes - done < CLSA_CHUNK ? bytes - done : CLSA_CHUNK;
 }
 
+/* Whether [off, off + bytes) is less than all of buf. */
+static int partial(cl_mem buf, size_t off, size_t bytes)
+{
+    size_t size = 0;
+    return off != 0 ||
+           (clGetMemObjectInfo(buf, CL_MEM_SIZE, sizeof size, &size, NULL) == CL_SUCCESS &&
+            bytes < size);
+}
+
 clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *src, size_t bytes)
 {
     clsa_status st = CLSA_OK;
+    if (ctx->oclgrind && bytes && partial(dst, off, bytes))
+        return clsa__cl(ctx, clsa__oclgrind_write(ctx, dst, off, src, bytes),
+                        "clEnqueueWriteBuffer", NULL);
     for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {
         cl_event ev = NULL;
         cl_int err = clEnqueueWriteBuffer(ctx->queue, dst, CL_TRUE, off + done,
@@ -157,6 +174,9 @@ clsa_status clsa__copy(clsa_context *ctx, cl_mem src, size_t src_off, cl_mem dst
                        size_t bytes)
 {
     clsa_status st = CLSA_OK;
+    if (ctx->oclgrind)
+        return clsa__cl(ctx, clsa__oclgrind_copy(ctx, src, src_off, dst, dst_off, bytes),
+                        "clEnqueueCopyBuffer", NULL);
     for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK)
         st = clsa__cl(ctx,
                       clEnqueueCopyBuffer(ctx->queue, src, dst, src_off + done, dst_off + done,

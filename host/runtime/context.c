@@ -304,6 +304,7 @@ static clsa_status finish_device(clsa_context *ctx, cl_platform_id p, cl_device_
         return CLSA_ERR_OPENCL;
     }
     fill_tuning(ctx);
+    ctx->oclgrind = !strcmp(ctx->info.platform, "Oclgrind");
     return CLSA_OK;
 }
 
@@ -381,8 +382,12 @@ clsa_status clsa_create_ex(const clsa_options *opt, clsa_context **out, char *er
     cl_int e;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)ctx->platform,
                                      0};
+    ctx->made_cl = 1;
+    ctx->creator = pthread_self();
+    clsa__lock(ctx); /* on Oclgrind, the process-wide lock (oclgrind.c) */
     ctx->cl = clCreateContext(props, 1, &ctx->device, NULL, NULL, &e);
     if (e == CL_SUCCESS) ctx->queue = make_queue(ctx, &e);
+    clsa__unlock(ctx);
     if (e != CL_SUCCESS) {
         snprintf(err, cap, "%s failed: %s (%d) on device '%s'",
                  ctx->cl ? "clCreateCommandQueue" : "clCreateContext", clsa__cl_error_name(e),
@@ -437,9 +442,9 @@ clsa_status clsa_create_with_queue(cl_command_queue queue, const clsa_options *o
 void clsa_destroy(clsa_context *ctx)
 {
     if (!ctx) return;
+    clsa__lock(ctx); /* on Oclgrind, the process-wide lock too (oclgrind.c) */
     if (ctx->queue) clFinish(ctx->queue);
     clsa__profile_drain(ctx);
-    free(ctx->pending);
     clsa__host_free_all(ctx);
     release_kernels(ctx);
     for (int i = 0; i < ctx->nprograms; i++)
@@ -447,8 +452,11 @@ void clsa_destroy(clsa_context *ctx)
         if (ctx->programs[i].program) clReleaseProgram(ctx->programs[i].program);
         free(ctx->programs[i].pending_save);
     }
+    if (ctx->oclgrind) clsa__oclgrind_released_here(ctx);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
     if (ctx->cl) clReleaseContext(ctx->cl);
+    clsa__unlock(ctx);
+    free(ctx->pending);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->live);
     free(ctx);
@@ -526,6 +534,7 @@ void clsa__lock(clsa_context *ctx)
 {
     if (!ctx) return;
     pthread_mutex_lock(&ctx->lock);
+    if (ctx->oclgrind) clsa__oclgrind_enter(ctx);
     clsa__progress_begin(ctx);
 }
 
@@ -540,5 +549,6 @@ void clsa__unlock(clsa_context *ctx)
 {
     if (!ctx) return;
     clsa__profile_drain(ctx);
+    if (ctx->oclgrind) clsa__oclgrind_leave(ctx);
     pthread_mutex_unlock(&ctx->lock);
 }

@@ -82,6 +82,10 @@ struct clsa_context {
     cl_context cl;
     cl_command_queue queue;
     int profiling;        /* queue has CL_QUEUE_PROFILING_ENABLE */
+    int oclgrind;         /* the Oclgrind simulator (oclgrind.c) */
+    int made_cl;          /* cl was created by clsa_create, on thread creator */
+    pthread_t creator;
+    cl_context oclgrind_hold; /* oclgrind.c: held for the call under way */
     int want_profile;
     clsa_tuning tune;
     clsa_device_info info;
@@ -242,6 +246,22 @@ void clsa__progress_slice(clsa_context *ctx, double lo, double hi);
 clsa_status clsa__progress(clsa_context *ctx, const char *phase, double fraction);
 /* The successful end of a public call: reports fraction 1 ("done"). */
 clsa_status clsa__progress_end(clsa_context *ctx, clsa_status st);
+
+/* ---- the Oclgrind simulator (oclgrind.c), only where ctx->oclgrind ------------
+ * enter/leave: around every call on the context, inside its lock;
+ * released_here: before clsa_destroy releases the context; new_buffer: on
+ * every buffer clsa makes, host_buffer on one over the caller's memory;
+ * copy and write: see below. */
+void clsa__oclgrind_enter(clsa_context *ctx);
+void clsa__oclgrind_leave(clsa_context *ctx);
+void clsa__oclgrind_released_here(clsa_context *ctx);
+cl_int clsa__oclgrind_new_buffer(clsa_context *ctx, cl_mem m);
+cl_int clsa__oclgrind_host_buffer(clsa_context *ctx, cl_mem m, size_t bytes);
+/* copy: clsa__copy's command; write: clsa__write's of part of dst. */
+cl_int clsa__oclgrind_copy(clsa_context *ctx, cl_mem src, size_t soff, cl_mem dst, size_t doff,
+                           size_t bytes);
+cl_int clsa__oclgrind_write(clsa_context *ctx, cl_mem dst, size_t off, const void *src,
+                            size_t bytes);
 
 /* ---- page-locked host memory (host_mem.c) ----------------------------------
  * 1 if [p, p + bytes) lies inside one clsa_host_alloc array of a device. */
