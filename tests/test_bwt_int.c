@@ -107,7 +107,6 @@ static void differential(void **state)
     for (int s = 0; s < 3; s++)
         for (int kind = 0; kind < NKINDS; kind++)
             for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
-                tu_refresh(&ctx);
                 void *text = make_text(kind, syms[s], sizes[z], &r);
                 check_one(ctx, text, syms[s], sizes[z], kind_name[kind]);
                 check_one(NULL, text, syms[s], sizes[z], kind_name[kind]);

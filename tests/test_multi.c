@@ -18,9 +18,8 @@ static int64_t *reference(const uint8_t *t, int64_t n)
 }
 
 /* Members for k: 1 one context; 2 two contexts; 3 a context, a NULL
- * member (host sort) and the first context again.  Fresh contexts for each
- * input (tu_refresh: Oclgrind reports spurious uninitialised values on a
- * context reused over many sorts).  Oclgrind is not safe for kernels from
+ * member (host sort) and the first context again, fresh for each input
+ * (contexts made and destroyed with the members).  Oclgrind is not safe for kernels from
  * any thread but the one that made the context (test_threads): under it
  * only member 0, which runs on the calling thread, has a device. */
 static void members(int k, clsa_context **ctxs)
