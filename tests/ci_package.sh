@@ -16,7 +16,11 @@ cc=${CC:-cc}
 
 cmake -S "$src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF \
   -DCMAKE_INSTALL_PREFIX="$tmp/staged" >/dev/null
-cmake --build "$tmp/build" -j "$jobs" --target clsa clsa_static clsa_cli >/dev/null
+# what `cmake --install` installs: the MPI library and tool too where MPI was found
+targets="clsa clsa_static clsa_cli"
+cmake --build "$tmp/build" --target help | grep -q ' clsa_mpi$' && targets="$targets clsa_mpi clsa_mpi_cli"
+# shellcheck disable=SC2086
+cmake --build "$tmp/build" -j "$jobs" --target $targets >/dev/null
 cmake --install "$tmp/build" >/dev/null
 mv "$tmp/staged" "$tmp/prefix"
 prefix="$tmp/prefix"
