@@ -112,6 +112,7 @@ clsa_status clsa__gsa_doc(clsa_context *ctx, const int64_t *lengths, int64_t k, 
  * marks every byte. */
 static int free_byte(const uint8_t *text, size_t n)
 {
+    if (n == 0) return 0; /* empty strings only (text may be NULL) */
     for (int c = 0; c < 8; c++)
         if (!memchr(text, c, n)) return c;
     uint8_t seen[256] = {0};
