@@ -15,7 +15,7 @@ from ._core import (
     LCS, LCSK, BuildError, CancelledError, ClsaError, Context, DeviceMemoryError, FileError, FMIndex, FMSetIndex, FormatError,
     HostMemoryError, InvalidArgumentError, NoDeviceError, OpenCLError, Text, TooLargeError,
     UnsupportedError, batched_sort, bwt, check_sa, default_context, devices, gsa, gsa_lcp, isa,
-    lcp, lcs, lcs_k, opencl_available, radix_sort, sa, segmented_sort, unbwt, version)
+    lcp, lcs, lcs_k, opencl_available, radix_sort, sa, sa_multi, segmented_sort, unbwt, version)
 
 __version__ = "0.1.0"
 
@@ -24,6 +24,6 @@ __all__ = [
     "FormatError", "HostMemoryError", "InvalidArgumentError", "NoDeviceError", "OpenCLError",
     "Text", "TooLargeError", "UnsupportedError", "batched_sort", "bwt", "check_sa",
     "default_context", "devices", "gsa", "gsa_lcp", "isa", "lcp", "lcs", "lcs_k", "opencl_available",
-    "radix_sort", "sa",
+    "radix_sort", "sa", "sa_multi",
     "segmented_sort", "unbwt", "version",
 ]

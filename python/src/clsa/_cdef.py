@@ -198,3 +198,12 @@ clsa_status clsa_fm_set_locate(clsa_fm_set *set, const uint8_t *patterns,
 clsa_status clsa_fm_set_save(clsa_fm_set *set, const char *path);
 clsa_status clsa_fm_set_load(clsa_context *ctx, const char *path, clsa_fm_set **out);
 """
+
+# Several devices of one process (issue 12): the distributed engine with one
+# thread per context; looked up when used.
+CDEF_MULTI = r"""
+clsa_status clsa_sa32_multi(clsa_context *const *ctxs, int k, const uint8_t *text,
+                            int32_t *sa, int64_t n);
+clsa_status clsa_sa64_multi(clsa_context *const *ctxs, int k, const uint8_t *text,
+                            int64_t *sa, int64_t n);
+"""

@@ -897,6 +897,29 @@ def sa(data: Text, index: Optional[int] = None, *, ctx: Optional[Context] = None
     return _ctx(ctx).sa(data, index)
 
 
+def sa_multi(data: Text, contexts: Sequence[Optional[Context]],
+             index: Optional[int] = None) -> np.ndarray:
+    """Suffix array of bytes `data` built by several devices of this process
+    together (clsa_sa32_multi / clsa_sa64_multi): member i sorts its share
+    on contexts[i], None sorts on the host; a context may appear twice.
+    Equal to sa(data).  Errors raise with the message of the lowest failing
+    member."""
+    ptr, n, _, keep = _text(data)  # bytes only: wider arrays raise TypeError
+    members = list(contexts)
+    if not members:
+        raise InvalidArgumentError(-1, "sa_multi: no contexts")
+    w = _width(n, index)
+    out = np.empty(n, dtype=_index_dtype(w))
+    arr = ffi.new("clsa_context *[]", [c._c() if c is not None else ffi.NULL for c in members])
+    fn = optional(f"clsa_sa{w}_multi")
+    if fn is None:
+        raise UnsupportedError(-10, f"sa_multi needs a libclsa with clsa_sa{w}_multi")
+    first = next((c._c() for c in members if c is not None), None)
+    _check(fn(arr, len(members), ptr, _ptr(out, f"int{w}_t"), n), first)
+    del keep
+    return out
+
+
 def isa(data: Optional[Text] = None, *, sa: Optional[np.ndarray] = None,
         index: Optional[int] = None, ctx: Optional[Context] = None) -> np.ndarray:
     """Inverse suffix array of a text or of sa= (see Context.isa)."""
