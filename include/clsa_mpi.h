@@ -50,7 +50,21 @@ CLSA_API int64_t clsa_mpi_part_lo(int64_t n, int nranks, int r);
 CLSA_API clsa_status clsa_mpi_sa64(MPI_Comm comm, clsa_context *ctx, const uint8_t *text,
                                    int64_t n, int64_t *sa_part, char *err, size_t cap);
 
-/* Reads text_path (every rank reads it through MPI-IO), builds its suffix
+/* End of rank r's text window: the bytes [clsa_mpi_part_lo(n, P, r),
+ * clsa_mpi_window_hi(n, P, r)) are the rank's range plus up to 64 bytes
+ * after it (the first sort's keys), capped at n. */
+CLSA_API int64_t clsa_mpi_window_hi(int64_t n, int nranks, int r);
+
+/* As clsa_mpi_sa64, but each rank gives only its window of the text, so no
+ * rank holds the whole text:
+ *   text_part  text[lo .. clsa_mpi_window_hi(n, P, r)) for this rank r;
+ *              may be NULL when the rank's range is empty.
+ * The other parameters and the result are those of clsa_mpi_sa64. */
+CLSA_API clsa_status clsa_mpi_sa64_part(MPI_Comm comm, clsa_context *ctx,
+                                        const uint8_t *text_part, int64_t n, int64_t *sa_part,
+                                        char *err, size_t cap);
+
+/* Reads text_path (each rank only its window, through MPI-IO), builds its suffix
  * array as clsa_mpi_sa64 does and writes it to sa_path as one file in the
  * format of `clsa sa`: n little-endian entries of index_bits / 8 bytes, no
  * header.  index_bits: 32 (n < 2^31, else CLSA_ERR_TOO_LARGE) or 64.  The

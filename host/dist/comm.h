@@ -38,11 +38,19 @@ struct dist_comm {
  * (cap bytes) on every rank. */
 clsa_status dist_agree(dist_comm *c, clsa_status st, char *msg, size_t cap);
 
-/* The distributed prefix-doubling engine (dist_sa.c): text is the whole
- * text on every rank; sa_part gets this rank's SA slice (positions from
- * dist_part_lo).  ctx may be NULL (host sorts).  msg: agreed message. */
-clsa_status dist_sa(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
+/* Text bytes a rank reads past its range: the initial key's symbols (at
+ * most 64, for a one-symbol alphabet). */
+#define DIST_OVERLAP 64
+
+/* The distributed prefix-doubling engine (dist_sa.c): window holds this
+ * rank's text bytes [lo, min(n, hi + DIST_OVERLAP)) (lo, hi from
+ * dist_part_lo: the whole text is never needed); sa_part gets this rank's
+ * SA slice.  ctx may be NULL (host sorts).  msg: agreed message. */
+clsa_status dist_sa(dist_comm *c, clsa_context *ctx, const uint8_t *window, int64_t n,
                     int64_t *sa_part, char *msg, size_t cap);
+
+/* The end of rank r's text window (see dist_sa). */
+int64_t dist_window_hi(int64_t n, int nranks, int r);
 
 int64_t dist_part_lo(int64_t n, int nranks, int r);
 

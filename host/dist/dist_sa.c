@@ -17,7 +17,7 @@
 typedef struct dist_state {
     dist_comm *c;
     clsa_context *ctx;
-    const uint8_t *text;
+    const uint8_t *window; /* text[lo .. dist_window_hi) */
     int64_t n, lo, hi, m, chunk;
     int64_t first_h; /* symbols in the initial key: the first doubling step */
     int64_t *rk, *rk2; /* rank of i, rank of i + h, for owned i */
@@ -39,7 +39,7 @@ static clsa_status transport(dist_state *s)
 static clsa_status initial_tuples(dist_state *s, dist_tup *t)
 {
     int64_t seen[256] = {0};
-    for (int64_t i = s->lo; i < s->hi; i++) seen[s->text[i]] = 1;
+    for (int64_t i = 0; i < s->m; i++) seen[s->window[i]] = 1;
     if (s->c->allreduce(s->c, seen, 256, DIST_MAX)) return transport(s);
     uint64_t code[256];
     unsigned sigma = 0, bits = 1;
@@ -50,7 +50,7 @@ static clsa_status initial_tuples(dist_state *s, dist_tup *t)
     for (int64_t i = s->lo; i < s->hi; i++) {
         uint64_t key = 0;
         for (unsigned j = 0; j < k; j++) {
-            uint64_t sym = i + j < s->n ? code[s->text[i + j]] : 0;
+            uint64_t sym = i + j < s->n ? code[s->window[i + j - s->lo]] : 0;
             key |= sym << (64 - bits * (j + 1));
         }
         t[i - s->lo] = (dist_tup){key, 0, i};
@@ -287,13 +287,19 @@ done:
     return st;
 }
 
-clsa_status dist_sa(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
+int64_t dist_window_hi(int64_t n, int nranks, int r)
+{
+    int64_t hi = dist_part_lo(n, nranks, r + 1);
+    return n - hi > DIST_OVERLAP ? hi + DIST_OVERLAP : n;
+}
+
+clsa_status dist_sa(dist_comm *c, clsa_context *ctx, const uint8_t *window, int64_t n,
                     int64_t *sa_part, char *msg, size_t cap)
 {
     dist_state s = {0};
     s.c = c;
     s.ctx = ctx;
-    s.text = text;
+    s.window = window;
     s.n = n;
     s.lo = dist_part_lo(n, c->size, c->rank);
     s.hi = dist_part_lo(n, c->size, c->rank + 1);

@@ -16,9 +16,14 @@ static void set_err(char *err, size_t cap, const char *msg)
     if (err && cap) snprintf(err, cap, "%s", msg);
 }
 
-clsa_status clsa_mpi_sa64(MPI_Comm comm, clsa_context *ctx, const uint8_t *text, int64_t n,
-                          int64_t *sa_part, char *err, size_t cap)
+int64_t clsa_mpi_window_hi(int64_t n, int nranks, int r) { return dist_window_hi(n, nranks, r); }
+
+/* window: this rank's bytes [lo, window_hi); whole: 1 when the caller gave
+ * the whole text instead (the message names the call). */
+static clsa_status sa_window(MPI_Comm comm, clsa_context *ctx, const uint8_t *text, int whole,
+                             int64_t n, int64_t *sa_part, char *err, size_t cap)
 {
+    const char *call = whole ? "clsa_mpi_sa64" : "clsa_mpi_sa64_part";
     char msg[256] = "";
     dist_comm c;
     MPI_Comm dup;
@@ -28,9 +33,10 @@ clsa_status clsa_mpi_sa64(MPI_Comm comm, clsa_context *ctx, const uint8_t *text,
         return st;
     }
     int64_t lo = dist_part_lo(n, c.size, c.rank), hi = dist_part_lo(n, c.size, c.rank + 1);
-    if (n < 0 || (n > 0 && !text) || (hi > lo && !sa_part)) {
-        snprintf(msg, sizeof msg, "clsa_mpi_sa64: %s",
-                 n < 0 ? "negative n" : !text && n ? "text is NULL" : "sa_part is NULL");
+    int need_text = whole ? n > 0 : hi > lo;
+    if (n < 0 || (need_text && !text) || (hi > lo && !sa_part)) {
+        snprintf(msg, sizeof msg, "%s: %s", call,
+                 n < 0 ? "negative n" : need_text && !text ? "text is NULL" : "sa_part is NULL");
         st = CLSA_ERR_INVALID_ARG;
     }
     int64_t v[2] = {n, -n};
@@ -38,15 +44,27 @@ clsa_status clsa_mpi_sa64(MPI_Comm comm, clsa_context *ctx, const uint8_t *text,
         snprintf(msg, sizeof msg, "%s", c.msg);
         st = CLSA_ERR_IO;
     } else if (!st && v[0] != -v[1]) {
-        snprintf(msg, sizeof msg, "clsa_mpi_sa64: n differs between ranks (%lld and %lld)",
+        snprintf(msg, sizeof msg, "%s: n differs between ranks (%lld and %lld)", call,
                  (long long)-v[1], (long long)v[0]);
         st = CLSA_ERR_INVALID_ARG;
     }
     if (!(st = dist_agree(&c, st, msg, sizeof msg)))
-        st = dist_sa(&c, ctx, text, n, sa_part, msg, sizeof msg);
+        st = dist_sa(&c, ctx, whole && text ? text + lo : text, n, sa_part, msg, sizeof msg);
     dist_comm_mpi_close(&dup);
     set_err(err, cap, st ? msg : "");
     return st;
+}
+
+clsa_status clsa_mpi_sa64(MPI_Comm comm, clsa_context *ctx, const uint8_t *text, int64_t n,
+                          int64_t *sa_part, char *err, size_t cap)
+{
+    return sa_window(comm, ctx, text, 1, n, sa_part, err, cap);
+}
+
+clsa_status clsa_mpi_sa64_part(MPI_Comm comm, clsa_context *ctx, const uint8_t *text_part,
+                               int64_t n, int64_t *sa_part, char *err, size_t cap)
+{
+    return sa_window(comm, ctx, text_part, 0, n, sa_part, err, cap);
 }
 
 static clsa_status mpi_io_fail(char *msg, size_t cap, const char *what, const char *path, int e)
@@ -58,8 +76,8 @@ static clsa_status mpi_io_fail(char *msg, size_t cap, const char *what, const ch
     return CLSA_ERR_IO;
 }
 
-/* Every rank reads the whole text (the doubling reads rk across the text,
- * and the text bytes of its own range plus one key's overlap). */
+/* Each rank reads only its window of the text (its range plus the initial
+ * key's overlap, dist_window_hi): the doubling needs no other text byte. */
 static clsa_status read_text(dist_comm *c, MPI_Comm comm, const char *path, uint8_t **text,
                              int64_t *n, char *msg, size_t cap)
 {
@@ -73,15 +91,18 @@ static clsa_status read_text(dist_comm *c, MPI_Comm comm, const char *path, uint
     MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
     if ((e = MPI_File_get_size(fh, &size)) != MPI_SUCCESS)
         st = mpi_io_fail(msg, cap, "cannot size", path, e);
-    *text = st ? NULL : malloc((size_t)size + 1);
+    MPI_Offset lo = dist_part_lo(size, c->size, c->rank),
+               end = dist_window_hi(size, c->size, c->rank);
+    *text = st ? NULL : malloc((size_t)(end - lo) + 1);
     if (!st && !*text) {
-        snprintf(msg, cap, "out of host memory for the text (%lld bytes)", (long long)size);
+        snprintf(msg, cap, "out of host memory for the text window (%lld bytes)",
+                 (long long)(end - lo));
         st = CLSA_ERR_HOST_MEMORY;
     }
-    for (MPI_Offset at = 0; !st && at < size;) {
-        int want = size - at > IO_CHUNK ? IO_CHUNK : (int)(size - at), got = 0;
+    for (MPI_Offset at = lo; !st && at < end;) {
+        int want = end - at > IO_CHUNK ? IO_CHUNK : (int)(end - at), got = 0;
         MPI_Status ms;
-        if ((e = MPI_File_read_at(fh, at, *text + at, want, MPI_BYTE, &ms)) != MPI_SUCCESS)
+        if ((e = MPI_File_read_at(fh, at, *text + (at - lo), want, MPI_BYTE, &ms)) != MPI_SUCCESS)
             st = mpi_io_fail(msg, cap, "cannot read", path, e);
         else if (MPI_Get_count(&ms, MPI_BYTE, &got) != MPI_SUCCESS || got <= 0) {
             snprintf(msg, cap, "cannot read '%s': short read", path);

@@ -28,7 +28,8 @@ static void *run_member(void *arg)
     pthread_mutex_unlock(m->lock);
     if (go < 0) return NULL;
     int64_t lo = dist_part_lo(m->n, m->c.size, m->c.rank);
-    m->st = dist_sa(&m->c, m->ctx, m->text, m->n, m->sa + lo, m->msg, sizeof m->msg);
+    m->st = dist_sa(&m->c, m->ctx, m->text ? m->text + lo : NULL, m->n, m->sa + lo, m->msg,
+                    sizeof m->msg);
     return NULL;
 }
 
