@@ -24,3 +24,19 @@ __kernel void bwt_gather(__global const uchar *text, __global const idx_t *sa, u
     ulong s = sa[i];
     out[k] = s - 1 < n ? text[s - 1] : 0; /* s == 0 only for a corrupt sa */
 }
+
+/* The same from the inverse suffix array (no SA needed): suffix i > 0 has
+ * row r = isa[i], output k = r + 1 before the row of suffix 0, r after it.
+ * The byte stores scatter; the isa and text reads are coalesced. */
+__kernel void bwt_from_isa(__global const uchar *text, __global const idx_t *isa, ulong n,
+                           __global uchar *out)
+{
+    ulong i = get_global_id(0);
+    if (i >= n) return;
+    if (i == 0) {
+        out[0] = text[n - 1];
+        return;
+    }
+    ulong r0 = isa[0], r = isa[i];
+    if (r < n) out[r < r0 ? r + 1 : r] = text[i - 1];
+}

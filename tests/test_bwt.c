@@ -136,6 +136,65 @@ static void mem_forms(void **state)
     free(got);
 }
 
+/* 1 when kernel name ran on c since its last stats reset (profiled context). */
+static int kernel_ran(clsa_context *c, const char *name)
+{
+    char got[64];
+    double ms;
+    uint64_t launches;
+    for (size_t i = 0; clsa_get_kernel_time(c, i, got, sizeof got, &ms, &launches) == CLSA_OK; i++)
+        if (!strcmp(got, name) && launches > 0) return 1;
+    return 0;
+}
+
+/* BWT and ISA from text take the sorting's final ranks where it ends with
+ * them (bwt_from_isa, no inversion) and the suffix array where it does not
+ * (CLSA_TUNE sa_path=64 always): both against divbwt and divsufsort, and
+ * the route checked by the kernels that ran (under Oclgrind the first two
+ * kinds: one ends with ranks, one in the initial sort). */
+static void from_ranks(void **state)
+{
+    (void)state;
+    static const struct { gen_kind kind; unsigned param; } kinds[] = {
+        {GEN_PERIODIC, 7}, {GEN_RANDOM, 4}, {GEN_RANDOM, 256}, {GEN_FIBONACCI, 0},
+        {GEN_MUTATED, 300}, {GEN_ALL_EQUAL, 0}, {GEN_THUE_MORSE, 0},
+    };
+    size_t n = tu_size(20000, 200), nkinds = tu_small() ? 2 : sizeof kinds / sizeof *kinds;
+    for (int plain = 0; plain < 2; plain++) {
+        if (plain) setenv("CLSA_TUNE", "sa_path=64", 1);
+        clsa_context *c = tu_context_opts(1);
+        if (plain) unsetenv("CLSA_TUNE");
+        for (size_t k = 0; k < nkinds; k++) {
+            uint8_t *t = tu_malloc(n), *want = tu_malloc(n), *got = tu_malloc(n);
+            int32_t *sa = tu_malloc(n * 4), *isa = tu_malloc(n * 4);
+            gen_fill(t, n, kinds[k].kind, kinds[k].param, 40 + k);
+            int64_t wantp = divbwt(t, want, NULL, (saidx_t)n), p = -1;
+            assert_int_equal(divsufsort(t, sa, (saidx_t)n), 0);
+            clsa_reset_stats(c);
+            TU_OK(c, clsa_bwt(c, t, got, (int64_t)n, &p));
+            if (p != wantp || memcmp(got, want, n))
+                fail_msg("%s:%u n=%zu%s: bwt differs from divbwt", gen_name(kinds[k].kind),
+                         kinds[k].param, n, plain ? " (sa_path=64)" : "");
+            /* a periodic text always ends its doubling with ranks */
+            if (kinds[k].kind == GEN_PERIODIC && kernel_ran(c, "bwt_from_isa") == plain)
+                fail_msg("periodic%s: bwt_from_isa %s", plain ? " (sa_path=64)" : "",
+                         plain ? "ran" : "did not run");
+            memset(isa, 0x5A, n * 4);
+            TU_OK(c, clsa_isa32(c, t, isa, (int64_t)n));
+            for (size_t i = 0; i < n; i++)
+                if (isa[sa[i]] != (int32_t)i)
+                    fail_msg("%s n=%zu%s: isa[%d] = %d, want %zu", gen_name(kinds[k].kind), n,
+                             plain ? " (sa_path=64)" : "", sa[i], isa[sa[i]], i);
+            free(t);
+            free(want);
+            free(got);
+            free(sa);
+            free(isa);
+        }
+        clsa_destroy(c);
+    }
+}
+
 /* Host backend (context forced to host, and no context) gives the same. */
 static void host_backend(void **state)
 {
@@ -175,7 +234,7 @@ int main(void)
     ctx = tu_context();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bwt_cases), cmocka_unit_test(unbwt_garbage), cmocka_unit_test(edges),
-        cmocka_unit_test(mem_forms), cmocka_unit_test(host_backend),
+        cmocka_unit_test(mem_forms), cmocka_unit_test(host_backend), cmocka_unit_test(from_ranks),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     clsa_destroy(ctx);

@@ -58,6 +58,34 @@ done:
     return st;
 }
 
+/* The same from the inverse suffix array: primary = isa[0] + 1. */
+static clsa_status bwt_device_isa(clsa_context *ctx, cl_mem text, cl_mem isa, int64_t n,
+                                  int index64, cl_mem bwt, int64_t *primary)
+{
+    static const char *name = "bwt_from_isa";
+    int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
+    cl_kernel k;
+    cl_ulong nn = (cl_ulong)n;
+    uint64_t r0 = 0;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__kernel(ctx, "bwt", index64, NULL, name, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, text));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, isa));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, nn));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, bwt));
+    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)n, ctx->tune.wg));
+    CLSA_TRY(clsa__read(ctx, isa, 0, &r0, index64 ? 8 : 4)); /* little-endian host and device */
+    if (!index64) r0 = (uint32_t)r0;
+    if (r0 >= (uint64_t)n) {
+        st = clsa__fail(ctx, CLSA_ERR_OPENCL, "BWT: rank of suffix 0 out of range");
+        goto done;
+    }
+    *primary = (int64_t)r0 + 1;
+done:
+    clsa__set_phase(ctx, phase);
+    return st;
+}
+
 /* bwt[0] = text[n-1], then text[sa[i]-1] skipping the row of suffix 0. */
 static clsa_status bwt_from_sa_host(const uint8_t *text, const void *sa, uint8_t *bwt, int64_t n,
                                     int index64, int64_t *primary)
@@ -89,15 +117,23 @@ clsa_status clsa__bwt_host(clsa_context *ctx, const uint8_t *text, uint8_t *bwt,
     return CLSA_OK;
 }
 
-/* The suffix array step of a BWT built from the text: 90% of the call's
- * progress (the gather after it is one pass over the text). */
-static clsa_status bwt_sa_step(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n,
-                                     int index64)
+/* The suffix sorting of a BWT built from the text (90% of the call's
+ * progress): work gets the final ranks (*is_isa = 1) or, where the sort
+ * ended without them, the suffix array; bwt_finish then makes the BWT. */
+static clsa_status bwt_sort_step(clsa_context *ctx, cl_mem text, cl_mem work, int64_t n,
+                                 int index64, int *is_isa)
 {
     clsa__progress_slice(ctx, 0.0, 0.9);
-    clsa_status st = clsa__sa_device(ctx, text, sa, n, index64);
+    clsa_status st = clsa__sa_device_ranks(ctx, text, work, n, index64, is_isa);
     clsa__progress_slice(ctx, 0.0, 1.0);
     return st ? st : clsa__progress(ctx, "bwt", 0.9);
+}
+
+static clsa_status bwt_finish(clsa_context *ctx, cl_mem text, cl_mem work, int is_isa, int64_t n,
+                              int index64, cl_mem bwt, int64_t *primary)
+{
+    return is_isa ? bwt_device_isa(ctx, text, work, n, index64, bwt, primary)
+                  : clsa__bwt_device(ctx, text, work, n, index64, bwt, primary);
 }
 
 /* sa: host array of the caller, or NULL to build it on the device. */
@@ -106,14 +142,15 @@ static clsa_status bwt_on_device(clsa_context *ctx, const uint8_t *text, const v
 {
     size_t w = index64 ? 8 : 4;
     cl_mem dtext = NULL, dsa = NULL, dbwt = NULL;
+    int is_isa = 0;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dtext));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &dsa));
     CLSA_TRY(clsa__write(ctx, dtext, 0, text, (size_t)n));
     if (sa) CLSA_TRY(clsa__write(ctx, dsa, 0, sa, (size_t)n * w));
-    else CLSA_TRY(bwt_sa_step(ctx, dtext, dsa, n, index64));
+    else CLSA_TRY(bwt_sort_step(ctx, dtext, dsa, n, index64, &is_isa));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dbwt));
-    CLSA_TRY(clsa__bwt_device(ctx, dtext, dsa, n, index64, dbwt, primary));
+    CLSA_TRY(bwt_finish(ctx, dtext, dsa, is_isa, n, index64, dbwt, primary));
     CLSA_TRY(clsa__read(ctx, dbwt, 0, bwt, (size_t)n));
 done:
     clsa__free(ctx, &dtext);
@@ -161,7 +198,7 @@ clsa_status clsa_bwt_mem(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n, 
 {
     clsa_status st = clsa__index_begin_mem(ctx);
     if (st) return st;
-    int index64 = n > INT32_MAX;
+    int index64 = n > INT32_MAX, is_isa = 0;
     cl_mem sa = NULL;
     if (primary) *primary = 0;
     st = clsa__index_args(ctx, "BWT", n, 1, text && bwt && primary);
@@ -169,8 +206,8 @@ clsa_status clsa_bwt_mem(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n, 
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: text and bwt must be different buffers");
     if (st || n == 0) goto done;
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * (index64 ? 8 : 4), &sa));
-    CLSA_TRY(bwt_sa_step(ctx, text, sa, n, index64));
-    CLSA_TRY(clsa__bwt_device(ctx, text, sa, n, index64, bwt, primary));
+    CLSA_TRY(bwt_sort_step(ctx, text, sa, n, index64, &is_isa));
+    CLSA_TRY(bwt_finish(ctx, text, sa, is_isa, n, index64, bwt, primary));
 done:
     clsa__free(ctx, &sa);
     return clsa__index_end(ctx, clsa__progress_end(ctx, st));

@@ -40,6 +40,7 @@ static clsa_status isa_on_device(clsa_context *ctx, const uint8_t *text, const v
 {
     size_t bytes = (size_t)n * (index64 ? 8 : 4);
     cl_mem dtext = NULL, dsa = NULL, disa = NULL;
+    int is_isa = 0;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, bytes, &dsa));
     if (sa) {
@@ -47,8 +48,13 @@ static clsa_status isa_on_device(clsa_context *ctx, const uint8_t *text, const v
     } else {
         CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dtext));
         CLSA_TRY(clsa__write(ctx, dtext, 0, text, (size_t)n));
-        CLSA_TRY(clsa__sa_device(ctx, dtext, dsa, n, index64));
+        /* the sorting's final ranks are the answer, where it ends with them */
+        CLSA_TRY(clsa__sa_device_ranks(ctx, dtext, dsa, n, index64, &is_isa));
         clsa__free(ctx, &dtext);
+    }
+    if (is_isa) {
+        CLSA_TRY(clsa__read(ctx, dsa, 0, isa, bytes));
+        goto done;
     }
     CLSA_TRY(clsa__alloc(ctx, bytes, &disa));
     CLSA_TRY(clsa__isa_device(ctx, dsa, disa, n, index64));

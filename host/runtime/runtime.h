@@ -46,7 +46,8 @@ typedef struct clsa_tuning {
                                  set; + 8 integer alphabets start from one symbol
                                  instead of packed codes; + 16 group heads by
                                  gathering old ranks, not marks in u; + 32 ISA
-                                 inverted by the plain scatter (docs/SA.md) */
+                                 inverted by the plain scatter; + 64 ISA and BWT
+                                 from the SA, not the final ranks (docs/SA.md) */
     unsigned onesweep;        /* radix sort: 1 single pass with decoupled look-back
                                  (radix_onesweep.cl), 0 reduce-then-scan */
     unsigned out_of_core;     /* 1: host-pointer device SAs always take the out-of-core

@@ -441,13 +441,23 @@ done:
     return st;
 }
 
+static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_byte,
+                             int text_writable, cl_mem sa, int64_t n, int index64,
+                             int *ranks);
+
 clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64)
 {
-    return clsa__sa_device_sym(ctx, text, 1, 0, sa, n, index64);
+    return sa_device(ctx, text, 1, -1, 0, sa, n, index64, NULL);
 }
 
-static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_byte,
-                             int text_writable, cl_mem sa, int64_t n, int index64);
+clsa_status clsa__sa_device_ranks(clsa_context *ctx, cl_mem text, cl_mem out, int64_t n,
+                                  int index64, int *is_isa)
+{
+    *is_isa = 0;
+    if (ctx->tune.sa_path & 64) /* CLSA_TUNE sa_path + 64: always the SA, for comparison */
+        return sa_device(ctx, text, 1, -1, 0, out, n, index64, NULL);
+    return sa_device(ctx, text, 1, -1, 0, out, n, index64, is_isa);
+}
 
 /* Digit bits of the bucketing sort before the inversion's scatter. */
 #define INVERT_BUCKET_BITS 8
@@ -494,17 +504,21 @@ done:
 clsa_status clsa__sa_device_sym(clsa_context *ctx, cl_mem text, int sym, int text_writable,
                                 cl_mem sa, int64_t n, int index64)
 {
-    return sa_device(ctx, text, sym, -1, text_writable, sa, n, index64);
+    return sa_device(ctx, text, sym, -1, text_writable, sa, n, index64, NULL);
 }
 
 clsa_status clsa__sa_device_gsa(clsa_context *ctx, cl_mem text, int sep_byte, cl_mem sa,
                                 int64_t n, int index64)
 {
-    return sa_device(ctx, text, 1, sep_byte, 0, sa, n, index64);
+    return sa_device(ctx, text, 1, sep_byte, 0, sa, n, index64, NULL);
 }
 
+/* ranks: NULL for the suffix array in sa; else the caller takes the final
+ * ranks (the ISA) in sa where the doubling ended with them (*ranks = 1,
+ * no inversion), and the suffix array where it ended without (*ranks = 0:
+ * the initial sort separated every suffix, or a one-symbol text). */
 static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_byte,
-                             int text_writable, cl_mem sa, int64_t n, int index64)
+                             int text_writable, cl_mem sa, int64_t n, int index64, int *ranks)
 {
     size_t iw = index64 ? 8 : 4;
     int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT);
@@ -561,8 +575,13 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     }
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     CLSA_TRY(clsa__progress(ctx, "inversion", SORTED_SHARE));
-    if (!w.isa_unset) /* else the initial sort left the SA in sa (w.u) */
+    if (w.isa_unset) { /* the initial sort left the SA in sa (w.u) */
+    } else if (ranks) {
+        CLSA_TRY(clsa__copy(ctx, w.isa, 0, sa, 0, (size_t)w.n * iw));
+        *ranks = 1;
+    } else {
         CLSA_TRY(invert(ctx, &b, &w, sa));
+    }
     CLSA_TRY(clsa__progress(ctx, "inversion", 1.0));
 done:
     release_all(ctx, &b);

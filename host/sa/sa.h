@@ -6,6 +6,12 @@
 /* sa (n entries of 4 or 8 bytes) gets the suffix array of text (n bytes),
  * both device buffers on ctx.  Checks device memory before starting. */
 clsa_status clsa__sa_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64);
+/* For callers that need ranks (ISA, BWT): out gets the inverse suffix
+ * array (*is_isa = 1) where the doubling ended with the final ranks, which
+ * saves the inversion, else the suffix array (*is_isa = 0).  Same memory
+ * as clsa__sa_device.  CLSA_TUNE sa_path + 64: always the suffix array. */
+clsa_status clsa__sa_device_ranks(clsa_context *ctx, cl_mem text, cl_mem out, int64_t n,
+                                  int index64, int *is_isa);
 /* The same for n symbols of sym = 1, 2 or 4 bytes (uchar, ushort, uint).
  * text_writable: the integer-alphabet path may overwrite text (a copy the
  * caller made) instead of allocating n * sym bytes for its symbol codes. */
