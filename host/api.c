@@ -156,12 +156,8 @@ static clsa_status sa_any(clsa_context *ctx, const void *text, int sym, void *sa
         st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "suffix array: %lld symbols do not fit in "
                                                  "memory", (long long)n);
     if (st || n == 0) return st;
-    clsa__lock(ctx);
-    if (ctx) ctx->message[0] = 0;
-    st = clsa__sa_pick_run(ctx, text, sym, sa, n, index64);
-    st = clsa__progress_end(ctx, st);
-    clsa__unlock(ctx);
-    return st;
+    clsa__call_begin(ctx);
+    return clsa__call_end(ctx, clsa__sa_pick_run(ctx, text, sym, sa, n, index64));
 }
 
 clsa_status clsa_sa32(clsa_context *ctx, const uint8_t *text, int32_t *sa, int64_t n)
@@ -241,12 +237,8 @@ static clsa_status gsa_any(clsa_context *ctx, const void *text, int sym, const i
                         "separator per string); at most %s",
                         (long long)n, index64 ? "2^32-1" : "2^31-1 (use clsa_gsa64)");
     if (st || n == 0) return st;
-    clsa__lock(ctx);
-    if (ctx) ctx->message[0] = 0;
-    st = clsa__gsa_run(ctx, text, sym, lengths, k, n, sa, doc, index64);
-    st = clsa__progress_end(ctx, st);
-    clsa__unlock(ctx);
-    return st;
+    clsa__call_begin(ctx);
+    return clsa__call_end(ctx, clsa__gsa_run(ctx, text, sym, lengths, k, n, sa, doc, index64));
 }
 
 clsa_status clsa_gsa32(clsa_context *ctx, const uint8_t *text, const int64_t *lengths, int64_t k,
@@ -301,12 +293,11 @@ static clsa_status sa_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, 
 {
     clsa_status st = clsa__need_device(ctx);
     if (st) return st;
-    clsa__lock(ctx);
-    ctx->message[0] = 0;
+    clsa__call_begin(ctx);
     st = sa_args(ctx, text, sa, n, index64);
     if (st == CLSA_OK && n > 0) {
         ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
-        st = clsa__progress_end(ctx, clsa__sa_device(ctx, text, sa, n, index64));
+        return clsa__call_end(ctx, clsa__sa_device(ctx, text, sa, n, index64));
     }
     clsa__unlock(ctx);
     return st;
@@ -328,8 +319,7 @@ static clsa_status prim_begin(clsa_context *ctx)
 {
     clsa_status st = clsa__need_device(ctx);
     if (st) return st;
-    clsa__lock(ctx);
-    ctx->message[0] = 0;
+    clsa__call_begin(ctx);
     ctx->phase = CLSA_PHASE_PRIMITIVE;
     return CLSA_OK;
 }

@@ -82,12 +82,10 @@ static clsa_status bwt_int(clsa_context *ctx, const void *text, int sym, void *b
     if (!sa)
         return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "BWT: out of host memory for the suffix "
                                                      "array of %lld symbols", (long long)n);
-    clsa__lock(ctx);
-    if (ctx) ctx->message[0] = 0;
+    clsa__call_begin(ctx);
     st = int_sa(ctx, text, sym, sa, n, index64);
     if (st == CLSA_OK) gather(text, sym, sa, index64, bwt, n, primary);
-    st = clsa__progress_end(ctx, st);
-    clsa__unlock(ctx);
+    st = clsa__call_end(ctx, st);
     free(sa);
     return st;
 }
@@ -160,11 +158,8 @@ static clsa_status unbwt_int(clsa_context *ctx, const void *bwt, int sym, void *
     if (n == 0) return CLSA_OK;
     uint32_t *rank = malloc((size_t)n * sizeof *rank), *lf = malloc((size_t)n * sizeof *lf);
     uint64_t *vals = NULL;
-    clsa__lock(ctx);
-    if (ctx) {
-        ctx->message[0] = 0;
-        ctx->stats.last_backend = CLSA_BACKEND_HOST;
-    }
+    clsa__call_begin(ctx);
+    if (ctx) ctx->stats.last_backend = CLSA_BACKEND_HOST;
     if (!rank || !lf || !lf_table(bwt, sym, n, rank, lf, &vals))
         st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "inverse BWT: out of host memory for %lld "
                                                    "symbols", (long long)n);

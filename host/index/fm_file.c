@@ -190,8 +190,7 @@ clsa_status clsa__fm_file_save(clsa_fm *fm, const char *path, int set, const uin
 {
     if (!fm) return CLSA_ERR_INVALID_ARG;
     clsa_context *ctx = fm->ctx;
-    clsa__lock(ctx);
-    ctx->message[0] = 0;
+    clsa__call_begin(ctx);
     clsa_status st = CLSA_OK;
     uint8_t *header = malloc(FM_HEADER), *bwt = malloc(fm->n ? (size_t)fm->n : 1);
     uint8_t *marks = malloc((size_t)fm->nmarks * 4 + 4);
@@ -393,8 +392,7 @@ clsa_status clsa__fm_file_load(clsa_context *ctx, const char *path, const clsa__
     clsa_status st = clsa__need_device(ctx);
     if (st) return st;
     if (!path) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "FM-index: path is NULL");
-    clsa__lock(ctx);
-    ctx->message[0] = 0;
+    clsa__call_begin(ctx);
     int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
     ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
     st = load_locked(ctx, path, kind, out);

@@ -327,8 +327,7 @@ clsa_status clsa_fm_create(clsa_context *ctx, const uint8_t *text, int64_t n, in
                           "FM-index: sample rate %lld gives more than 2^32 samples; use a "
                           "larger rate",
                           (long long)sample_rate);
-    clsa__lock(ctx);
-    ctx->message[0] = 0;
+    clsa__call_begin(ctx);
     int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
     ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
     st = create_locked(ctx, text, n, sample_rate, out);

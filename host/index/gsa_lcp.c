@@ -104,15 +104,9 @@ static clsa_status gsa_lcp_any(clsa_context *ctx, const void *text, int sym,
         st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "%s: %lld entries do not fit in memory", what,
                         (long long)n);
     if (st || n == 0) return st;
-    if (ctx) {
-        clsa__lock(ctx);
-        ctx->message[0] = 0;
-        ctx->stats.last_backend = CLSA_BACKEND_HOST;
-    }
-    st = clsa__gsa_lcp_host(ctx, text, sym, lengths, k, sa, lcp, n, index64);
-    st = clsa__progress_end(ctx, st);
-    clsa__unlock(ctx);
-    return st;
+    clsa__call_begin(ctx);
+    if (ctx) ctx->stats.last_backend = CLSA_BACKEND_HOST;
+    return clsa__call_end(ctx, clsa__gsa_lcp_host(ctx, text, sym, lengths, k, sa, lcp, n, index64));
 }
 
 clsa_status clsa_gsa_lcp32(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,

@@ -27,8 +27,7 @@ static inline clsa_status clsa__index_begin(clsa_context *ctx, int64_t n, int *d
 {
     *device = 0;
     if (!ctx) return CLSA_OK;
-    clsa__lock(ctx);
-    ctx->message[0] = 0;
+    clsa__call_begin(ctx);
     if (clsa__use_device(ctx, (uint64_t)n)) {
         *device = 1;
         ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
@@ -48,8 +47,7 @@ static inline clsa_status clsa__index_begin_mem(clsa_context *ctx)
 {
     clsa_status st = clsa__need_device(ctx);
     if (st) return st;
-    clsa__lock(ctx);
-    ctx->message[0] = 0;
+    clsa__call_begin(ctx);
     ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
     return CLSA_OK;
 }

@@ -285,8 +285,7 @@ clsa_status clsa_lcs(clsa_context *ctx, const uint8_t *a, int64_t na, const uint
     if (!ctx) {
         st = lcs_locked(NULL, 0, a, na, b, nb, &res);
     } else {
-        clsa__lock(ctx);
-        ctx->message[0] = 0;
+        clsa__call_begin(ctx);
         int device = clsa__use_device(ctx, (uint64_t)(na + nb));
         if (!device && ctx->backend == CLSA_BACKEND_DEVICE) st = clsa__need_device(ctx);
         else {

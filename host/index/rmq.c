@@ -90,8 +90,7 @@ static clsa_status create_any(clsa_context *ctx, const void *host, cl_mem mem, i
     r->n = n;
     r->index64 = index64;
     size_t bytes = (size_t)n * (index64 ? 8 : 4);
-    clsa__lock(ctx);
-    ctx->message[0] = 0;
+    clsa__call_begin(ctx);
     int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
     ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
     CLSA_TRY(clsa__alloc(ctx, bytes, &r->v));
@@ -140,8 +139,7 @@ static clsa_status query(clsa_lcp_rmq *r, const int64_t *a, const int64_t *b, si
                               (long long)a[q], (long long)b[q], (long long)r->n);
     cl_mem da = NULL, db = NULL, dout = NULL;
     clsa_status st = CLSA_OK;
-    clsa__lock(ctx);
-    ctx->message[0] = 0;
+    clsa__call_begin(ctx);
     int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
     CLSA_TRY(clsa__alloc(ctx, nq * 8, &da));
     CLSA_TRY(clsa__alloc(ctx, nq * 8, &db));

@@ -39,8 +39,7 @@ static clsa_status sort_host(clsa_context *ctx, void *keys, uint32_t *values,
 {
     clsa_status st = clsa__need_device(ctx);
     if (st) return st;
-    clsa__lock(ctx);
-    ctx->message[0] = 0;
+    clsa__call_begin(ctx);
     int old_phase = clsa__set_phase(ctx, CLSA_PHASE_PRIMITIVE);
     cl_mem dk = NULL, dv = NULL, ds = NULL;
     if (narrays > 0 && !starts)
@@ -94,8 +93,7 @@ clsa_status clsa_batched_sort_mem(clsa_context *ctx, cl_mem keys, cl_mem values,
 {
     clsa_status st = clsa__need_device(ctx);
     if (st) return st;
-    clsa__lock(ctx);
-    ctx->message[0] = 0;
+    clsa__call_begin(ctx);
     int old_phase = clsa__set_phase(ctx, CLSA_PHASE_PRIMITIVE);
     if (narrays > 0 && (!keys || !starts))
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "batched sort: keys or starts is NULL");

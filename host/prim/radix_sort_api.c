@@ -25,8 +25,7 @@ static clsa_status sort_any(clsa_context *ctx, void *keys, void *values, size_t 
 {
     clsa_status st = clsa__need_device(ctx);
     if (st) return st;
-    clsa__lock(ctx);
-    ctx->message[0] = 0;
+    clsa__call_begin(ctx);
     int old_phase = clsa__set_phase(ctx, CLSA_PHASE_PRIMITIVE);
     size_t kb = (size_t)key_bits / 8, vb = (size_t)value_bits / 8;
     cl_mem dk = NULL, dv = NULL;

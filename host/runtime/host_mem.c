@@ -46,8 +46,7 @@ clsa_status clsa_host_alloc(clsa_context *ctx, size_t bytes, void **ptr)
     if (!ctx || !ptr || bytes == 0)
         return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "clsa_host_alloc: %s",
                           bytes == 0 ? "zero bytes" : "ctx or ptr is NULL");
-    clsa__lock(ctx);
-    ctx->message[0] = 0;
+    clsa__call_begin(ctx);
     clsa_status st = CLSA_OK;
     if (ctx->npinned == ctx->pinned_cap) {
         size_t cap = ctx->pinned_cap ? ctx->pinned_cap * 2 : 8;

@@ -279,6 +279,20 @@ clsa_status clsa__need_device(clsa_context *ctx);
 int clsa__use_device(clsa_context *ctx, uint64_t n);
 void clsa__lock(clsa_context *ctx);
 void clsa__unlock(clsa_context *ctx);
+/* The frame of a public call on ctx (NULL allowed: the host, no lock):
+ * begin locks and clears the last message; end reports the progress's end
+ * on success, unlocks and returns st. */
+static inline void clsa__call_begin(clsa_context *ctx)
+{
+    clsa__lock(ctx);
+    if (ctx) ctx->message[0] = 0;
+}
+static inline clsa_status clsa__call_end(clsa_context *ctx, clsa_status st)
+{
+    st = clsa__progress_end(ctx, st);
+    clsa__unlock(ctx);
+    return st;
+}
 /* Tuning defaults from limits, then env CLSA_TUNE overrides (tuning.c). */
 void clsa__tuning_init(clsa_tuning *t);
 
