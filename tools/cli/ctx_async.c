@@ -1,7 +1,9 @@
 /* The context opened on a second thread (issue 15): the OpenCL driver's
  * start (platform, context and queue: 0.25-0.35 s on the H200 machine) runs
  * while the main thread opens and maps the input and makes the output file,
- * and is joined just before the library call. */
+ * and is joined just before the library call.  With several devices
+ * (`clsa sa -d LIST`, devlist.c) this thread opens all their contexts, each
+ * on a thread of its own. */
 #include "cli.h"
 
 #include <stdlib.h>
