@@ -37,7 +37,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: clsa COMMAND [OPTIONS] ARGS...\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++) fprintf(f, "  clsa %s\n", commands[i].summary);
     fprintf(f,
-            "\nevery command takes -d/--device DEV (gpu, cpu, or a name substring[:index])\n"
+            "\nevery command takes -d/--device DEV (gpu, cpu, or a name substring[:index];\n"
+            "sa also a list, -d nvidia:0,nvidia:1, or -d all: every GPU)\n"
             "and --backend auto|device|host; sa, bwt, lcp and index take -q/--quiet (no\n"
             "progress line on a terminal) and -v/--verbose (phase times after the run).\n"
             "'clsa COMMAND --help' for details; 'clsa --version' for the version and OpenCL.\n"

@@ -189,10 +189,19 @@ static long pick_direct(found_device *d, size_t *n, const char *sel)
     return i >= 0 && clsa__icd_direct_confirms(&r, sel, &d[i].info) ? i : -1;
 }
 
+/* Finding devices is serialised across the process.  The loader starts
+ * each driver once under its own lock, but the direct route calls the
+ * vendor library's own entry point, and PoCL 3.1 started from two threads
+ * at once (the CLI's `clsa sa -d pocl,pocl`, each context made on a thread
+ * of its own) crashed reading a device's name: a driver's first start is
+ * not safe to race.  Only the search waits; clCreateContext and the queue
+ * still run in parallel. */
+static pthread_mutex_t choose_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* The device for sel: the direct route first, else every platform through
  * the loader, whose choice for a platform-naming selector is remembered
  * for the next process.  -1 with a message in err. */
-static long choose(found_device *d, size_t *n, const char *sel, char *err, size_t cap)
+static long choose_locked(found_device *d, size_t *n, const char *sel, char *err, size_t cap)
 {
     long i = clsa__icd_direct_wanted(sel) ? pick_direct(d, n, sel) : -1;
     if (i >= 0) return i;
@@ -202,12 +211,22 @@ static long choose(found_device *d, size_t *n, const char *sel, char *err, size_
     return i;
 }
 
+static long choose(found_device *d, size_t *n, const char *sel, char *err, size_t cap)
+{
+    pthread_mutex_lock(&choose_lock);
+    long i = choose_locked(d, n, sel, err, cap);
+    pthread_mutex_unlock(&choose_lock);
+    return i;
+}
+
 clsa_status clsa_list_devices(clsa_device_info *out, size_t cap, size_t *count)
 {
     if (!count || (cap && !out)) return CLSA_ERR_INVALID_ARG;
     found_device *d = calloc(MAX_DEVICES, sizeof *d);
     if (!d) return CLSA_ERR_HOST_MEMORY;
+    pthread_mutex_lock(&choose_lock);
     size_t n = enumerate(d, MAX_DEVICES);
+    pthread_mutex_unlock(&choose_lock);
     char err[256];
     long def = pick(d, n, getenv("CLSA_DEVICE"), err, sizeof err);
     for (size_t i = 0; i < n && i < cap; i++) {

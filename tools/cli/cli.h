@@ -26,14 +26,21 @@ enum {
     OPT_BATCH = 1 << 8,    /* --batch LIST: many INPUT OUTPUT pairs in one process */
     OPT_SET = 1 << 9,      /* --set, --lines: a set of strings (index, lcs) */
     OPT_MIN = 1 << 10,     /* --min M: strings that must share the substring (lcs) */
-    OPT_SEQS = 1 << 11     /* --seqs FILE alone (count, locate) */
+    OPT_SEQS = 1 << 11,    /* --seqs FILE alone (count, locate) */
+    OPT_DEVICES = 1 << 12  /* -d may name several devices (clsa sa: devlist.c) */
 };
+
+/* clsa sa -d LIST: at most this many entries; an entry at most
+ * CLI_SELECTOR_MAX - 1 bytes. */
+#define CLI_MAX_DEVICES 64
+#define CLI_SELECTOR_MAX 256
 
 /* lcs takes its strings as files, one per argument */
 #define CLI_MAX_POS 4096
 
 typedef struct cli_args {
-    const char *device;
+    const char *device;    /* -d DEV, or CLSA_DEVICE when that names several devices */
+    int multi;             /* device names several devices (a list or "all": devlist.c) */
     int backend;           /* clsa_backend, DEFAULT if not given */
     int index_bits;        /* 32 (default) or 64 */
     int stats;
@@ -70,10 +77,37 @@ int cli_fail(clsa_context *ctx, clsa_status st, const char *what);
 /* Opens the context for a->device / a->backend; profile for --stats. */
 int cli_open(const cli_args *a, clsa_context **ctx);
 
+/* Fills o from a's device, backend, --stats and --mem (no progress callback). */
+void cli_options(const cli_args *a, clsa_options *o);
+
+/* ---- devlist.c: several devices (clsa sa -d LIST / -d all) ----------------- */
+typedef struct cli_devlist {
+    int k;                                        /* entries (contexts) */
+    char sel[CLI_MAX_DEVICES][CLI_SELECTOR_MAX];  /* each entry's selector */
+    clsa_context *ctx[CLI_MAX_DEVICES];           /* one context per entry */
+} cli_devlist;
+/* Whether spec names several devices: a comma anywhere, or "all". */
+int cli_devlist_is_list(const char *spec);
+/* Splits spec into l->sel (entries trimmed; "all" left as one entry).
+ * CLI_OK, or CLI_USAGE after one line naming the bad entry. */
+int cli_devlist_parse(const char *spec, cli_devlist *l);
+/* Parses a->device, expands "all" into every GPU device and opens one
+ * context per entry, the entries in parallel (entry 0 gets the progress
+ * callback).  CLI_OK, or CLI_RUNTIME with every failing entry named on
+ * stderr and no context left open. */
+int cli_devlist_open(const cli_args *a, cli_devlist *l);
+void cli_devlist_close(cli_devlist *l);
+/* devsel.c: a selector that clsa_create resolves to device i of d[0..i]
+ * (clsa_list_devices' order): "PLATFORM:j", into out (cap bytes). */
+void cli_device_selector(const clsa_device_info *d, size_t i, char *out, size_t cap);
+/* --stats for several devices: the totals, then one line per device. */
+void cli_devlist_stats(const cli_devlist *l, uint64_t n, double seconds);
+
 /* ---- ctx_async.c: the context opened beside the file work ------------------ */
 typedef struct cli_ctx_job {
     const cli_args *a;
-    clsa_context *ctx;
+    clsa_context *ctx;  /* the context; with several devices, list->ctx[0] */
+    cli_devlist *list;  /* a->multi: the devices and their contexts; else NULL */
     int rc;    /* cli_open's exit code */
     int state; /* idle, running, done */
     pthread_t thread;

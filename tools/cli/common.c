@@ -132,6 +132,37 @@ static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_arg
     return 0;
 }
 
+/* "clsa sa" from "clsa sa [-d DEV] ...": the first two words of a usage. */
+static int command_len(const char *usage)
+{
+    const char *sp = strchr(usage, ' ');
+    return sp ? (int)(sp + 1 - usage + strcspn(sp + 1, " ")) : (int)strlen(usage);
+}
+
+/* -d (or CLSA_DEVICE, which the library would read) naming several devices:
+ * checked here, so that every command refuses a list the same way and a
+ * malformed one fails before any work.  The library never sees a list. */
+static int device_list(unsigned allowed, const char *usage, cli_args *a)
+{
+    const char *spec = a->device ? a->device : getenv("CLSA_DEVICE");
+    if (!spec || !cli_devlist_is_list(spec)) return CLI_OK;
+    if (!(allowed & OPT_DEVICES)) {
+        cli_error("%.*s: several devices ('%s'%s): only `clsa sa` takes a list", command_len(usage),
+                  usage, spec, a->device ? "" : " from CLSA_DEVICE");
+        return CLI_USAGE;
+    }
+    cli_devlist *l = malloc(sizeof *l);
+    if (!l) {
+        cli_error("out of memory");
+        return CLI_RUNTIME;
+    }
+    int rc = cli_devlist_parse(spec, l);
+    free(l);
+    a->device = spec;
+    a->multi = 1;
+    return rc;
+}
+
 int cli_parse(int argc, char **argv, unsigned allowed, int npos_min, int npos_max,
               const char *usage, cli_args *a, int *help)
 {
@@ -170,7 +201,7 @@ int cli_parse(int argc, char **argv, unsigned allowed, int npos_min, int npos_ma
         cli_error("missing argument (usage: %s)", usage);
         return CLI_USAGE;
     }
-    return CLI_OK;
+    return (allowed & OPT_DEVICE) ? device_list(allowed, usage, a) : CLI_OK;
 }
 
 int cli_fail(clsa_context *ctx, clsa_status st, const char *what)
@@ -185,14 +216,19 @@ int cli_fail(clsa_context *ctx, clsa_status st, const char *what)
     return st == CLSA_ERR_INVALID_ARG ? CLI_USAGE : CLI_RUNTIME;
 }
 
+void cli_options(const cli_args *a, clsa_options *o)
+{
+    clsa_options_init(o);
+    o->device = a->device;
+    o->backend = a->backend;
+    o->profile = a->stats;
+    o->mem_limit = a->mem_limit;
+}
+
 int cli_open(const cli_args *a, clsa_context **ctx)
 {
     clsa_options o;
-    clsa_options_init(&o);
-    o.device = a->device;
-    o.backend = a->backend;
-    o.profile = a->stats;
-    o.mem_limit = a->mem_limit;
+    cli_options(a, &o);
     cli_progress_install(a, &o);
     char err[1024];
     clsa_status st = clsa_create_ex(&o, ctx, err, sizeof err);

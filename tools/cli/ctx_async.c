@@ -1,7 +1,9 @@
 /* The context opened on a second thread (issue 15): the OpenCL driver's
  * start (platform, context and queue: 0.25-0.35 s on the H200 machine) runs
  * while the main thread opens and maps the input and makes the output file,
- * and is joined just before the library call. */
+ * and is joined just before the library call.  With several devices
+ * (`clsa sa -d LIST`, devlist.c) this thread opens all their contexts, each
+ * on a thread of its own. */
 #include "cli.h"
 
 #include <stdlib.h>
@@ -9,10 +11,24 @@
 
 enum { JOB_IDLE, JOB_RUNNING, JOB_DONE };
 
+/* Several devices (devlist.c): their contexts open in parallel on this
+ * thread and threads of its own; the job's context is the first. */
+static int open_list(cli_ctx_job *j)
+{
+    j->list = calloc(1, sizeof *j->list);
+    if (!j->list) {
+        cli_error("out of memory");
+        return CLI_RUNTIME;
+    }
+    int rc = cli_devlist_open(j->a, j->list);
+    j->ctx = j->list->ctx[0];
+    return rc;
+}
+
 static void *open_context(void *p)
 {
     cli_ctx_job *j = p;
-    j->rc = cli_open(j->a, &j->ctx);
+    j->rc = j->a->multi ? open_list(j) : cli_open(j->a, &j->ctx);
     return NULL;
 }
 
@@ -62,6 +78,10 @@ void cli_ctx_end(cli_ctx_job *j)
     if (j->state == JOB_IDLE) return;
     cli_ctx_wait(j, &ctx);
     const char *e = getenv("CLSA_CLI_EXIT");
-    if (!(e && !strcmp(e, "fast"))) clsa_destroy(ctx);
+    int fast = e && !strcmp(e, "fast");
+    if (j->list && !fast) cli_devlist_close(j->list);
+    else if (!j->list && !fast) clsa_destroy(ctx);
+    free(j->list);
+    j->list = NULL;
     j->ctx = NULL;
 }

@@ -26,6 +26,8 @@ int cli_devices(int argc, char **argv)
                (unsigned long long)(d[i].local_mem / 1024), d[i].compute_units, d[i].driver);
     free(d);
     if (st) return cli_fail(NULL, st, "devices");
-    printf("(* = default; choose with -d or CLSA_DEVICE: gpu, cpu, or a name substring[:index])\n");
+    printf("(* = default; choose with -d or CLSA_DEVICE: gpu, cpu, or a name substring[:index];\n"
+           " clsa sa also takes a comma-separated list, one context each, the same device may\n"
+           " appear twice: -d nvidia:0,nvidia:1; or -d all: every GPU above, an error if none)\n");
     return CLI_OK;
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char *sa_usage =
-    "clsa sa [-d DEV] [--backend B] [--index 32|64] [--mem SIZE] [--stats] [-q] [-v] "
+    "clsa sa [-d DEV[,DEV...]|all] [--backend B] [--index 32|64] [--mem SIZE] [--stats] [-q] [-v] "
     "[--fasta [--keep-case] [--revcomp] [--doc FILE] [--seqs FILE]] INPUT OUTPUT "
     "| --batch LIST (one 'INPUT OUTPUT' pair a line)";
 
@@ -17,6 +17,15 @@ static int fasta_only(const cli_args *a)
                      : a->doc ? "--doc" : a->seqs ? "--seqs" : NULL;
     if (a->fasta || !lone) return CLI_OK;
     cli_error("%s needs --fasta (usage: %s)", lone, sa_usage);
+    return CLI_USAGE;
+}
+
+/* Several devices build a byte input's suffix array only (devlist.c). */
+static int fasta_one_device(const cli_args *a)
+{
+    if (!a->fasta || !a->multi) return CLI_OK;
+    cli_error("clsa sa --fasta: several devices ('%s'): only `clsa sa` of a byte input takes "
+              "a list", a->device);
     return CLI_USAGE;
 }
 
@@ -40,10 +49,12 @@ int cli_sa(int argc, char **argv)
 {
     cli_args a;
     int help, rc = cli_parse(argc, argv,
-                             OPT_DEVICE | OPT_INDEX | OPT_STATS | OPT_PROGRESS | OPT_FASTA |
-                                 OPT_MEM | OPT_BATCH, 0, 2,
+                             OPT_DEVICE | OPT_DEVICES | OPT_INDEX | OPT_STATS | OPT_PROGRESS |
+                                 OPT_FASTA | OPT_MEM | OPT_BATCH, 0, 2,
                              sa_usage, &a, &help);
-    if (rc || help || (rc = fasta_only(&a)) || (rc = batch_words(&a))) return rc;
+    if (rc || help || (rc = fasta_only(&a)) || (rc = batch_words(&a)) ||
+        (rc = fasta_one_device(&a)))
+        return rc;
     if (a.batch) return cli_sa_batch(&a);
     if (a.fasta) return cli_sa_fasta(&a);
     if ((rc = cli_distinct_paths(a.pos, 1, a.pos + 1, 1))) return rc;
@@ -52,6 +63,16 @@ int cli_sa(int argc, char **argv)
     rc = cli_sa_one(&a, &j, a.pos[0], a.pos[1]);
     cli_ctx_end(&j);
     return rc;
+}
+
+/* The suffix array on the job's device, or on all its devices. */
+static clsa_status build(const cli_ctx_job *j, clsa_context *ctx, const void *text, void *sa,
+                         size_t n, int width)
+{
+    const cli_devlist *l = j->list;
+    if (l && width == 4) return clsa_sa32_multi(l->ctx, l->k, text, sa, (int64_t)n);
+    if (l) return clsa_sa64_multi(l->ctx, l->k, text, sa, (int64_t)n);
+    return width == 4 ? clsa_sa32(ctx, text, sa, (int64_t)n) : clsa_sa64(ctx, text, sa, (int64_t)n);
 }
 
 /* The context starts once the input is known to open (its errors come
@@ -81,8 +102,7 @@ int cli_sa_one(const cli_args *a, cli_ctx_job *j, const char *in_path, const cha
         goto done;
     cli_progress_input(n);
     double t0 = cli_now();
-    clsa_status st = width == 4 ? clsa_sa32(ctx, text.p, sa.b.p, (int64_t)n)
-                                : clsa_sa64(ctx, text.p, sa.b.p, (int64_t)n);
+    clsa_status st = build(j, ctx, text.p, sa.b.p, n, width);
     double t1 = cli_now();
     st = cli_progress_done(st);
     if (st) {
@@ -91,7 +111,8 @@ int cli_sa_one(const cli_args *a, cli_ctx_job *j, const char *in_path, const cha
     }
     cli_to_le(sa.b.p, n, width);
     if ((rc = cli_result_commit(&sa))) goto done;
-    if (a->stats) cli_print_stats(ctx, n, t1 - t0);
+    if (a->stats && j->list) cli_devlist_stats(j->list, n, t1 - t0);
+    else if (a->stats) cli_print_stats(ctx, n, t1 - t0);
 done:
     cli_in_close(&in);
     cli_buf_free(&text);
