@@ -32,6 +32,39 @@ clsa_status clsa__reserve_check(clsa_context *ctx, uint64_t bytes, const char *w
     return CLSA_OK;
 }
 
+/* Buffers up to CLSA_POOL_MAX bytes are pooled, reused for the same size
+ * (a pass's scans ask for the same sizes again and again; rounding sizes up
+ * would charge the memory budget more than was asked for). */
+#define CLSA_POOL_MAX ((size_t)256 << 10)
+
+/* Pooling is off under Oclgrind: a reused buffer holds the last call's
+ * values, which would hide a read of memory nobody wrote. */
+static int pooling(const clsa_context *ctx) { return ctx->tune.pool && !ctx->oclgrind; }
+
+static void count_held(clsa_context *ctx, size_t bytes)
+{
+    ctx->stats.current_device_bytes += bytes;
+    if (ctx->stats.current_device_bytes > ctx->stats.peak_device_bytes)
+        ctx->stats.peak_device_bytes = ctx->stats.current_device_bytes;
+}
+
+static clsa_status track(clsa_context *ctx, cl_mem m, size_t bytes, int poolable)
+{
+    if (ctx->nlive == ctx->live_cap) {
+        size_t cap = ctx->live_cap ? ctx->live_cap * 2 : 64;
+        struct clsa_live_buffer *grown = realloc(ctx->live, cap * sizeof *grown);
+        if (!grown) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "out of host memory");
+        ctx->live = grown;
+        ctx->live_cap = cap;
+    }
+    ctx->live[ctx->nlive].mem = m;
+    ctx->live[ctx->nlive].bytes = bytes;
+    ctx->live[ctx->nlive].poolable = poolable;
+    ctx->nlive++;
+    count_held(ctx, bytes);
+    return CLSA_OK;
+}
+
 /* flags/host: CL_MEM_READ_WRITE and NULL for device memory, or
  * CL_MEM_USE_HOST_PTR and the caller's memory (zero copy). */
 static clsa_status create(clsa_context *ctx, size_t bytes, cl_mem_flags flags, void *host,
@@ -45,13 +78,6 @@ static clsa_status create(clsa_context *ctx, size_t bytes, cl_mem_flags flags, v
                           (unsigned long long)bytes, (unsigned long long)ctx->tune.max_alloc);
     clsa_status st = clsa__reserve_check(ctx, bytes, "buffer");
     if (st) return st;
-    if (ctx->nlive == ctx->live_cap) {
-        size_t cap = ctx->live_cap ? ctx->live_cap * 2 : 64;
-        struct clsa_live_buffer *grown = realloc(ctx->live, cap * sizeof *grown);
-        if (!grown) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "out of host memory");
-        ctx->live = grown;
-        ctx->live_cap = cap;
-    }
     cl_int err;
     cl_mem m = clCreateBuffer(ctx->cl, flags, bytes, host, &err);
     if (err != CL_SUCCESS) return clsa__cl(ctx, err, "clCreateBuffer", NULL);
@@ -60,19 +86,34 @@ static clsa_status create(clsa_context *ctx, size_t bytes, cl_mem_flags flags, v
         clReleaseMemObject(m);
         return clsa__cl(ctx, err, "clEnqueueWriteBuffer", NULL);
     }
-    ctx->live[ctx->nlive].mem = m;
-    ctx->live[ctx->nlive].bytes = bytes;
-    ctx->nlive++;
-    ctx->stats.current_device_bytes += bytes;
-    if (ctx->stats.current_device_bytes > ctx->stats.peak_device_bytes)
-        ctx->stats.peak_device_bytes = ctx->stats.current_device_bytes;
+    if ((st = track(ctx, m, bytes, !host && pooling(ctx) && bytes <= CLSA_POOL_MAX))) {
+        clReleaseMemObject(m);
+        return st;
+    }
     *out = m;
     return CLSA_OK;
 }
 
 clsa_status clsa__alloc(clsa_context *ctx, size_t bytes, cl_mem *out)
 {
+    size_t c = bytes ? bytes : 4; /* as create() makes it */
+    if (!pooling(ctx) || c > CLSA_POOL_MAX) return create(ctx, bytes, CL_MEM_READ_WRITE, NULL, out);
+    for (size_t i = ctx->npool; i-- > 0;)
+        if (ctx->pool[i].bytes == c) {
+            clsa_status st = clsa__reserve_check(ctx, c, "buffer");
+            if (st) return st;
+            cl_mem m = ctx->pool[i].mem;
+            if ((st = track(ctx, m, c, 1))) return st;
+            ctx->pool[i] = ctx->pool[--ctx->npool];
+            *out = m;
+            return CLSA_OK;
+        }
     return create(ctx, bytes, CL_MEM_READ_WRITE, NULL, out);
+}
+
+void clsa__pool_drain(clsa_context *ctx)
+{
+    while (ctx->npool > 0) clReleaseMemObject(ctx->pool[--ctx->npool].mem);
 }
 
 clsa_status clsa__alloc_host(clsa_context *ctx, void *host, size_t bytes, cl_mem *out)
@@ -99,14 +140,23 @@ void clsa__free(clsa_context *ctx, cl_mem *mem)
 {
     if (!mem || !*mem) return;
     size_t size = 0;
+    int poolable = 0;
     for (size_t i = ctx->nlive; i-- > 0;)
         if (ctx->live[i].mem == *mem) {
             size = ctx->live[i].bytes;
+            poolable = ctx->live[i].poolable;
             ctx->live[i] = ctx->live[--ctx->nlive];
             break;
         }
     if (size <= ctx->stats.current_device_bytes) ctx->stats.current_device_bytes -= size;
-    clReleaseMemObject(*mem);
+    size_t slots = sizeof ctx->pool / sizeof *ctx->pool;
+    if (poolable && ctx->npool < slots) {
+        ctx->pool[ctx->npool].mem = *mem;
+        ctx->pool[ctx->npool].bytes = size;
+        ctx->npool++;
+    } else {
+        clReleaseMemObject(*mem);
+    }
     *mem = NULL;
 }
 

@@ -52,6 +52,9 @@ typedef struct clsa_tuning {
                                  (radix_onesweep.cl), 0 reduce-then-scan */
     unsigned out_of_core;     /* 1: host-pointer device SAs always take the out-of-core
                                  path (tests, comparisons); 0: only past the limit */
+    unsigned pool;            /* 1: small scratch buffers are kept and reused within a
+                                 public call (buffer.c), 0: created and released each
+                                 time */
 } clsa_tuning;
 
 #define CLSA_MAX_PROGRAMS 64
@@ -114,8 +117,17 @@ struct clsa_context {
     struct clsa_live_buffer {
         cl_mem mem;
         size_t bytes;
+        int poolable; /* small device memory: pooled when freed (buffer.c) */
     } *live;
     size_t nlive, live_cap;
+    /* Small buffers freed during the current public call, kept for reuse
+     * at the same size (not counted as held); released when the call ends
+     * (clsa__unlock). */
+    struct clsa_pooled {
+        cl_mem mem;
+        size_t bytes;
+    } pool[16];
+    size_t npool;
     /* clsa_host_alloc's arrays: mapped page-locked buffers (mem != NULL)
      * or malloc'd fall-backs (host_mem.c). */
     struct clsa_pinned {
@@ -200,8 +212,14 @@ clsa_status clsa__alloc(clsa_context *ctx, size_t bytes, cl_mem *out);
  * like any other; clsa__sync_host makes the device's writes visible there. */
 clsa_status clsa__alloc_host(clsa_context *ctx, void *host, size_t bytes, cl_mem *out);
 clsa_status clsa__sync_host(clsa_context *ctx, cl_mem mem, size_t bytes);
-/* Releases and un-counts; NULL is ignored.  Sets *mem to NULL. */
+/* Releases and un-counts; NULL is ignored.  Sets *mem to NULL.  Small
+ * device buffers (at most CLSA_POOL_MAX bytes: scan sums, counters) go to
+ * the context's pool instead, for the next clsa__alloc of their size in the
+ * same call: NVIDIA's clCreateBuffer/clReleaseMemObject cost more
+ * than the tiny kernels around them. */
 void clsa__free(clsa_context *ctx, cl_mem *mem);
+/* Releases the pooled buffers (end of a public call, clsa_destroy). */
+void clsa__pool_drain(clsa_context *ctx);
 /* Would `bytes` more fit?  CLSA_ERR_DEVICE_MEMORY with a message if not. */
 /* The limit in force (mem_limit, else the device's global memory) and the
  * bytes of it not held now. */

@@ -30,12 +30,14 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "sa_path")) t->sa_path = (unsigned)v;
     else if (!strcmp(key, "onesweep")) t->onesweep = v != 0;
     else if (!strcmp(key, "ooc")) t->out_of_core = v != 0;
+    else if (!strcmp(key, "pool")) t->pool = v != 0;
 }
 
 /* Keys whose value 0 means something (others ignore 0). */
 static int zero_allowed(const char *key)
 {
-    return !strcmp(key, "onesweep") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg");
+    return !strcmp(key, "onesweep") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
+           !strcmp(key, "pool");
 }
 
 static void apply_env(clsa_tuning *t)
@@ -118,5 +120,6 @@ void clsa__tuning_init(clsa_tuning *t)
      * a wrong answer is worse than a slower one): onesweep=1 turns it on
      * (H200: 1.24e10 vs 9.9e9 pairs/s at 256x16 tiles). */
     t->onesweep = 0;
+    t->pool = 1;
     apply_env(t);
 }
