@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# session_run.sh - one device call for a session with little device time: the
+# session's switches measured same-process-style (A/B under CLSA_TUNE), the
+# several-device CLI, then the large-input rows (big_rows.sh), all under one
+# deadline so that whatever was measured comes back.
+#
+#   CLSA_BENCH_COMMIT=<hash> bash tools/bench/session_run.sh   (carry .device, .corpus)
+#
+# Env: SESSION_LIMIT (seconds for everything after the build, default 400),
+# SESSION_AB (CLSA_TUNE settings compared with the defaults, default
+# "sa_path=64 pool=0"), SESSION_BIG_ROWS (big_rows.sh's BIG_ROWS, default 125),
+# SESSION_SIZES ("1M 10M 16M 100M": the small, mid, Fibonacci and large sizes;
+# smaller for a smoke test on PoCL with CLSA_DEVICE=pocl SESSION_BIG_ROWS=0).
+# Results in $OUT: env.txt, ab.txt, multi.txt, big_rows.{csv,log}.
+set -uo pipefail
+# shellcheck source=device_prelude.sh
+. "$(dirname "$(readlink -f "$0")")/device_prelude.sh"
+export CLSA_DEVICE=${CLSA_DEVICE:-nvidia}
+{
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
+    nproc
+    free -g | head -2
+} >>"$OUT/env.txt"
+cat "$OUT/env.txt"
+BUILD=${SESSION_BUILD:-build}
+cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF -DCLSA_MPI=OFF >/dev/null &&
+    cmake --build "$BUILD" -j"$(nproc)" --target clsa_bench clsa_cli >"$OUT/build.txt" 2>&1 ||
+    { tail -30 "$OUT/build.txt"; exit 3; }
+rm -f "$OUT/build.txt"
+START=$(date +%s)
+LIMIT=${SESSION_LIMIT:-400}
+left() { echo $((START + LIMIT - $(date +%s))); }
+CORPUS=/tmp/clsa-corpus-data
+[ -f .corpus/corpus-slices.tar.xz ] && bash tools/bench/corpus.sh unpack .corpus "$CORPUS" >/dev/null
+TEXT=cat:english.txt+howto.txt+sources.txt
+read -r S M F L <<<"${SESSION_SIZES:-1M 10M 16M 100M}"
+BENCH=$BUILD/tools/bench/clsa-bench
+bench() { "$BENCH" --ref-reps 0 --check-max 16M --dir "$CORPUS" "$@" 2>&1 | grep -v '^\[bench'; }
+
+# ---- A/B: each setting against the defaults, the same inputs back to back ------
+{
+    for tune in "" ${SESSION_AB:-sa_path=64 pool=0}; do
+        echo "-- CLSA_TUNE=${tune:-(defaults)}"
+        case $tune in
+            sa_path=64) ops=bwt inputs="text=$TEXT@$L random:4@$L" ;;
+            "") ops=sa32,bwt inputs="text1=$TEXT@$S text10=$TEXT@$M fibonacci@$F text=$TEXT@$L random:4@$L" ;;
+            *) ops=sa32 inputs="text1=$TEXT@$S text10=$TEXT@$M fibonacci@$F" ;;
+        esac
+        # shellcheck disable=SC2086
+        CLSA_TUNE=$tune timeout $(($(left) / 2)) "$BENCH" -r 5 --ref-reps 0 --check-max 16M \
+            --dir "$CORPUS" "$ops" $inputs 2>&1 | grep -v '^\[bench'
+    done
+} | tee "$OUT/ab.txt"
+
+# ---- several devices through the CLI: one GPU listed once and twice ----------------
+{
+    f=/dev/shm/text100M
+    cat "$CORPUS"/english.txt "$CORPUS"/howto.txt "$CORPUS"/sources.txt | head -c "$(numfmt --from=si "${L^^}")" >"$f"
+    ns() { date +%s%N; }
+    for sel in $CLSA_DEVICE $CLSA_DEVICE,$CLSA_DEVICE; do
+        for r in 1 2; do
+            t0=$(ns)
+            timeout 60 "$BUILD"/clsa sa -q -d "$sel" --stats "$f" /dev/shm/out.sa 2>&1 | grep -E 'stats|phase' | head -6
+            t1=$(ns)
+            echo "clsa sa -d $sel: $(((t1 - t0) / 1000000)) ms (run $r)"
+        done
+        cmp -s /dev/shm/out.sa /dev/shm/ref.sa 2>/dev/null && echo "same output as the first selector"
+        [ -f /dev/shm/ref.sa ] || cp /dev/shm/out.sa /dev/shm/ref.sa
+    done
+    rm -f /dev/shm/out.sa /dev/shm/ref.sa "$f"
+} 2>&1 | tee "$OUT/multi.txt"
+
+# ---- large inputs: in memory, under a quarter budget, past 2^32 ----------------------
+l=$(left)
+if [ "${SESSION_BIG_ROWS:-125}" = 0 ]; then
+    echo "big rows: not asked for"
+elif [ "$l" -gt 30 ]; then
+    OUT="$OUT" BUILD=$BUILD BIG_LIMIT=$l BIG_ROWS=${SESSION_BIG_ROWS:-125} CLSA_DEVICE=gpu \
+        bash tools/bench/big_rows.sh >/dev/null 2>&1
+    tail -40 "$OUT/big_rows.log"
+else
+    echo "big rows: skipped ($l s left)"
+fi
