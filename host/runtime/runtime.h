@@ -51,6 +51,12 @@ typedef struct clsa_tuning {
                                  (radix_onesweep.cl), 0 reduce-then-scan */
     unsigned out_of_core;     /* 1: host-pointer device SAs always take the out-of-core
                                  path (tests, comparisons); 0: only past the limit */
+    unsigned ooc64;           /* 1: the out-of-core path keeps SA/ISA/groups in 64 bits
+                                 at any n (tests); else only for n > UINT32_MAX */
+    uint64_t ooc_groups;      /* out-of-core: most groups in one batch (0: as many as
+                                 the tag bits allow); tests use small values */
+    unsigned ooc_threads;     /* out-of-core host threads (0: one per core, up to 16);
+                                 set, it splits even small loops (tests) */
 } clsa_tuning;
 
 #define CLSA_MAX_PROGRAMS 64
