@@ -79,6 +79,8 @@ int cli_sa_one(const cli_args *a, cli_ctx_job *j, const char *in_path, const cha
     if ((rc = cli_result_open(ctx, out_path, n * (size_t)width, &sa, "the suffix array")) ||
         (rc = cli_ctx_wait(j, &ctx)))
         goto done;
+    clsa_sa_plan_info plan;
+    int planned = a->stats && cli_sa_plan(ctx, n, 1, width == 8, &plan);
     cli_progress_input(n);
     double t0 = cli_now();
     clsa_status st = width == 4 ? clsa_sa32(ctx, text.p, sa.b.p, (int64_t)n)
@@ -92,6 +94,7 @@ int cli_sa_one(const cli_args *a, cli_ctx_job *j, const char *in_path, const cha
     cli_to_le(sa.b.p, n, width);
     if ((rc = cli_result_commit(&sa))) goto done;
     if (a->stats) cli_print_stats(ctx, n, t1 - t0);
+    if (planned) cli_print_plan(&plan);
 done:
     cli_in_close(&in);
     cli_buf_free(&text);
