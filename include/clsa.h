@@ -210,17 +210,21 @@ CLSA_API clsa_status clsa_get_kernel_time(const clsa_context *ctx, size_t i, cha
  * No sentinel is added; suffix order is plain lexicographic order of
  * unsigned bytes, a proper prefix sorting first (libdivsufsort's order).
  * n = 0 is valid (nothing written).  32-bit: n < 2^31, else
- * CLSA_ERR_TOO_LARGE.  ctx may be NULL: host backend. */
+ * CLSA_ERR_TOO_LARGE.  ctx may be NULL: host backend.  On the device,
+ * n >= 2^32 (clsa_sa64) is built out of core (SA and ranks in host memory,
+ * 64-bit; the device sorts chunks): clsa_sa_plan says the route and its
+ * memory beforehand. */
 CLSA_API clsa_status clsa_sa32(clsa_context *ctx, const uint8_t *text, int32_t *sa, int64_t n);
 CLSA_API clsa_status clsa_sa64(clsa_context *ctx, const uint8_t *text, int64_t *sa, int64_t n);
 
 /* Integer alphabets: the same for a text of n 16- or 32-bit symbols (token
  * ids, words, ...).  Symbols are any values of the type, compared as
  * unsigned numbers, a proper prefix sorting first; no alphabet size or
- * unused sentinel is needed.  The device path takes n < 2^32 symbols (its
- * counts are 32-bit), as does the host backend here (prefix doubling with
- * counting sorts; libdivsufsort takes bytes only): larger n is
- * CLSA_ERR_TOO_LARGE.  ctx may be NULL: host backend. */
+ * unused sentinel is needed.  The device takes any n (n >= 2^32 out of
+ * core, with 64-bit host arrays: docs/DESIGN.md); the host backend here
+ * (prefix doubling with counting sorts; libdivsufsort takes bytes only)
+ * takes n < 2^32, larger n is CLSA_ERR_TOO_LARGE there.  ctx may be NULL:
+ * host backend. */
 CLSA_API clsa_status clsa_sa32_u16(clsa_context *ctx, const uint16_t *text, int32_t *sa,
                                    int64_t n);
 CLSA_API clsa_status clsa_sa64_u16(clsa_context *ctx, const uint16_t *text, int64_t *sa,
