@@ -478,7 +478,7 @@ static void cli_plan(void **state)
 {
     (void)state;
     assert_int_equal(cli_dir_create("clsa-ooc-plan"), 0);
-    size_t n = tu_size(20000, 1200), elen;
+    size_t n = tu_size(20000, 2000), elen; /* in-memory need > 32K */
     uint8_t *t = tu_malloc(n);
     gen_fill(t, n, GEN_RANDOM, 4, 22);
     write_file(in_dir("in"), t, n);
