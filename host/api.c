@@ -173,7 +173,7 @@ static clsa_status plan_ooc(clsa_context *ctx, uint64_t n, int index64, clsa_sa_
                           (unsigned long long)p->budget_bytes);
     p->device_bytes = clsa__ooc_dev_bytes(p->chunk_items, p->budget_bytes);
     p->host_bytes = clsa__ooc_host_bytes(n, p->chunk_items, p->index64_host, index64);
-    return CLSA_OK;
+    return clsa__ooc_host_check(ctx, n, p->chunk_items, index64);
 }
 
 clsa_status clsa_sa_plan(clsa_context *ctx, int64_t n, int sym_bytes, int index64,

@@ -293,7 +293,9 @@ typedef struct clsa_sa_plan_info {
  * doing any work (CLSA_ERR_TOO_LARGE for a 32-bit SA of n >= 2^31 or an
  * integer alphabet of n >= 2^32 on the host, CLSA_ERR_NO_DEVICE for a
  * forced device backend without one, CLSA_ERR_DEVICE_MEMORY when the
- * budget is below even the out-of-core minimum), else CLSA_OK. */
+ * budget is below even the out-of-core minimum, CLSA_ERR_HOST_MEMORY when
+ * the out-of-core host bytes pass the machine's physical memory), else
+ * CLSA_OK; *out is filled in those last two cases too. */
 CLSA_API clsa_status clsa_sa_plan(clsa_context *ctx, int64_t n, int sym_bytes, int index64,
                                   clsa_sa_plan_info *out);
 

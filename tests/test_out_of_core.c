@@ -439,12 +439,18 @@ static void plan_matches_call(void **state)
             assert_true(s.peak_device_bytes <= p.budget_bytes);
             if (!pass) assert_true(s.peak_device_bytes <= p.device_bytes);
         }
-        /* n >= 2^32 on the device: out of core in the 64-bit layout (planned only) */
-        TU_OK(c, clsa_sa_plan(c, (int64_t)5 << 30, 1, 1, &p));
+        /* n >= 2^32 on the device: out of core in the 64-bit layout (planned
+         * only; a machine with under ~50 GB is told it lacks the host memory) */
+        clsa_status st = clsa_sa_plan(c, (int64_t)5 << 30, 1, 1, &p);
+        assert_true(st == CLSA_OK || st == CLSA_ERR_HOST_MEMORY);
         assert_int_equal(p.route, CLSA_ROUTE_DEVICE_OOC);
         assert_int_equal(p.index64_host, 1);
         assert_true(p.chunk_items > 0);
         assert_true(p.host_bytes >= 8 * ((uint64_t)5 << 30));
+        /* 2^50 symbols: no machine's host memory, the call's error */
+        assert_int_equal(clsa_sa_plan(c, (int64_t)1 << 50, 1, 1, &p), CLSA_ERR_HOST_MEMORY);
+        assert_non_null(strstr(clsa_last_error(c), "host memory"));
+        assert_int_equal(p.route, CLSA_ROUTE_DEVICE_OOC);
         /* the call's argument errors */
         assert_int_equal(clsa_sa_plan(c, (int64_t)1 << 31, 1, 0, &p), CLSA_ERR_TOO_LARGE);
         assert_int_equal(clsa_sa_plan(c, -1, 1, 1, &p), CLSA_ERR_INVALID_ARG);

@@ -271,6 +271,20 @@ uint64_t clsa__ooc_host_bytes(uint64_t n, uint64_t cap, int wide, int index64)
     return w * n + own + (16 + 2 * w) * batch + 8u * (OOC_BUCKETS + 1);
 }
 
+clsa_status clsa__ooc_host_check(clsa_context *ctx, uint64_t n, uint64_t cap, int index64)
+{
+    int wide = clsa__ooc_wide(ctx, n);
+    uint64_t need = clsa__ooc_host_bytes(n, cap, wide, index64);
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t phys = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
+    if (need <= phys) return CLSA_OK;
+    return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY,
+                      "out-of-core suffix array: %llu symbols need about %llu bytes of host "
+                      "memory besides the text and the suffix array (%d-byte host arrays); "
+                      "the machine has %llu", (unsigned long long)n,
+                      (unsigned long long)need, wide ? 8 : 4, (unsigned long long)phys);
+}
+
 static unsigned host_threads(const clsa_context *ctx)
 {
     long p = ctx->tune.ooc_threads ? (long)ctx->tune.ooc_threads : sysconf(_SC_NPROCESSORS_ONLN);
@@ -299,6 +313,8 @@ clsa_status clsa__sa_out_of_core(clsa_context *ctx, const void *text, int sym, v
     int prev = clsa__set_phase(ctx, CLSA_PHASE_SORT_L);
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__ooc_dev_open(ctx, c.n, &c.dev));
+    /* an n no host could hold fails here, before a giant allocation */
+    CLSA_TRY(clsa__ooc_host_check(ctx, c.n, c.dev.cap, index64));
     CLSA_TRY(clsa__progress(ctx, "initial sort", 0.0));
     CLSA_TRY(wide ? ooc64_build(&c, sa, index64) : ooc32_build(&c, sa, index64));
     CLSA_TRY(clsa__progress(ctx, "doubling", 1.0));

@@ -30,6 +30,10 @@ int clsa__ooc_wide(const clsa_context *ctx, uint64_t n);
  * most groups have two or three suffixes). */
 uint64_t clsa__ooc_host_bytes(uint64_t n, uint64_t cap, int wide, int index64);
 
+/* CLSA_ERR_HOST_MEMORY, naming the bytes, when those host bytes pass the
+ * machine's physical memory (before anything is allocated). */
+clsa_status clsa__ooc_host_check(clsa_context *ctx, uint64_t n, uint64_t cap, int index64);
+
 /* One context's device buffers for chunks of up to cap (key, position)
  * pairs: the unit of work below runs on them.  Several contexts (GPUs)
  * would each open their own and take chunks from one queue. */
