@@ -78,31 +78,45 @@ done:
     return st;
 }
 
-/* In memory when its working set fits the limit, else out of core; an
- * in-memory run that still finds the device full (the need is an estimate,
- * and a driver may refuse an allocation) is retried out of core.  The
- * byte route of a generalized SA (sep >= 0) is in memory only: where it
- * would go out of core, *declined is set instead (the caller's 32-bit
- * route then goes out of core). */
+/* In memory when its working set fits the limit, else out of core; n >=
+ * 2^32 always out of core (the in-memory pipeline counts in 32 bits, the
+ * out-of-core path keeps its host arrays in 64 bits there). */
+static int device_route(clsa_context *ctx, int64_t n, int sym, int index64)
+{
+    int ooc = (uint64_t)n > UINT32_MAX || ctx->tune.out_of_core ||
+              clsa__sa_in_memory_need((uint64_t)n, sym, index64) > clsa__mem_free(ctx);
+    return ooc ? CLSA_ROUTE_DEVICE_OOC : CLSA_ROUTE_DEVICE;
+}
+
+/* The route a host-pointer suffix array takes on ctx (not NULL), or -1
+ * when the call can only fail: a forced device backend without a device. */
+static int sa_route(clsa_context *ctx, int64_t n, int sym, int index64)
+{
+    if (clsa__use_device(ctx, (uint64_t)n)) return device_route(ctx, n, sym, index64);
+    return ctx->backend == CLSA_BACKEND_DEVICE ? -1 : CLSA_ROUTE_HOST;
+}
+
+/* An in-memory run that still finds the device full (the need is an
+ * estimate, and a driver may refuse an allocation) is retried out of
+ * core.  The byte route of a generalized SA (sep >= 0) is in memory only:
+ * where it would go out of core, *declined is set instead (the caller's
+ * 32-bit route then goes out of core). */
 static clsa_status sa_on_device(clsa_context *ctx, const void *text, int sym, int sep, void *sa,
                                 int64_t n, int index64, int *declined)
 {
-    /* both paths count in 32 bits: larger inputs get the in-memory path's error */
-    int fits = (uint64_t)n <= UINT32_MAX;
-    int ooc = fits && (ctx->tune.out_of_core ||
-                       clsa__sa_in_memory_need((uint64_t)n, sym, index64) > clsa__mem_free(ctx));
+    int ooc = device_route(ctx, n, sym, index64) == CLSA_ROUTE_DEVICE_OOC;
     if (ooc && sep >= 0) {
         *declined = 1;
         return CLSA_OK;
     }
     if (ooc) return clsa__sa_out_of_core(ctx, text, sym, sa, n, index64);
     clsa_status st = sa_in_memory(ctx, text, sym, sep, sa, n, index64);
-    if (st == CLSA_ERR_DEVICE_MEMORY && fits && sep >= 0) {
+    if (st == CLSA_ERR_DEVICE_MEMORY && sep >= 0) {
         *declined = 1;
         ctx->message[0] = 0;
         return CLSA_OK;
     }
-    if (st != CLSA_ERR_DEVICE_MEMORY || !fits) return st;
+    if (st != CLSA_ERR_DEVICE_MEMORY) return st;
     clsa__log(ctx, "suffix array: in-memory path out of device memory (%s); out of core",
               clsa_last_error(ctx));
     ctx->message[0] = 0;
@@ -124,21 +138,79 @@ clsa_status clsa__sa_pick_gsa(clsa_context *ctx, const void *text, int sym, int 
         return CLSA_OK;
     }
     if (!ctx) return sa_on_host(NULL, text, sym, sa, n, index64);
-    int device = clsa__use_device(ctx, (uint64_t)n);
-    /* The device pipeline counts in 32 bits (n < 2^32): AUTO takes larger
-     * inputs to the host; a forced device backend reports TOO_LARGE. */
-    if (device && (uint64_t)n > UINT32_MAX && ctx->backend == CLSA_BACKEND_AUTO) device = 0;
-    if (!device && sep >= 0) {
-        *declined = 1;
-        return CLSA_OK;
-    }
-    if (device) {
+    int route = sa_route(ctx, n, sym, index64);
+    if (route != CLSA_ROUTE_HOST && route >= 0) {
         ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
         return sa_on_device(ctx, text, sym, sep, sa, n, index64, declined);
     }
-    if (ctx->backend == CLSA_BACKEND_DEVICE) return clsa__need_device(ctx);
+    if (sep >= 0) {
+        *declined = 1;
+        return CLSA_OK;
+    }
+    if (route < 0) return clsa__need_device(ctx);
     ctx->stats.last_backend = CLSA_BACKEND_HOST;
     return sa_on_host(ctx, text, sym, sa, n, index64);
+}
+
+/* Host bytes the host backend allocates: libdivsufsort works in the SA;
+ * the integer-alphabet doubling keeps three 4-byte arrays (and a 32-bit
+ * copy of a 64-bit output). */
+static uint64_t host_route_bytes(uint64_t n, int sym, int index64)
+{
+    return sym == 1 ? 0 : 12 * n + (index64 ? 4 * n : 0);
+}
+
+/* The plan of the out-of-core route: its chunk and what it holds. */
+static clsa_status plan_ooc(clsa_context *ctx, uint64_t n, int index64, clsa_sa_plan_info *p)
+{
+    p->index64_host = clsa__ooc_wide(ctx, n);
+    p->chunk_items = clsa__ooc_chunk_cap(ctx, n, p->budget_bytes);
+    if (!p->chunk_items)
+        return clsa__fail(ctx, CLSA_ERR_DEVICE_MEMORY,
+                          "out-of-core suffix array: needs at least %llu bytes of device "
+                          "memory, %llu available",
+                          (unsigned long long)clsa__ooc_min_budget(n),
+                          (unsigned long long)p->budget_bytes);
+    p->device_bytes = clsa__ooc_dev_bytes(p->chunk_items, p->budget_bytes);
+    p->host_bytes = clsa__ooc_host_bytes(n, p->chunk_items, p->index64_host, index64);
+    return clsa__ooc_host_check(ctx, n, p->chunk_items, index64);
+}
+
+clsa_status clsa_sa_plan(clsa_context *ctx, int64_t n, int sym_bytes, int index64,
+                         clsa_sa_plan_info *out)
+{
+    if (!out || (sym_bytes != 1 && sym_bytes != 2 && sym_bytes != 4) || (index64 & ~1))
+        return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "suffix array plan: %s",
+                          !out ? "out is NULL" : index64 & ~1 ? "index64 must be 0 or 1"
+                                                              : "sym_bytes must be 1, 2 or 4");
+    /* the same checks as the call (non-NULL stand-ins for its arrays) */
+    clsa_status st = sa_args(ctx, out, out, n, index64);
+    if (st) return st;
+    memset(out, 0, sizeof *out);
+    uint64_t un = (uint64_t)n;
+    out->in_memory_bytes = clsa__sa_in_memory_need(un, sym_bytes, index64);
+    clsa__lock(ctx);
+    if (ctx) ctx->message[0] = 0;
+    int route = ctx ? sa_route(ctx, n, sym_bytes, index64) : CLSA_ROUTE_HOST;
+    if (ctx && ctx->has_device) out->budget_bytes = clsa__mem_free(ctx);
+    if (route < 0) {
+        st = clsa__need_device(ctx);
+    } else if (route == CLSA_ROUTE_HOST) {
+        out->route = CLSA_ROUTE_HOST;
+        out->host_bytes = host_route_bytes(un, sym_bytes, index64);
+        if (sym_bytes > 1 && un > UINT32_MAX)
+            st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
+                            "integer-alphabet suffix array on the host: %lld symbols; at most "
+                            "2^32-1", (long long)n);
+    } else if (route == CLSA_ROUTE_DEVICE) {
+        out->route = CLSA_ROUTE_DEVICE;
+        out->device_bytes = out->in_memory_bytes;
+    } else {
+        out->route = CLSA_ROUTE_DEVICE_OOC;
+        if (n > 0) st = plan_ooc(ctx, un, index64, out);
+    }
+    clsa__unlock(ctx);
+    return st;
 }
 
 clsa_status clsa__sa_pick_run(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,

@@ -210,17 +210,21 @@ CLSA_API clsa_status clsa_get_kernel_time(const clsa_context *ctx, size_t i, cha
  * No sentinel is added; suffix order is plain lexicographic order of
  * unsigned bytes, a proper prefix sorting first (libdivsufsort's order).
  * n = 0 is valid (nothing written).  32-bit: n < 2^31, else
- * CLSA_ERR_TOO_LARGE.  ctx may be NULL: host backend. */
+ * CLSA_ERR_TOO_LARGE.  ctx may be NULL: host backend.  On the device,
+ * n >= 2^32 (clsa_sa64) is built out of core (SA and ranks in host memory,
+ * 64-bit; the device sorts chunks): clsa_sa_plan says the route and its
+ * memory beforehand. */
 CLSA_API clsa_status clsa_sa32(clsa_context *ctx, const uint8_t *text, int32_t *sa, int64_t n);
 CLSA_API clsa_status clsa_sa64(clsa_context *ctx, const uint8_t *text, int64_t *sa, int64_t n);
 
 /* Integer alphabets: the same for a text of n 16- or 32-bit symbols (token
  * ids, words, ...).  Symbols are any values of the type, compared as
  * unsigned numbers, a proper prefix sorting first; no alphabet size or
- * unused sentinel is needed.  The device path takes n < 2^32 symbols (its
- * counts are 32-bit), as does the host backend here (prefix doubling with
- * counting sorts; libdivsufsort takes bytes only): larger n is
- * CLSA_ERR_TOO_LARGE.  ctx may be NULL: host backend. */
+ * unused sentinel is needed.  The device takes any n (n >= 2^32 out of
+ * core, with 64-bit host arrays: docs/DESIGN.md); the host backend here
+ * (prefix doubling with counting sorts; libdivsufsort takes bytes only)
+ * takes n < 2^32, larger n is CLSA_ERR_TOO_LARGE there.  ctx may be NULL:
+ * host backend. */
 CLSA_API clsa_status clsa_sa32_u16(clsa_context *ctx, const uint16_t *text, int32_t *sa,
                                    int64_t n);
 CLSA_API clsa_status clsa_sa64_u16(clsa_context *ctx, const uint16_t *text, int64_t *sa,
@@ -244,6 +248,56 @@ CLSA_API clsa_status clsa_sa32_u64(clsa_context *ctx, const uint64_t *text, int3
                                    int64_t n);
 CLSA_API clsa_status clsa_sa64_u64(clsa_context *ctx, const uint64_t *text, int64_t *sa,
                                    int64_t n);
+
+/* The memory plan of a suffix array: what clsa_sa32/64 (and the integer
+ * alphabet twins) would do for n symbols on ctx now, without doing it. */
+typedef enum clsa_sa_route {
+    CLSA_ROUTE_HOST = 0,       /* the host backend (libdivsufsort, host/cpu) */
+    CLSA_ROUTE_DEVICE = 1,     /* the device pipeline, everything in device memory */
+    CLSA_ROUTE_DEVICE_OOC = 2  /* out of core: SA and ranks in host memory, the device
+                                  sorting chunks sized to the budget (always for
+                                  n >= 2^32 on the device) */
+} clsa_sa_route;
+
+typedef struct clsa_sa_plan_info {
+    int route;                 /* a clsa_sa_route */
+    int index64_host;          /* out of core: 1 when its host arrays are 64-bit
+                                  (n >= 2^32, or CLSA_TUNE ooc64=1), else 0 */
+    uint64_t in_memory_bytes;  /* estimated device bytes the in-memory path needs
+                                  (text + SA + the doubling's working set) */
+    uint64_t budget_bytes;     /* free device memory under the limit (mem_limit,
+                                  CLSA_DEVICE_MEM_LIMIT or the device's global
+                                  memory, less what clsa holds now); 0 without a device */
+    uint64_t chunk_items;      /* out of core: (key, position) pairs per device chunk;
+                                  0 for the other routes */
+    uint64_t device_bytes;     /* device bytes the route holds at its peak (estimate;
+                                  out of core: at most budget_bytes) */
+    uint64_t host_bytes;       /* host bytes the route allocates besides the caller's
+                                  text and SA (estimate; out of core: ISA, any host SA
+                                  copy and one chunk's staging; a group larger than a
+                                  chunk, as in periodic texts, adds staging for it) */
+} clsa_sa_plan_info;
+
+/* Fills *out with the plan for a suffix array of n symbols of sym_bytes
+ * (1, 2 or 4) bytes each, with 64-bit (index64 = 1) or 32-bit entries:
+ * the same routing the call takes (backend, host threshold, budget,
+ * CLSA_TUNE), so out->route is the route the call would take now.  (One
+ * exception the plan cannot see: an in-memory run that still finds the
+ * device full is retried out of core.)
+ *   ctx: a context (NULL: the host backend).
+ *   n: symbols (0 allowed).
+ *   sym_bytes: 1, 2 or 4, else CLSA_ERR_INVALID_ARG.
+ *   index64: 0 or 1.
+ *   out: written on success.
+ * Returns the error the call would return for these arguments before
+ * doing any work (CLSA_ERR_TOO_LARGE for a 32-bit SA of n >= 2^31 or an
+ * integer alphabet of n >= 2^32 on the host, CLSA_ERR_NO_DEVICE for a
+ * forced device backend without one, CLSA_ERR_DEVICE_MEMORY when the
+ * budget is below even the out-of-core minimum, CLSA_ERR_HOST_MEMORY when
+ * the out-of-core host bytes pass the machine's physical memory), else
+ * CLSA_OK; *out is filled in those last two cases too. */
+CLSA_API clsa_status clsa_sa_plan(clsa_context *ctx, int64_t n, int sym_bytes, int index64,
+                                  clsa_sa_plan_info *out);
 
 /* Device-resident twins: text is a buffer of at least n bytes, sa of at
  * least n entries (4 or 8 bytes each), both on ctx's OpenCL context. */

@@ -6,20 +6,24 @@
  * the automatic switch when the in-memory need passes the limit, a budget
  * below the minimum (CLSA_ERR_DEVICE_MEMORY naming it; that minimum then
  * works), CLSA_DEVICE_MEM_LIMIT and the option winning over it, and
- * cancellation leaving no device memory; the CLI's --mem. */
+ * cancellation leaving no device memory; the CLI's --mem.  The 64-bit
+ * host layout (what n >= 2^32 takes) forced on small inputs (CLSA_TUNE
+ * ooc64=1) with batch caps and host threads; clsa_sa_plan against what the
+ * call then does, and its lines in clsa sa --stats. */
 #include "cli_util.h"
 #include "gen.h"
 
 #include <divsufsort.h>
 #include <divsufsort64.h>
 
-/* A device context with mem_limit = limit (0: none); ooc forces the path. */
-static clsa_context *open_ctx(size_t limit, int ooc, int (*progress)(void *, const char *, double),
-                              void *user)
+/* A device context with mem_limit = limit (0: none) and CLSA_TUNE = tune
+ * while it is made (NULL: as the environment has it). */
+static clsa_context *open_tuned(size_t limit, const char *tune,
+                                int (*progress)(void *, const char *, double), void *user)
 {
     const char *keep = getenv("CLSA_TUNE");
     char *saved = keep ? strdup(keep) : NULL;
-    if (ooc) setenv("CLSA_TUNE", "ooc=1", 1);
+    if (tune) setenv("CLSA_TUNE", tune, 1);
     clsa_options o;
     clsa_options_init(&o);
     o.backend = CLSA_BACKEND_DEVICE;
@@ -39,6 +43,13 @@ static clsa_context *open_ctx(size_t limit, int ooc, int (*progress)(void *, con
         exit(must ? 1 : TU_SKIP);
     }
     return c;
+}
+
+/* ooc forces the path. */
+static clsa_context *open_ctx(size_t limit, int ooc, int (*progress)(void *, const char *, double),
+                              void *user)
+{
+    return open_tuned(limit, ooc ? "ooc=1" : NULL, progress, user);
 }
 
 /* Runs of random length (1..64) of random symbols over 3 letters. */
@@ -312,13 +323,196 @@ static void cli_mem(void **state)
     assert_int_equal(cli_dir_remove(), 0);
 }
 
+/* The 64-bit host layout (forced by CLSA_TUNE ooc64=1 at small n: the
+ * layout every n >= 2^32 takes) over generated inputs, tiny budgets, both
+ * output widths, against libdivsufsort; batches capped at 1, 2 or 5 groups
+ * (ooc_groups: the cap the tag bits impose past 2^32) or not; the host
+ * loops split over threads even for small batches (ooc_threads). */
+static void wide_layout(void **state)
+{
+    (void)state;
+    static const char *tunes[] = {"ooc=1,ooc64=1", "ooc=1,ooc64=1,ooc_groups=1,ooc_threads=3",
+                                  "ooc=1,ooc64=1,ooc_groups=2", "ooc=1,ooc64=1,ooc_groups=5,ooc_threads=2",
+                                  "ooc=1,ooc_threads=4"};
+    static const size_t budgets[] = {32u << 10, 40u << 10, 64u << 10, 48u << 10, 36u << 10};
+    /* one group a batch is one device sort a group: fewer inputs there */
+    static const unsigned counts[] = {300, 30, 120, 120, 100};
+    const char *dev = getenv("CLSA_DEVICE");
+    unsigned total = 0, slow = dev && strstr(dev, "rusticl") ? 4 : 1;
+    size_t maxn = tu_size(4000, 300);
+    uint8_t *t = tu_malloc(maxn);
+    for (size_t v = 0; v < sizeof tunes / sizeof *tunes; v++) {
+        clsa_context *c = open_tuned(budgets[v], tunes[v], NULL, NULL);
+        tu_rng r = {4000 + v};
+        unsigned cases = (unsigned)tu_size(counts[v] / slow, 3);
+        for (unsigned k = 0; k < cases; k++) {
+            size_t n = k < 3 ? k : tu_below(&r, 3) ? tu_below(&r, 400) : tu_below(&r, (uint32_t)maxn + 1);
+            fill_case(t, n, k, tu_next(&r));
+            char what[96];
+            snprintf(what, sizeof what, "%s case %u", tunes[v], k);
+            check_one(c, t, n, k % 2, what);
+            total++;
+        }
+        clsa_stats s;
+        clsa_get_stats(c, &s);
+        assert_true(s.peak_device_bytes <= budgets[v]);
+        assert_int_equal(s.current_device_bytes, 0);
+        assert_int_equal(s.last_backend, CLSA_BACKEND_DEVICE);
+        clsa_destroy(c);
+    }
+    free(t);
+    fprintf(stderr, "%u inputs in the 64-bit layout\n", total);
+}
+
+/* 16- and 32-bit symbols in the 64-bit layout, against the host backend. */
+static void wide_integer_alphabets(void **state)
+{
+    (void)state;
+    clsa_context *c = open_tuned(36u << 10, "ooc=1,ooc64=1,ooc_groups=3,ooc_threads=2", NULL, NULL);
+    size_t n = tu_size(3000, 200);
+    uint16_t *t16 = tu_malloc(n * 2);
+    uint32_t *t32 = tu_malloc(n * 4);
+    int32_t *sa = tu_malloc(n * 4), *ref = tu_malloc(n * 4);
+    int64_t *sa64 = tu_malloc(n * 8), *ref64 = tu_malloc(n * 8);
+    tu_rng r = {91};
+    for (unsigned k = 0; k < 6; k++) {
+        uint32_t sigma = k == 0 ? 2 : k == 1 ? 65536 : k == 2 ? 3 : k == 3 ? 1 : k == 4 ? 7 : 0;
+        size_t m = k == 5 ? n / 3 : n;
+        for (size_t i = 0; i < m; i++) {
+            uint32_t v = sigma ? tu_below(&r, sigma) : (uint32_t)tu_next(&r);
+            t16[i] = (uint16_t)v;
+            t32[i] = k == 2 ? 0xfffffffeu + v % 2 : v;
+        }
+        TU_OK(c, clsa_sa64_u16(c, t16, sa64, (int64_t)m));
+        TU_OK(NULL, clsa_sa64_u16(NULL, t16, ref64, (int64_t)m));
+        assert_memory_equal(sa64, ref64, m * 8);
+        TU_OK(c, clsa_sa32_u32(c, t32, sa, (int64_t)m));
+        TU_OK(NULL, clsa_sa32_u32(NULL, t32, ref, (int64_t)m));
+        assert_memory_equal(sa, ref, m * 4);
+    }
+    clsa_stats s;
+    clsa_get_stats(c, &s);
+    assert_true(s.peak_device_bytes <= 36u << 10);
+    clsa_destroy(c);
+    free(t16);
+    free(t32);
+    free(sa);
+    free(ref);
+    free(sa64);
+    free(ref64);
+}
+
+/* The plan says what the call then does: the route (last_backend; out of
+ * core exactly when the in-memory need passes the budget), the peak
+ * within the planned device bytes and the budget; its argument errors are
+ * the call's. */
+static void plan_matches_call(void **state)
+{
+    (void)state;
+    size_t n = tu_size(20000, 1500), limit = tu_size(64u << 10, 32u << 10);
+    uint8_t *t = tu_malloc(n);
+    gen_fill(t, n, GEN_RANDOM, 4, 31);
+    clsa_sa_plan_info p;
+    for (int pass = 0; pass < 2; pass++) {
+        /* pass 0: a budget below the in-memory need (out of core); 1: none */
+        clsa_context *c = open_ctx(pass ? 0 : limit, 0, NULL, NULL);
+        for (int wide = 0; wide < 2; wide++) {
+            TU_OK(c, clsa_sa_plan(c, (int64_t)n, 1, wide, &p));
+            assert_int_equal(p.route, pass ? CLSA_ROUTE_DEVICE : CLSA_ROUTE_DEVICE_OOC);
+            assert_true(pass ? p.in_memory_bytes <= p.budget_bytes
+                             : p.in_memory_bytes > p.budget_bytes);
+            if (!pass) {
+                assert_int_equal(p.budget_bytes, limit);
+                assert_true(p.chunk_items > 0 && p.chunk_items <= n);
+                assert_true(p.device_bytes <= p.budget_bytes);
+                assert_true(p.host_bytes >= 4 * (uint64_t)n);
+                assert_int_equal(p.index64_host, 0);
+            } else {
+                assert_int_equal(p.chunk_items, 0);
+                assert_int_equal(p.device_bytes, p.in_memory_bytes);
+            }
+            clsa_reset_stats(c);
+            check_one(c, t, n, wide, pass ? "planned in memory" : "planned out of core");
+            clsa_stats s;
+            clsa_get_stats(c, &s);
+            assert_int_equal(s.last_backend, CLSA_BACKEND_DEVICE);
+            assert_true(s.peak_device_bytes <= p.budget_bytes);
+            if (!pass) assert_true(s.peak_device_bytes <= p.device_bytes);
+        }
+        /* n >= 2^32 on the device: out of core in the 64-bit layout (planned
+         * only; a machine with under ~50 GB is told it lacks the host memory) */
+        clsa_status st = clsa_sa_plan(c, (int64_t)5 << 30, 1, 1, &p);
+        assert_true(st == CLSA_OK || st == CLSA_ERR_HOST_MEMORY);
+        assert_int_equal(p.route, CLSA_ROUTE_DEVICE_OOC);
+        assert_int_equal(p.index64_host, 1);
+        assert_true(p.chunk_items > 0);
+        assert_true(p.host_bytes >= 8 * ((uint64_t)5 << 30));
+        /* 2^50 symbols: no machine's host memory, the call's error */
+        assert_int_equal(clsa_sa_plan(c, (int64_t)1 << 50, 1, 1, &p), CLSA_ERR_HOST_MEMORY);
+        assert_non_null(strstr(clsa_last_error(c), "host memory"));
+        assert_int_equal(p.route, CLSA_ROUTE_DEVICE_OOC);
+        /* the call's argument errors */
+        assert_int_equal(clsa_sa_plan(c, (int64_t)1 << 31, 1, 0, &p), CLSA_ERR_TOO_LARGE);
+        assert_int_equal(clsa_sa_plan(c, -1, 1, 1, &p), CLSA_ERR_INVALID_ARG);
+        assert_int_equal(clsa_sa_plan(c, 10, 3, 1, &p), CLSA_ERR_INVALID_ARG);
+        assert_int_equal(clsa_sa_plan(c, 10, 1, 1, NULL), CLSA_ERR_INVALID_ARG);
+        clsa_destroy(c);
+    }
+    /* a budget below the out-of-core minimum: the call's error */
+    clsa_context *c = open_ctx(2000, 0, NULL, NULL);
+    assert_int_equal(clsa_sa_plan(c, (int64_t)n, 1, 0, &p), CLSA_ERR_DEVICE_MEMORY);
+    assert_non_null(strstr(clsa_last_error(c), "at least"));
+    clsa_destroy(c);
+    /* forced out of core with the 64-bit layout: the plan says so */
+    c = open_tuned(limit, "ooc=1,ooc64=1", NULL, NULL);
+    TU_OK(c, clsa_sa_plan(c, 100, 2, 0, &p));
+    assert_int_equal(p.route, CLSA_ROUTE_DEVICE_OOC);
+    assert_int_equal(p.index64_host, 1);
+    clsa_destroy(c);
+    /* the host backend: no device bytes; 16-bit symbols past 2^32 - 1 are TOO_LARGE there */
+    TU_OK(NULL, clsa_sa_plan(NULL, (int64_t)n, 1, 0, &p));
+    assert_int_equal(p.route, CLSA_ROUTE_HOST);
+    assert_int_equal(p.budget_bytes, 0);
+    assert_int_equal(clsa_sa_plan(NULL, (int64_t)5 << 30, 2, 1, &p), CLSA_ERR_TOO_LARGE);
+    TU_OK(NULL, clsa_sa_plan(NULL, (int64_t)5 << 30, 1, 1, &p));
+    assert_int_equal(p.route, CLSA_ROUTE_HOST);
+    free(t);
+}
+
+/* clsa sa --stats prints the plan: route, budget, chunk. */
+static void cli_plan(void **state)
+{
+    (void)state;
+    assert_int_equal(cli_dir_create("clsa-ooc-plan"), 0);
+    size_t n = tu_size(20000, 2000), elen; /* in-memory need > 32K */
+    uint8_t *t = tu_malloc(n);
+    gen_fill(t, n, GEN_RANDOM, 4, 22);
+    write_file(in_dir("in"), t, n);
+    assert_int_equal(run("sa --backend device -q --stats --mem 32K %s %s", in_dir("in"),
+                         in_dir("out")), 0);
+    char *err = (char *)read_file(in_dir("stderr"), &elen);
+    fprintf(stderr, "%s", err);
+    assert_non_null(strstr(err, "plan: route device, out of core"));
+    assert_non_null(strstr(err, "plan: budget 32768 bytes"));
+    assert_non_null(strstr(err, "plan: chunk "));
+    free(err);
+    assert_int_equal(run("sa --backend device -q --stats %s %s", in_dir("in"), in_dir("out")), 0);
+    err = (char *)read_file(in_dir("stderr"), &elen);
+    assert_non_null(strstr(err, "plan: route device, in memory"));
+    free(err);
+    free(t);
+    assert_int_equal(cli_dir_remove(), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(many_inputs),      cmocka_unit_test(integer_alphabets),
         cmocka_unit_test(automatic_switch), cmocka_unit_test(budget_too_small),
         cmocka_unit_test(env_limit),        cmocka_unit_test(cancelled),
-        cmocka_unit_test(cli_mem),
+        cmocka_unit_test(cli_mem),          cmocka_unit_test(wide_layout),
+        cmocka_unit_test(wide_integer_alphabets), cmocka_unit_test(plan_matches_call),
+        cmocka_unit_test(cli_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

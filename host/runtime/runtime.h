@@ -55,6 +55,12 @@ typedef struct clsa_tuning {
     unsigned pool;            /* 1: small scratch buffers are kept and reused within a
                                  public call (buffer.c), 0: created and released each
                                  time */
+    unsigned ooc64;           /* 1: the out-of-core path keeps SA/ISA/groups in 64 bits
+                                 at any n (tests); else only for n > UINT32_MAX */
+    uint64_t ooc_groups;      /* out-of-core: most groups in one batch (0: as many as
+                                 the tag bits allow); tests use small values */
+    unsigned ooc_threads;     /* out-of-core host threads (0: one per core, up to 16);
+                                 set, it splits even small loops (tests) */
 } clsa_tuning;
 
 #define CLSA_MAX_PROGRAMS 64

@@ -31,6 +31,9 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "onesweep")) t->onesweep = v != 0;
     else if (!strcmp(key, "ooc")) t->out_of_core = v != 0;
     else if (!strcmp(key, "pool")) t->pool = v != 0;
+    else if (!strcmp(key, "ooc64")) t->ooc64 = v != 0;
+    else if (!strcmp(key, "ooc_groups")) t->ooc_groups = v;
+    else if (!strcmp(key, "ooc_threads")) t->ooc_threads = v > 16 ? 16 : (unsigned)v;
 }
 
 /* Keys whose value 0 means something (others ignore 0). */
@@ -121,5 +124,10 @@ void clsa__tuning_init(clsa_tuning *t)
      * (H200: 1.24e10 vs 9.9e9 pairs/s at 256x16 tiles). */
     t->onesweep = 0;
     t->pool = 1;
+    /* the out-of-core path: 64-bit host arrays only where n needs them;
+     * batches as large as the tags allow; one host thread per core */
+    t->ooc64 = 0;
+    t->ooc_groups = 0;
+    t->ooc_threads = 0;
     apply_env(t);
 }

@@ -16,8 +16,10 @@
 #include "out_of_core.h"
 #include "prim/radix_sort.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Device bytes per chunk item: key 8 + position 4, the radix sort's scratch
  * for both (8 + 4), 2 for its digit table. */
@@ -43,6 +45,27 @@ uint64_t clsa__ooc_min_budget(uint64_t n)
     return OOC_FIXED_BYTES + OOC_ITEM_BYTES * items;
 }
 
+/* Chunk items at most: bounds the host staging of a batch (24-32 bytes an
+ * item) whatever the device budget; 2^28 items is 7 GB of device chunk,
+ * far past the size where a device sort is efficient. */
+#define OOC_MAX_CHUNK ((uint64_t)1 << 28)
+
+uint64_t clsa__ooc_chunk_cap(const clsa_context *ctx, uint64_t n, uint64_t avail)
+{
+    if (avail < clsa__ooc_min_budget(n)) return 0;
+    uint64_t cap = (avail - OOC_FIXED_BYTES) / OOC_ITEM_BYTES;
+    if (cap > n) cap = n < 2 ? 2 : n;
+    if (cap > ctx->tune.max_alloc / 8) cap = ctx->tune.max_alloc / 8;
+    if (cap > OOC_MAX_CHUNK) cap = OOC_MAX_CHUNK;
+    return cap;
+}
+
+uint64_t clsa__ooc_dev_bytes(uint64_t cap, uint64_t avail)
+{
+    uint64_t b = OOC_FIXED_BYTES + OOC_ITEM_BYTES * cap;
+    return b < avail ? b : avail;
+}
+
 clsa_status clsa__ooc_dev_open(clsa_context *ctx, uint64_t n, clsa__ooc_dev *d)
 {
     memset(d, 0, sizeof *d);
@@ -54,10 +77,7 @@ clsa_status clsa__ooc_dev_open(clsa_context *ctx, uint64_t n, clsa__ooc_dev *d)
                           (unsigned long long)need, (unsigned long long)avail,
                           (unsigned long long)clsa__mem_limit(ctx), ctx->mem_limit ? ", " : "",
                           ctx->mem_limit ? ctx->mem_limit_name : "");
-    uint64_t cap = (avail - OOC_FIXED_BYTES) / OOC_ITEM_BYTES;
-    if (cap > n) cap = n < 2 ? 2 : n;
-    if (cap > ctx->tune.max_alloc / 8) cap = ctx->tune.max_alloc / 8;
-    if (cap > UINT32_MAX) cap = UINT32_MAX;
+    uint64_t cap = clsa__ooc_chunk_cap(ctx, n, avail);
     d->cap = (size_t)cap;
     d->table_bytes = (size_t)(avail - 24 * cap - 16384 - 4096);
     clsa_status st = CLSA_OK;
@@ -95,293 +115,211 @@ done:
 
 /* ---- the host side ------------------------------------------------------ */
 
-typedef struct ooc_group {
-    uint32_t start, len;
-} ooc_group;
-
-typedef struct ooc_run {
+/* Buckets of the host counting sort before pass 0: the top 16 key bits. */
+#define OOC_BUCKETS 65536u
+#define OOC_MAX_THREADS 16u
+/* Items per thread below which a host loop stays on one thread. */
+#define OOC_PAR_MIN ((size_t)1 << 20)
+/* What both index widths share: the text, the pass and the batching rule. */
+typedef struct ooc_common {
     clsa_context *ctx;
     clsa__ooc_dev dev;
     const void *text;
     int sym;
     uint64_t n;
-    uint64_t h;           /* 0: the initial pass (packed prefix keys) */
-    uint32_t *sa;         /* the SA being refined */
-    uint32_t *isa;        /* rank + 1 of each suffix's group */
-    ooc_group *cur, *next;
-    size_t ncur, nnext, cur_cap, next_cap;
-    uint64_t *keys, *tkeys; /* a batch's keys and the merge's other half */
-    uint32_t *vals, *tvals;
-    size_t batch_cap;
-    uint64_t settled;     /* suffixes in singleton groups */
-} ooc_run;
+    uint64_t h;          /* 0: the initial pass (packed prefix keys) */
+    unsigned rbits;      /* bits of a rank (0..n): a batch tag goes above them */
+    size_t max_groups;   /* groups per batch: 2^(64 - rbits), or ooc_groups */
+    unsigned threads;    /* host threads for the gather and write-back loops */
+    size_t par_min;      /* items per thread before a loop is split */
+    uint64_t settled;    /* suffixes in singleton groups */
+} ooc_common;
 
-static uint32_t symbol(const ooc_run *r, uint64_t i)
+static clsa_status ooc_oom(ooc_common *c)
 {
-    if (r->sym == 1) return ((const uint8_t *)r->text)[i];
-    if (r->sym == 2) return ((const uint16_t *)r->text)[i];
-    return ((const uint32_t *)r->text)[i];
+    return clsa__fail(c->ctx, CLSA_ERR_HOST_MEMORY, "out-of-core suffix array: out of host memory");
+}
+
+static uint32_t symbol(const ooc_common *c, uint64_t i)
+{
+    if (c->sym == 1) return ((const uint8_t *)c->text)[i];
+    if (c->sym == 2) return ((const uint16_t *)c->text)[i];
+    return ((const uint32_t *)c->text)[i];
 }
 
 static unsigned prefix_symbols(int sym) { return 64u / (8u * (unsigned)sym + 1u); }
 
-/* The first h0 symbols as (symbol + 1) codes, big-endian, 0 past the end. */
-static uint64_t prefix_key(const ooc_run *r, uint64_t i)
+/* The first k symbols as (symbol + 1) codes, big-endian, 0 past the end. */
+static uint64_t prefix_bits(const ooc_common *c, uint64_t i, unsigned k)
 {
-    unsigned b = 8u * (unsigned)r->sym + 1u, h0 = prefix_symbols(r->sym);
+    unsigned b = 8u * (unsigned)c->sym + 1u;
     uint64_t key = 0;
-    for (unsigned j = 0; j < h0; j++) {
-        uint64_t code = i + j < r->n ? (uint64_t)symbol(r, i + j) + 1 : 0;
+    for (unsigned j = 0; j < k; j++) {
+        uint64_t code = i + j < c->n ? (uint64_t)symbol(c, i + j) + 1 : 0;
         key |= code << (64 - b * (j + 1));
     }
     return key;
 }
 
-static uint64_t key_of(const ooc_run *r, uint32_t i)
+/* Pass 0's key: as many symbols as fit 64 bits. */
+static uint64_t prefix_key(const ooc_common *c, uint64_t i)
 {
-    if (r->h == 0) return prefix_key(r, i);
-    uint64_t j = (uint64_t)i + r->h;
-    return j < r->n ? r->isa[j] : 0;
+    return prefix_bits(c, i, prefix_symbols(c->sym));
 }
 
-static clsa_status grow(ooc_run *r, size_t need)
+/* The top 16 bits of prefix_key, from the symbols they cover only. */
+static size_t prefix_top(const ooc_common *c, uint64_t i)
 {
-    if (need <= r->batch_cap) return CLSA_OK;
-    size_t cap = need < 2 * r->batch_cap ? 2 * r->batch_cap : need;
-    if (cap > r->n) cap = (size_t)r->n;
-    if (cap < need) cap = need;
-    void *p;
-    if (!(p = realloc(r->keys, cap * 8))) goto oom;
-    r->keys = p;
-    if (!(p = realloc(r->tkeys, cap * 8))) goto oom;
-    r->tkeys = p;
-    if (!(p = realloc(r->vals, cap * 4))) goto oom;
-    r->vals = p;
-    if (!(p = realloc(r->tvals, cap * 4))) goto oom;
-    r->tvals = p;
-    r->batch_cap = cap;
-    return CLSA_OK;
-oom:
-    return clsa__fail(r->ctx, CLSA_ERR_HOST_MEMORY, "out-of-core suffix array: out of host memory");
+    unsigned b = 8u * (unsigned)c->sym + 1u;
+    return (size_t)(prefix_bits(c, i, (16 + b - 1) / b) >> 48);
 }
 
-static clsa_status push(ooc_run *r, uint32_t start, uint32_t len)
+static clsa_status ooc_report(ooc_common *c)
 {
-    if (r->nnext == r->next_cap) {
-        size_t cap = r->next_cap ? 2 * r->next_cap : 64;
-        ooc_group *g = realloc(r->next, cap * sizeof *g);
-        if (!g)
-            return clsa__fail(r->ctx, CLSA_ERR_HOST_MEMORY,
-                              "out-of-core suffix array: out of host memory");
-        r->next = g;
-        r->next_cap = cap;
+    return clsa__progress(c->ctx, c->h ? "doubling" : "initial sort",
+                          0.95 * (double)c->settled / (double)c->n);
+}
+
+/* ---- host threads: fn(arg, lo, hi, t) over [0, m) in contiguous parts ------ */
+
+typedef void (*ooc_fn)(void *arg, size_t lo, size_t hi, unsigned t);
+
+typedef struct ooc_job {
+    ooc_fn fn;
+    void *arg;
+    size_t lo, hi;
+    unsigned t;
+} ooc_job;
+
+static void *ooc_job_run(void *p)
+{
+    ooc_job *j = p;
+    j->fn(j->arg, j->lo, j->hi, j->t);
+    return NULL;
+}
+
+/* How many parts a loop over m items takes: one per par_min items, at most
+ * threads.  The parts are fixed by m alone, so results do not depend on
+ * scheduling (each part writes its own items). */
+static unsigned ooc_parts(const ooc_common *c, size_t m)
+{
+    size_t p = m / (c->par_min ? c->par_min : 1);
+    if (p > c->threads) p = c->threads;
+    return p < 1 ? 1u : (unsigned)p;
+}
+
+/* Runs the parts on threads (part 0 on the caller's); a thread that cannot
+ * start runs its part on the caller's thread instead. */
+static void ooc_par_n(const ooc_common *c, size_t m, unsigned parts, ooc_fn fn, void *arg)
+{
+    (void)c;
+    ooc_job jobs[OOC_MAX_THREADS];
+    pthread_t th[OOC_MAX_THREADS];
+    int started[OOC_MAX_THREADS] = {0};
+    for (unsigned t = 0; t < parts; t++)
+        jobs[t] = (ooc_job){fn, arg, m / parts * t, t + 1 == parts ? m : m / parts * (t + 1), t};
+    for (unsigned t = 1; t < parts; t++)
+        started[t] = pthread_create(&th[t], NULL, ooc_job_run, &jobs[t]) == 0;
+    ooc_job_run(&jobs[0]);
+    for (unsigned t = 1; t < parts; t++) {
+        if (started[t]) pthread_join(th[t], NULL);
+        else ooc_job_run(&jobs[t]);
     }
-    r->next[r->nnext].start = start;
-    r->next[r->nnext].len = len;
-    r->nnext++;
-    return CLSA_OK;
 }
 
-/* Merges the sorted runs [a, m) and [m, e) of keys/vals into tkeys/tvals. */
-static void merge_runs(ooc_run *r, size_t a, size_t m, size_t e)
+static void ooc_par(const ooc_common *c, size_t m, ooc_fn fn, void *arg)
 {
-    size_t i = a, j = m, o = a;
-    while (i < m && j < e) {
-        int right = r->keys[j] < r->keys[i];
-        size_t s = right ? j++ : i++;
-        r->tkeys[o] = r->keys[s];
-        r->tvals[o++] = r->vals[s];
-    }
-    for (; i < m; i++, o++) r->tkeys[o] = r->keys[i], r->tvals[o] = r->vals[i];
-    for (; j < e; j++, o++) r->tkeys[o] = r->keys[j], r->tvals[o] = r->vals[j];
+    ooc_par_n(c, m, ooc_parts(c, m), fn, arg);
 }
 
-/* Sorts keys/vals[0..m): on the device in chunks of dev.cap, the sorted
- * chunks merged pairwise on the host (the buffers swap each round). */
-static clsa_status sort_batch(ooc_run *r, size_t m)
+/* ---- the two index widths ---------------------------------------------------- */
+
+#define OOC_IDX uint32_t
+#define OOC_WIDE 0
+#define OOC_W(x) ooc32_##x
+#include "out_of_core_twin.h"
+#undef OOC_IDX
+#undef OOC_WIDE
+#undef OOC_W
+
+#define OOC_IDX uint64_t
+#define OOC_WIDE 1
+#define OOC_W(x) ooc64_##x
+#include "out_of_core_twin.h"
+#undef OOC_IDX
+#undef OOC_WIDE
+#undef OOC_W
+
+static unsigned bits_of(uint64_t v)
 {
-    size_t cap = r->dev.cap;
-    clsa_status st = CLSA_OK;
-    for (size_t a = 0; a < m; a += cap) {
-        size_t len = m - a < cap ? m - a : cap;
-        st = clsa__ooc_sort_chunk(r->ctx, &r->dev, r->keys + a, r->vals + a, len);
-        if (st) return st;
-    }
-    for (size_t w = cap; w < m; w *= 2) {
-        for (size_t a = 0; a < m; a += 2 * w) {
-            size_t mid = a + w < m ? a + w : m, e = a + 2 * w < m ? a + 2 * w : m;
-            merge_runs(r, a, mid, e);
-        }
-        uint64_t *tk = r->keys;
-        r->keys = r->tkeys, r->tkeys = tk;
-        uint32_t *tv = r->vals;
-        r->vals = r->tvals, r->tvals = tv;
-    }
-    return st;
+    unsigned b = 0;
+    while (b < 64 && (v >> b)) b++;
+    return b;
 }
 
-/* Writes a sorted group back (its positions from vals[off..]) and splits it
- * where the key changes: new ranks, unsorted parts into the next list. */
-static clsa_status settle(ooc_run *r, const ooc_group *g, size_t off)
+int clsa__ooc_wide(const clsa_context *ctx, uint64_t n)
 {
-    uint32_t *sa = r->sa + g->start;
-    const uint64_t *k = r->keys + off;
-    memcpy(sa, r->vals + off, (size_t)g->len * 4);
-    size_t a = 0;
-    for (size_t j = 1; j <= g->len; j++) {
-        if (j < g->len && k[j] == k[a]) continue;
-        uint32_t rank = g->start + (uint32_t)a + 1;
-        for (size_t t = a; t < j; t++) r->isa[sa[t]] = rank;
-        if (j - a > 1) {
-            clsa_status st = push(r, g->start + (uint32_t)a, (uint32_t)(j - a));
-            if (st) return st;
-        } else {
-            r->settled++;
-        }
-        a = j;
-    }
-    return CLSA_OK;
+    return n > UINT32_MAX || ctx->tune.ooc64;
 }
 
-/* Groups cur[first..last) into one batch: keys gathered (with the group's
- * index in the batch above the rank when there are several), sorted, and
- * each group settled. */
-static clsa_status run_batch(ooc_run *r, size_t first, size_t last)
+uint64_t clsa__ooc_host_bytes(uint64_t n, uint64_t cap, int wide, int index64)
 {
-    size_t m = 0;
-    for (size_t g = first; g < last; g++) m += r->cur[g].len;
-    clsa_status st = grow(r, m);
-    if (st) return st;
-    int tagged = last - first > 1;
-    size_t o = 0;
-    for (size_t g = first; g < last; g++) {
-        const ooc_group *gr = &r->cur[g];
-        uint64_t tag = tagged ? (uint64_t)(g - first) << 32 : 0;
-        for (uint32_t j = 0; j < gr->len; j++, o++) {
-            uint32_t i = r->sa[gr->start + j];
-            r->keys[o] = tag | key_of(r, i);
-            r->vals[o] = i;
-        }
-    }
-    if ((st = sort_batch(r, m))) return st;
-    o = 0;
-    for (size_t g = first; g < last && st == CLSA_OK; g++) {
-        st = settle(r, &r->cur[g], o);
-        o += r->cur[g].len;
-    }
-    return st;
+    uint64_t w = wide ? 8 : 4, batch = cap < n ? cap : n;
+    /* ISA, a host SA when the output is not of the layout's width, the
+     * batch staging (keys twice, positions twice), the pass-0 counts */
+    uint64_t own = (index64 ? 8u : 4u) != w ? w * n : 0;
+    return w * n + own + (16 + 2 * w) * batch + 8u * (OOC_BUCKETS + 1);
 }
 
-/* The groups pushed become the groups to sort. */
-static void swap_lists(ooc_run *r)
+clsa_status clsa__ooc_host_check(clsa_context *ctx, uint64_t n, uint64_t cap, int index64)
 {
-    ooc_group *t = r->cur;
-    r->cur = r->next, r->next = t;
-    size_t tc = r->cur_cap;
-    r->cur_cap = r->next_cap, r->next_cap = tc;
-    r->ncur = r->nnext;
-    r->nnext = 0;
+    int wide = clsa__ooc_wide(ctx, n);
+    uint64_t need = clsa__ooc_host_bytes(n, cap, wide, index64);
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t phys = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
+    if (need <= phys) return CLSA_OK;
+    return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY,
+                      "out-of-core suffix array: %llu symbols need about %llu bytes of host "
+                      "memory besides the text and the suffix array (%d-byte host arrays); "
+                      "the machine has %llu", (unsigned long long)n,
+                      (unsigned long long)need, wide ? 8 : 4, (unsigned long long)phys);
 }
 
-/* One pass over the unsorted groups: runs of small groups filling a chunk,
- * a group larger than a chunk alone (sorted in pieces and merged). */
-static clsa_status pass(ooc_run *r)
+static unsigned host_threads(const clsa_context *ctx)
 {
-    clsa_status st = CLSA_OK;
-    r->nnext = 0;
-    size_t first = 0, fill = 0;
-    for (size_t g = 0; g <= r->ncur && st == CLSA_OK; g++) {
-        size_t len = g < r->ncur ? r->cur[g].len : 0;
-        if (g < r->ncur && fill + len <= r->dev.cap) {
-            fill += len;
-            continue;
-        }
-        if (first < g) st = run_batch(r, first, g);
-        first = g;
-        fill = len;
-        if (st == CLSA_OK && len > r->dev.cap) {
-            st = run_batch(r, g, g + 1);
-            first = g + 1;
-            fill = 0;
-        }
-    }
-    swap_lists(r);
-    return st;
-}
-
-static clsa_status report(ooc_run *r)
-{
-    return clsa__progress(r->ctx, r->h ? "doubling" : "initial sort",
-                          0.95 * (double)r->settled / (double)r->n);
-}
-
-static clsa_status doubling(ooc_run *r)
-{
-    clsa_status st;
-    uint64_t h0 = prefix_symbols(r->sym);
-    r->h = 0;
-    r->ctx->stats.doubling_passes = 0;
-    for (uint32_t i = 0; i < r->n; i++) r->sa[i] = i;
-    /* pass 0: one group of every suffix, keyed by its packed prefix */
-    if ((st = push(r, 0, (uint32_t)r->n))) return st;
-    swap_lists(r);
-    if ((st = pass(r)) || (st = report(r))) return st;
-    for (r->h = h0; r->ncur > 0; r->h *= 2) {
-        /* a pass at h >= n separates every suffix: one more is a defect */
-        if (r->h / 2 >= r->n)
-            return clsa__fail(r->ctx, CLSA_ERR_OPENCL,
-                              "out-of-core suffix array: doubling did not converge (h = %llu)",
-                              (unsigned long long)r->h);
-        r->ctx->stats.doubling_passes++;
-        if ((st = pass(r)) || (st = report(r))) return st;
-    }
-    return CLSA_OK;
-}
-
-static void release(ooc_run *r)
-{
-    clsa__ooc_dev_close(r->ctx, &r->dev);
-    free(r->isa);
-    free(r->cur);
-    free(r->next);
-    free(r->keys);
-    free(r->tkeys);
-    free(r->vals);
-    free(r->tvals);
+    long p = ctx->tune.ooc_threads ? (long)ctx->tune.ooc_threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (p < 1) p = 1;
+    return p > (long)OOC_MAX_THREADS ? OOC_MAX_THREADS : (unsigned)p;
 }
 
 clsa_status clsa__sa_out_of_core(clsa_context *ctx, const void *text, int sym, void *sa,
                                  int64_t n, int index64)
 {
-    ooc_run r;
-    memset(&r, 0, sizeof r);
-    r.ctx = ctx;
-    r.text = text;
-    r.sym = sym;
-    r.n = (uint64_t)n;
-    clsa_status st = CLSA_OK;
     if (n <= 0) return CLSA_OK;
-    if ((uint64_t)n > UINT32_MAX)
-        return clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
-                          "out-of-core suffix array: %lld symbols; the device path handles "
-                          "fewer than 2^32; use the host backend", (long long)n);
+    ooc_common c;
+    memset(&c, 0, sizeof c);
+    c.ctx = ctx;
+    c.text = text;
+    c.sym = sym;
+    c.n = (uint64_t)n;
+    c.rbits = bits_of(c.n);
+    /* ranks are 0..n: tags of the remaining 64 - rbits bits (rbits <= 63) */
+    c.max_groups = c.rbits <= 32 ? SIZE_MAX : (size_t)1 << (64 - c.rbits);
+    if (ctx->tune.ooc_groups && ctx->tune.ooc_groups < c.max_groups)
+        c.max_groups = (size_t)ctx->tune.ooc_groups;
+    c.threads = host_threads(ctx);
+    c.par_min = ctx->tune.ooc_threads ? 1 : OOC_PAR_MIN;
+    int wide = clsa__ooc_wide(ctx, c.n);
     int prev = clsa__set_phase(ctx, CLSA_PHASE_SORT_L);
-    CLSA_TRY(clsa__ooc_dev_open(ctx, r.n, &r.dev));
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__ooc_dev_open(ctx, c.n, &c.dev));
+    /* an n no host could hold fails here, before a giant allocation */
+    CLSA_TRY(clsa__ooc_host_check(ctx, c.n, c.dev.cap, index64));
     CLSA_TRY(clsa__progress(ctx, "initial sort", 0.0));
-    /* the 32-bit output holds the SA being refined; the 64-bit one gets it at the end */
-    r.sa = index64 ? malloc((size_t)n * 4) : sa;
-    r.isa = malloc((size_t)n * 4);
-    if (!r.sa || !r.isa)
-        CLSA_TRY(clsa__fail(ctx, CLSA_ERR_HOST_MEMORY,
-                            "out-of-core suffix array: out of host memory (%lld symbols)",
-                            (long long)n));
-    CLSA_TRY(doubling(&r));
-    if (index64)
-        for (uint64_t i = r.n; i-- > 0;) ((int64_t *)sa)[i] = r.sa[i];
+    CLSA_TRY(wide ? ooc64_build(&c, sa, index64) : ooc32_build(&c, sa, index64));
     CLSA_TRY(clsa__progress(ctx, "doubling", 1.0));
 done:
-    if (index64) free(r.sa);
-    release(&r);
+    clsa__ooc_dev_close(ctx, &c.dev);
     clsa__set_phase(ctx, prev);
     return st;
 }

@@ -194,6 +194,24 @@ done:
     if (a.dsa) clReleaseMemObject(a.dsa);
 }
 
+/* The memory plan (clsa_sa_plan) of the timed call, for the log. */
+static void print_plan(clsa_context *ctx, int64_t n, int index64)
+{
+    static const char *routes[] = {"host", "device in memory", "device out of core"};
+    clsa_sa_plan_info p;
+    if (clsa_sa_plan(ctx, n, 1, index64, &p) != CLSA_OK) {
+        bench_progress("  plan: %s", clsa_last_error(ctx));
+        return;
+    }
+    bench_progress("  plan: route %s%s, in-memory need %llu B, budget %llu B, chunk %llu items "
+                   "(%llu B on the device), host %llu B",
+                   routes[p.route >= 0 && p.route <= 2 ? p.route : 0],
+                   p.index64_host ? " (64-bit host arrays)" : "",
+                   (unsigned long long)p.in_memory_bytes, (unsigned long long)p.budget_bytes,
+                   (unsigned long long)p.chunk_items, (unsigned long long)p.device_bytes,
+                   (unsigned long long)p.host_bytes);
+}
+
 void op_sa(bench_env *env, const bench_cfg *cfg, const bench_input *in, int index64,
            bench_row *row)
 {
@@ -207,6 +225,7 @@ void op_sa(bench_env *env, const bench_cfg *cfg, const bench_input *in, int inde
         return;
     }
     warm_up(env, in, index64);
+    print_plan(env->ctx, in->n, index64);
     sa_arg a = {env, env->ctx, in->text, sa, NULL, NULL, in->n, index64};
     bench_progress("  %s %s: host memory in/out, up to %d reps", row->op, in->name, cfg->reps);
     clsa_status st = bench_repeat(cfg, reset, sa_host, &a, &row->t_min, &row->t_med, &row->reps);

@@ -206,6 +206,10 @@ int cli_interrupted(void);
 
 /* --stats: peak device bytes per input byte, phase times, passes, cache. */
 void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds);
+/* --stats of a suffix array: its memory plan (clsa_sa_plan) into *p before
+ * the call (0: none, the call reports the error), printed after it. */
+int cli_sa_plan(clsa_context *ctx, uint64_t n, int sym, int index64, clsa_sa_plan_info *p);
+void cli_print_plan(const clsa_sa_plan_info *p);
 double cli_now(void);
 
 /* Subcommands: each takes the words after its name and returns an exit code. */

@@ -364,3 +364,28 @@ void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds)
         if (s.phase_ms[p] > 0)
             fprintf(stderr, "stats: phase %-12s %10.3f ms\n", clsa_phase_name(p), s.phase_ms[p]);
 }
+
+/* The memory plan of a suffix array (clsa_sa_plan), taken before the call
+ * so the budget is the one the call saw. */
+int cli_sa_plan(clsa_context *ctx, uint64_t n, int sym, int index64, clsa_sa_plan_info *p)
+{
+    return clsa_sa_plan(ctx, (int64_t)n, sym, index64, p) == CLSA_OK;
+}
+
+void cli_print_plan(const clsa_sa_plan_info *p)
+{
+    static const char *routes[] = {"host", "device, in memory", "device, out of core"};
+    int r = p->route >= 0 && p->route <= 2 ? p->route : 0;
+    fprintf(stderr, "plan: route %s%s\n", routes[r],
+            r == CLSA_ROUTE_DEVICE_OOC ? (p->index64_host ? " (64-bit host arrays)"
+                                                          : " (32-bit host arrays)") : "");
+    fprintf(stderr, "plan: in-memory need %llu bytes of device memory\n",
+            (unsigned long long)p->in_memory_bytes);
+    fprintf(stderr, "plan: budget %llu bytes (free device memory under the limit)\n",
+            (unsigned long long)p->budget_bytes);
+    if (r == CLSA_ROUTE_DEVICE_OOC)
+        fprintf(stderr, "plan: chunk %llu items (%llu bytes of device memory)\n",
+                (unsigned long long)p->chunk_items, (unsigned long long)p->device_bytes);
+    fprintf(stderr, "plan: host memory %llu bytes besides the text and the suffix array\n",
+            (unsigned long long)p->host_bytes);
+}

@@ -100,6 +100,8 @@ int cli_sa_one(const cli_args *a, cli_ctx_job *j, const char *in_path, const cha
     if ((rc = cli_result_open(ctx, out_path, n * (size_t)width, &sa, "the suffix array")) ||
         (rc = cli_ctx_wait(j, &ctx)))
         goto done;
+    clsa_sa_plan_info plan;
+    int planned = a->stats && !j->list && cli_sa_plan(ctx, n, 1, width == 8, &plan);
     cli_progress_input(n);
     double t0 = cli_now();
     clsa_status st = build(j, ctx, text.p, sa.b.p, n, width);
@@ -113,6 +115,7 @@ int cli_sa_one(const cli_args *a, cli_ctx_job *j, const char *in_path, const cha
     if ((rc = cli_result_commit(&sa))) goto done;
     if (a->stats && j->list) cli_devlist_stats(j->list, n, t1 - t0);
     else if (a->stats) cli_print_stats(ctx, n, t1 - t0);
+    if (planned) cli_print_plan(&plan);
 done:
     cli_in_close(&in);
     cli_buf_free(&text);
