@@ -133,6 +133,11 @@ typedef struct ooc_common {
     unsigned threads;    /* host threads for the gather and write-back loops */
     size_t par_min;      /* items per thread before a loop is split */
     uint64_t settled;    /* suffixes in singleton groups */
+    /* Pass 0's symbol codes: bytes get dense codes 1..sigma of `bits` bits
+     * (the bytes the text holds, so DNA packs 21 symbols a key, not 7);
+     * wider symbols take symbol + 1 in 8 sym + 1 bits.  0 is past the end. */
+    uint16_t code[256]; /* up to 256: sigma = 256 takes 9 bits */
+    unsigned bits;
 } ooc_common;
 
 static clsa_status ooc_oom(ooc_common *c)
@@ -147,31 +152,44 @@ static uint32_t symbol(const ooc_common *c, uint64_t i)
     return ((const uint32_t *)c->text)[i];
 }
 
-static unsigned prefix_symbols(int sym) { return 64u / (8u * (unsigned)sym + 1u); }
+static unsigned prefix_symbols(const ooc_common *c) { return 64u / c->bits; }
 
-/* The first k symbols as (symbol + 1) codes, big-endian, 0 past the end. */
+/* The codes of a byte text: one pass for the bytes present. */
+static void byte_codes(ooc_common *c)
+{
+    uint64_t seen[256] = {0};
+    const uint8_t *t = c->text;
+    for (uint64_t i = 0; i < c->n; i++) seen[t[i]] = 1;
+    unsigned sigma = 0;
+    for (int b = 0; b < 256; b++) c->code[b] = seen[b] ? (uint16_t)++sigma : 0;
+    c->bits = 1;
+    while ((1u << c->bits) <= sigma) c->bits++;
+}
+
+static uint64_t code_of(const ooc_common *c, uint64_t i)
+{
+    if (i >= c->n) return 0;
+    return c->sym == 1 ? c->code[((const uint8_t *)c->text)[i]] : (uint64_t)symbol(c, i) + 1;
+}
+
+/* The first k symbols' codes, big-endian, 0 past the end. */
 static uint64_t prefix_bits(const ooc_common *c, uint64_t i, unsigned k)
 {
-    unsigned b = 8u * (unsigned)c->sym + 1u;
     uint64_t key = 0;
-    for (unsigned j = 0; j < k; j++) {
-        uint64_t code = i + j < c->n ? (uint64_t)symbol(c, i + j) + 1 : 0;
-        key |= code << (64 - b * (j + 1));
-    }
+    for (unsigned j = 0; j < k; j++) key |= code_of(c, i + j) << (64 - c->bits * (j + 1));
     return key;
 }
 
 /* Pass 0's key: as many symbols as fit 64 bits. */
 static uint64_t prefix_key(const ooc_common *c, uint64_t i)
 {
-    return prefix_bits(c, i, prefix_symbols(c->sym));
+    return prefix_bits(c, i, prefix_symbols(c));
 }
 
 /* The top 16 bits of prefix_key, from the symbols they cover only. */
 static size_t prefix_top(const ooc_common *c, uint64_t i)
 {
-    unsigned b = 8u * (unsigned)c->sym + 1u;
-    return (size_t)(prefix_bits(c, i, (16 + b - 1) / b) >> 48);
+    return (size_t)(prefix_bits(c, i, (16 + c->bits - 1) / c->bits) >> 48);
 }
 
 static clsa_status ooc_report(ooc_common *c)
@@ -302,6 +320,7 @@ clsa_status clsa__sa_out_of_core(clsa_context *ctx, const void *text, int sym, v
     c.text = text;
     c.sym = sym;
     c.n = (uint64_t)n;
+    c.bits = 8u * (unsigned)sym + 1u;
     c.rbits = bits_of(c.n);
     /* ranks are 0..n: tags of the remaining 64 - rbits bits (rbits <= 63) */
     c.max_groups = c.rbits <= 32 ? SIZE_MAX : (size_t)1 << (64 - c.rbits);
@@ -315,6 +334,7 @@ clsa_status clsa__sa_out_of_core(clsa_context *ctx, const void *text, int sym, v
     CLSA_TRY(clsa__ooc_dev_open(ctx, c.n, &c.dev));
     /* an n no host could hold fails here, before a giant allocation */
     CLSA_TRY(clsa__ooc_host_check(ctx, c.n, c.dev.cap, index64));
+    if (sym == 1) byte_codes(&c); /* reads the text: only once n is known to be real */
     CLSA_TRY(clsa__progress(ctx, "initial sort", 0.0));
     CLSA_TRY(wide ? ooc64_build(&c, sa, index64) : ooc32_build(&c, sa, index64));
     CLSA_TRY(clsa__progress(ctx, "doubling", 1.0));

@@ -345,7 +345,7 @@ static clsa_status OOC_W(doubling)(OOC_W(run) *r)
     if ((st = OOC_W(buckets)(r))) return st;
     OOC_W(swap_lists)(r);
     if ((st = OOC_W(pass)(r)) || (st = ooc_report(&r->c))) return st;
-    for (r->c.h = prefix_symbols(r->c.sym); r->ncur > 0; r->c.h *= 2) {
+    for (r->c.h = prefix_symbols(&r->c); r->ncur > 0; r->c.h *= 2) {
         /* a pass at h >= n separates every suffix: one more is a defect */
         if (r->c.h / 2 >= r->c.n)
             return clsa__fail(r->c.ctx, CLSA_ERR_OPENCL,
