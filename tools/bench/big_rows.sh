@@ -37,6 +37,8 @@ BENCH=$BUILD/tools/bench/clsa-bench
 OUT=${OUT:-$ROOT/out-big}
 LIMIT=${BIG_LIMIT:-470}
 ROWS=${BIG_ROWS:-12345}
+# repetitions a row (the first pays the page faults of fresh host arrays)
+REPS=${BIG_REPS:-1}
 SMALL=${BIG_SMALL:-1G}
 MID=${BIG_MID:-3500M}
 WIDE=${BIG_WIDE:-4500M}
@@ -76,12 +78,12 @@ row() {
     envs+=("$@")
     say "row $num ($label): $op random:4@$size, limit ${limit} B, timeout ${cap}s ${envs[*]}"
     local t0=$(date +%s.%N)
-    env "${envs[@]}" timeout -k 10 "$cap" "$BENCH" -r 1 --ref-reps 0 --no-profile --row-budget 0.001 \
+    env "${envs[@]}" timeout -k 10 "$cap" "$BENCH" -r "$REPS" --ref-reps 0 --no-profile --row-budget 0.001 \
         --csv "$CSV" --append "$op" "$label=random:4@$size"
     local rc=$?
     local t1=$(date +%s.%N)
     if [ $rc = 124 ] || [ $rc = 137 ]; then say "row $num ($label): TIMED OUT after ${cap}s"; return; fi
-    say "row $num ($label): clsa-bench rc $rc, $(echo "$t1 - $t0" | bc) s with input generation and check"
+    say "row $num ($label): clsa-bench rc $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s with input generation and check"
     # the row's line: time, MB/s, peak device bytes, check, error
     awk -F, -v L="$label" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $c["kind"] == L { printf "   result: n %s, %s s, %s MB/s, peak device %s B (%s B/n), valid %s, status %s %s\n",
