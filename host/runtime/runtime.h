@@ -323,6 +323,16 @@ void clsa__tuning_init(clsa_tuning *t);
 /* Rounds up x to a multiple of m. */
 static inline size_t clsa__round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
 static inline size_t clsa__div_up(size_t x, size_t m) { return (x + m - 1) / m; }
+/* Number of bits of x: 0 for 0, else floor(log2 x) + 1. */
+static inline unsigned clsa__bits_of(uint64_t x)
+{
+    unsigned b = 0;
+    while (x) {
+        b++;
+        x >>= 1;
+    }
+    return b;
+}
 
 /* 64-bit FNV-1a of n bytes, continuing from h (start: CLSA_FNV_SEED):
  * program cache checksums and the ICD fingerprint; not cryptographic. */

@@ -162,8 +162,7 @@ static void byte_codes(ooc_common *c)
     for (uint64_t i = 0; i < c->n; i++) seen[t[i]] = 1;
     unsigned sigma = 0;
     for (int b = 0; b < 256; b++) c->code[b] = seen[b] ? (uint16_t)++sigma : 0;
-    c->bits = 1;
-    while ((1u << c->bits) <= sigma) c->bits++;
+    c->bits = clsa__bits_of(sigma); /* codes 1..sigma; sigma >= 1 as n >= 1 */
 }
 
 static uint64_t code_of(const ooc_common *c, uint64_t i)
@@ -268,13 +267,6 @@ static void ooc_par(const ooc_common *c, size_t m, ooc_fn fn, void *arg)
 #undef OOC_WIDE
 #undef OOC_W
 
-static unsigned bits_of(uint64_t v)
-{
-    unsigned b = 0;
-    while (b < 64 && (v >> b)) b++;
-    return b;
-}
-
 int clsa__ooc_wide(const clsa_context *ctx, uint64_t n)
 {
     return n > UINT32_MAX || ctx->tune.ooc64;
@@ -321,7 +313,7 @@ clsa_status clsa__sa_out_of_core(clsa_context *ctx, const void *text, int sym, v
     c.sym = sym;
     c.n = (uint64_t)n;
     c.bits = 8u * (unsigned)sym + 1u;
-    c.rbits = bits_of(c.n);
+    c.rbits = clsa__bits_of(c.n);
     /* ranks are 0..n: tags of the remaining 64 - rbits bits (rbits <= 63) */
     c.max_groups = c.rbits <= 32 ? SIZE_MAX : (size_t)1 << (64 - c.rbits);
     if (ctx->tune.ooc_groups && ctx->tune.ooc_groups < c.max_groups)

@@ -24,17 +24,6 @@
                  sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),             \
                  (clsa__karg[]){__VA_ARGS__})
 
-/* Number of bits of x (0 for 0). */
-static unsigned bits_of(uint64_t x)
-{
-    unsigned b = 0;
-    while (x) {
-        b++;
-        x >>= 1;
-    }
-    return b;
-}
-
 typedef struct pd_alphabet {
     unsigned sym;        /* bytes per symbol: 1 (codes[] maps them) or 2, 4 (codes in the text) */
     unsigned sigma;      /* distinct symbols */
@@ -64,7 +53,7 @@ static clsa_status alphabet(clsa_context *ctx, cl_mem text, uint64_t n, pd_alpha
     for (int c = 0; c < 256; c++)
         if (h[c] && c != a->sep_byte) a->codes[c] = (uint16_t)++a->sigma;
     /* codes 1..sigma, 0 = past the end */
-    a->b = bits_of(a->sigma);
+    a->b = clsa__bits_of(a->sigma);
     a->h0 = 64 / a->b;
 done:
     clsa__free(ctx, &hist);
@@ -195,8 +184,8 @@ static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
 {
     int kb = w->index64 ? 8 : 4;
     cl_ulong m = w->m, n = w->n, hh = h;
-    cl_uint shift = bits_of(w->n);
-    unsigned gbits = bits_of(w->g - 1);
+    cl_uint shift = clsa__bits_of(w->n);
+    unsigned gbits = clsa__bits_of(w->g - 1);
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_SORT_L);
     int combined = shift + gbits <= (unsigned)(8 * kb) && (ctx->tune.sa_path & 3) != 3;
@@ -215,7 +204,7 @@ static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
         (st = RUN(ctx, w->index64, "pd_rank_key", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
                   CLSA_KARG(m), CLSA_KARG(w->k))))
         return st;
-    return sort_by_key(ctx, w, bits_of(w->n - 1));
+    return sort_by_key(ctx, w, clsa__bits_of(w->n - 1));
 }
 
 /* Groups longer than R1 through the segmented sort (merge path up to R2,
@@ -427,7 +416,7 @@ static clsa_status initial_groups_int(clsa_context *ctx, cl_mem text, int text_w
     release(ctx, b, w->sk);
     release(ctx, b, w->sv);
     a->sigma = sigma;
-    a->b = bits_of(sigma);
+    a->b = clsa__bits_of(sigma);
     a->h0 = 64 / a->b;
     CLSA_TRY(initial_groups(ctx, codes, sa, b, w, a));
     if (codes != text) release(ctx, b, codes);
@@ -477,7 +466,7 @@ static clsa_status invert(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
     for (int i = 0; i < 4; i++)
         if (dead[i] != w->isa) release(ctx, b, dead[i]);
     w->u = w->k = w->sk = w->sv = NULL;
-    unsigned hi = bits_of(w->n - 1), lo = hi > INVERT_BUCKET_BITS ? hi - INVERT_BUCKET_BITS : 0;
+    unsigned hi = clsa__bits_of(w->n - 1), lo = hi > INVERT_BUCKET_BITS ? hi - INVERT_BUCKET_BITS : 0;
     uint64_t extra = 2 * iw * w->n + table_cap(w->n);
     int bucketed = !(ctx->tune.sa_path & 32) && hi > INVERT_BUCKET_BITS &&
                    ctx->stats.current_device_bytes + extra <= 5 * iw * w->n &&
