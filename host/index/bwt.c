@@ -171,7 +171,7 @@ static clsa_status bwt_any(clsa_context *ctx, const uint8_t *text, const void *s
     else if (!sa) st = clsa__bwt_host(ctx, text, bwt, n, primary);
     else if (bwt_from_sa_host(text, sa, bwt, n, index64, primary))
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: the suffix array has no entry 0");
-    return clsa__index_end(ctx, clsa__progress_end(ctx, st));
+    return clsa__call_end(ctx, st);
 }
 
 clsa_status clsa_bwt(clsa_context *ctx, const uint8_t *text, uint8_t *bwt, int64_t n,
@@ -210,5 +210,5 @@ clsa_status clsa_bwt_mem(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n, 
     CLSA_TRY(bwt_finish(ctx, text, sa, is_isa, n, index64, bwt, primary));
 done:
     clsa__free(ctx, &sa);
-    return clsa__index_end(ctx, clsa__progress_end(ctx, st));
+    return clsa__call_end(ctx, st);
 }

@@ -256,7 +256,7 @@ static clsa_status lcp_any(clsa_context *ctx, const uint8_t *text, const void *s
     if (st || n == 0 || (st = clsa__index_begin(ctx, n, &device))) return st;
     st = device ? lcp_on_device(ctx, text, sa, lcp, n, index64)
                 : lcp_on_host(ctx, text, sa, lcp, n, index64);
-    return clsa__index_end(ctx, clsa__progress_end(ctx, st));
+    return clsa__call_end(ctx, st);
 }
 
 clsa_status clsa_lcp32(clsa_context *ctx, const uint8_t *text, int32_t *lcp, int64_t n)
