@@ -45,7 +45,11 @@ for n in ${SIZES:-1000 1000000 10000000}; do
   "$clsa" sa "$d/in.$n" "$d/out.sa" >/dev/null 2>&1                # and the server's context
   local_s=$(CLSA_SERVE=0 best "$clsa" sa "$d/in.$n" "$d/out.sa")
   served_s=$(best "$clsa" sa "$d/in.$n" "$d/out.sa")
-  call_s=$("$clsa" sa --stats "$d/in.$n" "$d/out.sa" 2>&1 | sed -n 's/.*wall \([0-9.]*\) s.*/\1/p')
+  call_s=999 # --stats opens a context of its own (profiling): warmed by the first run
+  for _ in $(seq $((runs + 1))); do
+    t=$("$clsa" sa --stats "$d/in.$n" "$d/out.sa" 2>&1 | sed -n 's/.*wall \([0-9.]*\) s.*/\1/p')
+    call_s=$(python3 -c "print(min($call_s, $t))")
+  done
   read_s=$(best cat "$d/in.$n")
   write_s=$(best dd if=/dev/zero of="$d/w.bin" bs=4M count=$(( (n * 4 + 4194303) / 4194304 )))
   echo "| random:4 $n B | $local_s | $served_s | $call_s | $read_s | $write_s |"
