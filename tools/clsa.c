@@ -29,6 +29,9 @@ static const command commands[] = {
     {"lcs", cli_lcs, "lcs A B                                            longest common substring"},
     {"lcs", cli_lcs, "lcs [--min M] (FILE... | --fasta FASTA | --lines F)\n"
                      "                                                     ... of k strings (in at least M)"},
+    {"serve", cli_serve, "serve [--socket PATH] [-d DEV] [--idle S] [--stop | --status]\n"
+                         "                                                     resident server: the OpenCL\n"
+                         "                                                     start-up paid once"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
@@ -43,10 +46,15 @@ static void usage(FILE *f)
             "progress line on a terminal) and -v/--verbose (phase times after the run).\n"
             "'clsa COMMAND --help' for details; 'clsa --version' for the version and OpenCL.\n"
             "exit codes: 0 success, 1 check failed, 2 usage error, 3 runtime error,\n"
-            "130 interrupted (Ctrl-C; no output written)\n");
+            "130 interrupted (Ctrl-C; no output written)\n"
+            "\nfor many small runs start `clsa serve &`: sa, bwt, lcp, index, count, locate\n"
+            "and lcs then run inside it when its socket answers (CLSA_SERVE=0: never;\n"
+            "CLSA_SERVE_SOCKET: the socket path)\n");
 }
 
-int main(int argc, char **argv)
+/* main's dispatch, shared with `clsa serve`, which runs each request's
+ * argv through it: no path under it may exit the process. */
+int cli_dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -63,4 +71,10 @@ int main(int argc, char **argv)
         if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 2, argv + 2);
     cli_error("unknown command '%s' (try 'clsa --help')", argv[1]);
     return CLI_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = cli_serve_client(argc, argv); /* a running `clsa serve` first */
+    return rc >= 0 ? rc : cli_dispatch(argc, argv);
 }

@@ -74,8 +74,29 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * status text) and returns the exit code for it. */
 int cli_fail(clsa_context *ctx, clsa_status st, const char *what);
 
-/* Opens the context for a->device / a->backend; profile for --stats. */
+/* Opens the context for a->device / a->backend; profile for --stats.
+ * Inside `clsa serve` it may be a cached one (ctx_cache.c). */
 int cli_open(const cli_args *a, clsa_context **ctx);
+/* Ends a context cli_open gave: clsa_destroy, or back to the server's
+ * cache.  NULL-safe. */
+void cli_close(clsa_context *ctx);
+
+/* ---- ctx_cache.c: contexts kept by `clsa serve` between commands ----------- */
+/* Whether this process is the server (then contexts are cached and Ctrl-C
+ * belongs to the server, not to the command). */
+int cli_serving(void);
+void cli_set_serving(int on);
+/* A cached context for o's key (in use until cli_close), or NULL with the
+ * key to give cli_cache_put for the context opened instead (NULL: none). */
+clsa_context *cli_cache_take(const clsa_options *o, char **key);
+void cli_cache_put(char *key, clsa_context *ctx);
+/* A failed call on ctx: unless the failure was its input's, the context is
+ * dropped from the cache when given back. */
+void cli_cache_note(clsa_context *ctx, clsa_status st);
+/* After each request: every entry free again, failed ones destroyed. */
+void cli_cache_after_request(void);
+void cli_cache_clear(void);
+void cli_cache_describe(char *out, size_t cap);
 
 /* Fills o from a's device, backend, --stats and --mem (no progress callback). */
 void cli_options(const cli_args *a, clsa_options *o);
@@ -203,6 +224,11 @@ void cli_progress_input(size_t n);
  * returns CLSA_ERR_CANCELLED for a success that Ctrl-C came after. */
 clsa_status cli_progress_done(clsa_status st);
 int cli_interrupted(void);
+/* The server's side of Ctrl-C: a client's interrupt message (or its
+ * disappearance) sets the flag cli_interrupted reads; reset per request.
+ * Both are async-signal-safe. */
+void cli_interrupt(void);
+void cli_interrupt_reset(void);
 
 /* --stats: peak device bytes per input byte, phase times, passes, cache. */
 void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds);
@@ -231,4 +257,10 @@ int cli_locate(int argc, char **argv);
 int cli_lcs(int argc, char **argv);
 /* clsa --version (version.c). */
 int cli_version(void);
+/* clsa serve (serve.c): the resident server; its client (serve_client.c)
+ * returns the command's exit code when a server ran it, -1 to run it here. */
+int cli_serve(int argc, char **argv);
+int cli_serve_client(int argc, char **argv);
+/* The command table of tools/clsa.c: argv[1] is the command; never exits. */
+int cli_dispatch(int argc, char **argv);
 #endif

@@ -210,6 +210,7 @@ int cli_fail(clsa_context *ctx, clsa_status st, const char *what)
         cli_error("%s: interrupted; no output written", what);
         return CLI_INTERRUPTED;
     }
+    cli_cache_note(ctx, st);
     const char *msg = ctx ? clsa_last_error(ctx) : "";
     if (msg && *msg) cli_error("%s: %s", what, msg);
     else cli_error("%s: %s", what, clsa_status_string(st));
@@ -230,12 +231,15 @@ int cli_open(const cli_args *a, clsa_context **ctx)
     clsa_options o;
     cli_options(a, &o);
     cli_progress_install(a, &o);
-    char err[1024];
+    char *key, err[1024];
+    if ((*ctx = cli_cache_take(&o, &key))) return CLI_OK;
     clsa_status st = clsa_create_ex(&o, ctx, err, sizeof err);
     if (st != CLSA_OK) {
+        free(key);
         cli_error("%s", *err ? err : clsa_status_string(st));
         return CLI_RUNTIME;
     }
+    cli_cache_put(key, *ctx);
     return CLI_OK;
 }
 

@@ -78,9 +78,9 @@ void cli_ctx_end(cli_ctx_job *j)
     if (j->state == JOB_IDLE) return;
     cli_ctx_wait(j, &ctx);
     const char *e = getenv("CLSA_CLI_EXIT");
-    int fast = e && !strcmp(e, "fast");
+    int fast = e && !strcmp(e, "fast") && !cli_serving(); /* a server does not exit */
     if (j->list && !fast) cli_devlist_close(j->list);
-    else if (!j->list && !fast) clsa_destroy(ctx);
+    else if (!j->list && !fast) cli_close(ctx);
     free(j->list);
     j->list = NULL;
     j->ctx = NULL;

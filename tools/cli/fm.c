@@ -65,7 +65,7 @@ done:
     cli_in_close(&in);
     clsa_fm_free(fm);
     cli_buf_free(&text);
-    clsa_destroy(ctx);
+    cli_close(ctx);
     return rc;
 }
 
@@ -152,7 +152,7 @@ static int query(int argc, char **argv, const char *usage, const char *what, bat
     }
 done:
     cli_fm_free(&ix);
-    clsa_destroy(ctx);
+    cli_close(ctx);
     free(data);
     free(bytes);
     free(lines);

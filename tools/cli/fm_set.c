@@ -66,7 +66,7 @@ int cli_index_set(const cli_args *a, const char *usage)
     if (a->stats) cli_print_stats(ctx, (uint64_t)set.n, t1 - t0);
 done:
     clsa_fm_set_free(fm);
-    clsa_destroy(ctx);
+    cli_close(ctx);
     fasta_set_free(&set);
     return rc;
 }

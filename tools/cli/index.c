@@ -42,7 +42,7 @@ done:
     cli_in_close(&in);
     cli_buf_free(&src);
     cli_result_close(&dst);
-    clsa_destroy(ctx);
+    cli_close(ctx);
     return rc;
 }
 
@@ -126,6 +126,6 @@ done:
     cli_in_close(&in);
     cli_buf_free(&text);
     cli_result_close(&lcp);
-    clsa_destroy(ctx);
+    cli_close(ctx);
     return rc;
 }

@@ -29,7 +29,7 @@ static int lcs_two(const cli_args *a)
     }
     printf("length=%" PRId64 " a=%" PRId64 " b=%" PRId64 "\n", len, pa, pb);
 done:
-    clsa_destroy(ctx);
+    cli_close(ctx);
     free(x);
     free(y);
     return rc;
@@ -104,7 +104,7 @@ static int lcs_k(const cli_args *a)
         rc = CLI_RUNTIME;
     }
 done:
-    clsa_destroy(ctx);
+    cli_close(ctx);
     free(offsets);
     fasta_set_free(&set);
     return rc;

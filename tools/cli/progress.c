@@ -1,11 +1,13 @@
 /* The CLI's side of the library's progress callback: a one-line display on
  * a terminal, phase times for -v, and Ctrl-C turned into a clean stop (the
  * callback asks the library to cancel; outputs are only temporaries until
- * committed, so nothing partial is left).  One process runs one command,
- * so the state is one static record. */
+ * committed, so nothing partial is left).  One process runs one command
+ * at a time (`clsa serve` too: its requests queue), so the state is one
+ * static record. */
 #include "cli.h"
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,13 +25,18 @@ static struct {
     int ntimes;
 } P;
 
-static volatile sig_atomic_t interrupted;
+/* Atomic rather than sig_atomic_t: inside `clsa serve` the request's
+ * watcher thread sets it (a lock-free atomic is also signal-safe). */
+static atomic_int interrupted;
 
 static void on_sigint(int sig)
 {
     (void)sig;
-    interrupted = 1; /* SA_RESETHAND: a second Ctrl-C kills at once */
+    atomic_store(&interrupted, 1); /* SA_RESETHAND: a second Ctrl-C kills at once */
 }
+
+void cli_interrupt(void) { atomic_store(&interrupted, 1); }
+void cli_interrupt_reset(void) { atomic_store(&interrupted, 0); }
 
 static void end_phase(double now)
 {
@@ -65,7 +72,7 @@ static int on_progress(void *user, const char *phase, double fraction)
     } else if (P.display && (now - P.last_draw >= REDRAW_S || fraction >= 1.0)) {
         draw(now, fraction);
     }
-    return interrupted != 0;
+    return atomic_load(&interrupted) != 0;
 }
 
 void cli_progress_install(const cli_args *a, clsa_options *o)
@@ -76,6 +83,7 @@ void cli_progress_install(const cli_args *a, clsa_options *o)
     P.t0 = P.phase_t0 = cli_now();
     o->progress = on_progress;
     o->progress_user = NULL;
+    if (cli_serving()) return; /* the server's Ctrl-C stops the server (serve.c) */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -104,7 +112,7 @@ clsa_status cli_progress_done(clsa_status st)
                 el > 0 ? (double)P.n / el / 1e6 : 0.0);
     }
     /* Ctrl-C after the library's last report: still no output. */
-    return st == CLSA_OK && interrupted ? CLSA_ERR_CANCELLED : st;
+    return st == CLSA_OK && atomic_load(&interrupted) ? CLSA_ERR_CANCELLED : st;
 }
 
-int cli_interrupted(void) { return interrupted != 0; }
+int cli_interrupted(void) { return atomic_load(&interrupted) != 0; }

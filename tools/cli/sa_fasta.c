@@ -100,7 +100,7 @@ int cli_sa_fasta(const cli_args *a)
 done:
     cli_result_close(&sa);
     cli_result_close(&doc);
-    clsa_destroy(ctx);
+    cli_close(ctx);
     fasta_set_free(&set);
     return rc;
 }
