@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# session_run.sh - one device call for a session with little device time: the
-# session's switches measured same-process-style (A/B under CLSA_TUNE), the
-# several-device CLI, then the large-input rows (big_rows.sh), all under one
-# deadline so that whatever was measured comes back.
+# session_run.sh - one device call for a session with little device time:
+# stages, in order, all under one deadline so that whatever was measured
+# comes back:
+#   ab     the session's switches measured back to back (A/B under CLSA_TUNE)
+#   wall   the CLI's wall time beside the call and the file I/O, with and
+#          without a resident `clsa serve` (tools/cli/measure_wall.sh, issue 15)
+#   multi  the several-device CLI (one GPU named once and twice)
+#   big    the large-input rows (big_rows.sh, issue 12)
 #
 #   CLSA_BENCH_COMMIT=<hash> bash tools/bench/session_run.sh   (carry .device, .corpus)
 #
-# Env: SESSION_LIMIT (seconds for everything after the build, default 400),
-# SESSION_AB (CLSA_TUNE settings compared with the defaults, default
-# "sa_path=64 pool=0"), SESSION_BIG_ROWS (big_rows.sh's BIG_ROWS, default 125),
+# Env: SESSION_STAGES (default "wall multi big"), SESSION_LIMIT (seconds for
+# everything after the build, default 400), SESSION_AB (CLSA_TUNE settings
+# compared with the defaults, default "sa_path=64 pool=0"), SESSION_WALL_SIZES
+# (measure_wall.sh's SIZES), SESSION_BIG_ROWS (big_rows.sh's BIG_ROWS, default 125),
 # SESSION_SIZES ("1M 10M 16M 100M": the small, mid, Fibonacci and large sizes;
 # smaller for a smoke test on PoCL with CLSA_DEVICE=pocl SESSION_BIG_ROWS=0).
-# Results in $OUT: env.txt, ab.txt, multi.txt, big_rows.{csv,log}.
+# Results in $OUT: env.txt, ab.txt, wall.txt, multi.txt, big_rows.{csv,log}.
 set -uo pipefail
 # shellcheck source=device_prelude.sh
 . "$(dirname "$(readlink -f "$0")")/device_prelude.sh"
@@ -35,10 +40,11 @@ CORPUS=/tmp/clsa-corpus-data
 TEXT=cat:english.txt+howto.txt+sources.txt
 read -r S M F L <<<"${SESSION_SIZES:-1M 10M 16M 100M}"
 BENCH=$BUILD/tools/bench/clsa-bench
-bench() { "$BENCH" --ref-reps 0 --check-max 16M --dir "$CORPUS" "$@" 2>&1 | grep -v '^\[bench'; }
+STAGES=${SESSION_STAGES:-wall multi big}
+stage() { case " $STAGES " in *" $1 "*) return 0 ;; esac; echo "stage $1: not asked for"; return 1; }
 
 # ---- A/B: each setting against the defaults, the same inputs back to back ------
-{
+stage ab && {
     for tune in "" ${SESSION_AB:-sa_path=64 pool=0}; do
         echo "-- CLSA_TUNE=${tune:-(defaults)}"
         case $tune in
@@ -52,8 +58,13 @@ bench() { "$BENCH" --ref-reps 0 --check-max 16M --dir "$CORPUS" "$@" 2>&1 | grep
     done
 } | tee "$OUT/ab.txt"
 
+# ---- the CLI's wall time, in-process and through clsa serve (issue 15) ----------------
+stage wall && SIZES=${SESSION_WALL_SIZES:-text1M text100M dna100M dna400M} \
+    timeout -k 5 $(($(left) / 2)) bash tools/cli/measure_wall.sh "$BUILD"/clsa "$BENCH" 2>&1 |
+    tee "$OUT/wall.txt"
+
 # ---- several devices through the CLI: one GPU listed once and twice ----------------
-{
+stage multi && {
     # the mid size: the several-device engine sorts on the host's side of
     # each pass (docs/DESIGN.md), so a large input would take the call's time
     f=/dev/shm/text-mid
@@ -74,7 +85,7 @@ bench() { "$BENCH" --ref-reps 0 --check-max 16M --dir "$CORPUS" "$@" 2>&1 | grep
 
 # ---- large inputs: in memory, under a quarter budget, past 2^32 ----------------------
 l=$(left)
-if [ "${SESSION_BIG_ROWS:-125}" = 0 ]; then
+if ! stage big || [ "${SESSION_BIG_ROWS:-125}" = 0 ]; then
     echo "big rows: not asked for"
 elif [ "$l" -gt 30 ]; then
     OUT="$OUT" BUILD=$BUILD BIG_LIMIT=$l BIG_ROWS=${SESSION_BIG_ROWS:-125} CLSA_DEVICE=gpu \
