@@ -233,6 +233,19 @@ static void raw_hello(int fd)
 
 /* A REQUEST for argv with this process's CLSA_* variables; streams: stdin
  * /dev/null, stdout and stderr into the scratch files. */
+/* len bytes of buf and the four fds of a request in one sendmsg. */
+static void send_with_fds(int fd, const void *buf, size_t len, const int fds[4])
+{
+    struct iovec iov = {(void *)(uintptr_t)buf, len};
+    union { struct cmsghdr a; char b[CMSG_SPACE(4 * sizeof(int))]; } ctl;
+    struct msghdr m = {0};
+    m.msg_iov = &iov, m.msg_iovlen = 1, m.msg_control = ctl.b, m.msg_controllen = sizeof ctl.b;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+    c->cmsg_level = SOL_SOCKET, c->cmsg_type = SCM_RIGHTS, c->cmsg_len = CMSG_LEN(4 * sizeof(int));
+    memcpy(CMSG_DATA(c), fds, 4 * sizeof(int));
+    assert_int_equal(sendmsg(fd, &m, 0), (ssize_t)len);
+}
+
 static void raw_request_x(int fd, int argc, const char **argv, int interrupt)
 {
     static char buf[65536 + 2 * sizeof(cli_serve_hdr)];
@@ -254,14 +267,7 @@ static void raw_request_x(int fd, int argc, const char **argv, int interrupt)
     int fds[4] = {open(dir, O_RDONLY | O_DIRECTORY), open("/dev/null", O_RDONLY),
                   open(in_dir("stdout"), O_WRONLY | O_CREAT | O_TRUNC, 0600),
                   open(in_dir("stderr"), O_WRONLY | O_CREAT | O_TRUNC, 0600)};
-    struct iovec iov = {buf, at};
-    union { struct cmsghdr a; char b[CMSG_SPACE(sizeof fds)]; } ctl;
-    struct msghdr m = {0};
-    m.msg_iov = &iov, m.msg_iovlen = 1, m.msg_control = ctl.b, m.msg_controllen = sizeof ctl.b;
-    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-    c->cmsg_level = SOL_SOCKET, c->cmsg_type = SCM_RIGHTS, c->cmsg_len = CMSG_LEN(sizeof fds);
-    memcpy(CMSG_DATA(c), fds, sizeof fds);
-    assert_int_equal(sendmsg(fd, &m, 0), (ssize_t)at);
+    send_with_fds(fd, buf, at, fds);
     for (int i = 0; i < 4; i++) close(fds[i]);
 }
 
@@ -352,14 +358,7 @@ static void garbage_clients(void **state)
     raw_hello(fd);
     cli_serve_hdr h = {CLI_SERVE_MAGIC, CLI_SERVE_PROTO, CLI_MSG_REQUEST, 1000};
     int fds[4] = {0, 0, 1, 2};
-    struct iovec iov = {&h, sizeof h};
-    union { struct cmsghdr a; char b[CMSG_SPACE(sizeof fds)]; } ctl;
-    struct msghdr m = {0};
-    m.msg_iov = &iov, m.msg_iovlen = 1, m.msg_control = ctl.b, m.msg_controllen = sizeof ctl.b;
-    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-    c->cmsg_level = SOL_SOCKET, c->cmsg_type = SCM_RIGHTS, c->cmsg_len = CMSG_LEN(sizeof fds);
-    memcpy(CMSG_DATA(c), fds, sizeof fds);
-    assert_int_equal(sendmsg(fd, &m, 0), (ssize_t)sizeof h);
+    send_with_fds(fd, &h, sizeof h, fds);
     assert_int_equal(write(fd, junk, 10), 10);
     close(fd);
     fd = raw_connect(); /* a well-formed request for a command it does not run */
