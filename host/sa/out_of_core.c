@@ -171,13 +171,39 @@ static uint64_t code_of(const ooc_common *c, uint64_t i)
     return c->sym == 1 ? c->code[((const uint8_t *)c->text)[i]] : (uint64_t)symbol(c, i) + 1;
 }
 
-/* The first k symbols' codes, big-endian, 0 past the end. */
+/* The first k symbols' codes, big-endian, 0 past the end.  Pass 0 calls
+ * this once per suffix, so the usual case (all k symbols inside the text)
+ * takes a loop with no bounds test or width switch per symbol. */
 static uint64_t prefix_bits(const ooc_common *c, uint64_t i, unsigned k)
 {
     uint64_t key = 0;
-    for (unsigned j = 0; j < k; j++) key |= code_of(c, i + j) << (64 - c->bits * (j + 1));
-    return key;
+    if (i + k > c->n) {
+        for (unsigned j = 0; j < k; j++) key |= code_of(c, i + j) << (64 - c->bits * (j + 1));
+        return key;
+    }
+    if (c->sym == 1) {
+        const uint8_t *t = (const uint8_t *)c->text + i;
+        for (unsigned j = 0; j < k; j++) key = key << c->bits | c->code[t[j]];
+    } else {
+        for (unsigned j = 0; j < k; j++) key = key << c->bits | ((uint64_t)symbol(c, i + j) + 1);
+    }
+    return key << (64 - c->bits * k); /* bits * k <= 64 */
 }
+
+/* A hint to start loading what a later iteration reads at random (the
+ * gathers' text and ISA reads, the write-back's ISA writes): a miss costs
+ * far more than the loop's work per item, and the hardware prefetcher
+ * cannot guess these addresses. */
+#if defined(__GNUC__) || defined(__clang__)
+#define OOC_PREFETCH(p) __builtin_prefetch((p), 0, 1)
+#define OOC_PREFETCH_W(p) __builtin_prefetch((p), 1, 1)
+#else
+#define OOC_PREFETCH(p) ((void)(p))
+#define OOC_PREFETCH_W(p) ((void)(p))
+#endif
+/* Items the loops run ahead of their prefetches: enough misses in flight
+ * to cover memory latency, few enough that the lines are still cached. */
+#define OOC_AHEAD 16u
 
 /* Pass 0's key: as many symbols as fit 64 bits. */
 static uint64_t prefix_key(const ooc_common *c, uint64_t i)

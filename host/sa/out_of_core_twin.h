@@ -89,20 +89,38 @@ static size_t OOC_W(group_at)(const OOC_W(run) *r, size_t o)
     return lo;
 }
 
+/* Where key_of(i) reads, at random: the text at i (pass 0) or ISA[i + h].
+ * The caller prefetches it: a void helper holding only the prefetch would
+ * be taken for a pure function by GCC and its calls dropped. */
+static const void *OOC_W(key_src)(const OOC_W(run) *r, uint64_t i)
+{
+    if (r->c.h == 0) return (const uint8_t *)r->c.text + i * (uint64_t)r->c.sym;
+    return i + r->c.h < r->c.n ? &r->isa[i + r->c.h] : &r->isa[i];
+}
+
+/* Items a gather block takes positions for before it reads their keys. */
+#define OOC_BLOCK 64u
+
 /* Gathers items [lo, hi) of the batch: position from the SA, key with the
- * group's tag above the rank. */
+ * group's tag above the rank.  Block by block: the positions first, each
+ * key's source prefetched, then the keys, so the block's cache misses
+ * overlap instead of stalling one item at a time. */
 static void OOC_W(gather)(void *arg, size_t lo, size_t hi, unsigned t)
 {
     (void)t;
     OOC_W(run) *r = arg;
     size_t g = OOC_W(group_at)(r, lo);
-    for (size_t o = lo; o < hi; o++) {
-        while (o >= (size_t)r->goff[g + 1]) g++;
-        const OOC_W(grp) *gr = &r->cur[r->first + g];
-        OOC_IDX i = r->sa[gr->start + (o - r->goff[g])];
-        uint64_t tag = r->tagged ? (uint64_t)g << r->c.rbits : 0;
-        r->keys[o] = tag | OOC_W(key_of)(r, i);
-        r->pos[o] = i;
+    for (size_t b = lo; b < hi; b += OOC_BLOCK) {
+        size_t e = hi - b < OOC_BLOCK ? hi : b + OOC_BLOCK;
+        for (size_t o = b; o < e; o++) {
+            while (o >= (size_t)r->goff[g + 1]) g++;
+            const OOC_W(grp) *gr = &r->cur[r->first + g];
+            OOC_IDX i = r->sa[gr->start + (o - r->goff[g])];
+            r->keys[o] = r->tagged ? (uint64_t)g << r->c.rbits : 0;
+            r->pos[o] = i;
+            OOC_PREFETCH(OOC_W(key_src)(r, i));
+        }
+        for (size_t o = b; o < e; o++) r->keys[o] |= OOC_W(key_of)(r, r->pos[o]);
     }
 }
 
@@ -207,6 +225,7 @@ static void OOC_W(write_back)(void *arg, size_t lo, size_t hi, unsigned t)
     OOC_W(run) *r = arg;
     size_t g = OOC_W(group_at)(r, lo), head = r->heads[t];
     for (size_t o = lo; o < hi; o++) {
+        if (hi - o > OOC_AHEAD) OOC_PREFETCH_W(&r->isa[r->pos[o + OOC_AHEAD]]);
         while (o >= (size_t)r->goff[g + 1]) g++;
         if (OOC_W(is_head)(r, o, g)) head = o;
         uint64_t base = (uint64_t)r->cur[r->first + g].start - r->goff[g];
