@@ -13,12 +13,14 @@
  * chunk is sorted in chunk-sized pieces on the device and the pieces merged
  * on the host.  Nothing is kept on the device between chunks.  Design and
  * costs: docs/DESIGN.md, "Out-of-core suffix array". */
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include "out_of_core.h"
 #include "prim/radix_sort.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* Device bytes per chunk item: key 8 + position 4, the radix sort's scratch
@@ -223,6 +225,23 @@ static clsa_status ooc_report(ooc_common *c)
                           0.95 * (double)c->settled / (double)c->n);
 }
 
+/* Asks for transparent huge pages over a host array read and written at
+ * random (the ISA): with 4 KiB pages nearly every gather read and
+ * write-back store also misses the TLB.  Only a hint, on the whole 2 MiB
+ * pages inside the block, before they are touched; where the kernel lacks
+ * it or refuses, nothing changes. */
+static void ooc_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t e = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+    (void)p, (void)bytes;
+#endif
+}
+
 /* ---- host threads: fn(arg, lo, hi, t) over [0, m) in contiguous parts ------ */
 
 typedef void (*ooc_fn)(void *arg, size_t lo, size_t hi, unsigned t);
@@ -302,9 +321,10 @@ uint64_t clsa__ooc_host_bytes(uint64_t n, uint64_t cap, int wide, int index64)
 {
     uint64_t w = wide ? 8 : 4, batch = cap < n ? cap : n;
     /* ISA, a host SA when the output is not of the layout's width, the
-     * batch staging (keys twice, positions twice), the pass-0 counts */
+     * batch staging (keys twice, positions twice), the pass-0 counts (the
+     * bucket starts and a table per host thread) */
     uint64_t own = (index64 ? 8u : 4u) != w ? w * n : 0;
-    return w * n + own + (16 + 2 * w) * batch + 8u * (OOC_BUCKETS + 1);
+    return w * n + own + (16 + 2 * w) * batch + 8u * (OOC_BUCKETS * (OOC_MAX_THREADS + 1u) + 1);
 }
 
 clsa_status clsa__ooc_host_check(clsa_context *ctx, uint64_t n, uint64_t cap, int index64)

@@ -327,27 +327,69 @@ static clsa_status OOC_W(pass)(OOC_W(run) *r)
     return st;
 }
 
+/* The pass-0 counting sort's per-part tables: count[t * OOC_BUCKETS + b]
+ * is part t's items in bucket b, then the next slot they take. */
+typedef struct OOC_W(bk) {
+    OOC_W(run) *r;
+    uint64_t *count;
+} OOC_W(bk);
+
+static void OOC_W(bucket_count)(void *arg, size_t lo, size_t hi, unsigned t)
+{
+    OOC_W(bk) *k = arg;
+    uint64_t *count = k->count + (size_t)t * OOC_BUCKETS;
+    for (size_t i = lo; i < hi; i++) count[prefix_top(&k->r->c, i)]++;
+}
+
+static void OOC_W(bucket_place)(void *arg, size_t lo, size_t hi, unsigned t)
+{
+    OOC_W(bk) *k = arg;
+    uint64_t *next = k->count + (size_t)t * OOC_BUCKETS;
+    for (size_t i = lo; i < hi; i++) k->r->sa[next[prefix_top(&k->r->c, i)]++] = (OOC_IDX)i;
+}
+
+/* Each part's slots in a bucket follow those of the parts before it, so
+ * positions stay ascending within a bucket, as one thread placed them;
+ * start[b] gets bucket b's first SA index (start[OOC_BUCKETS] = n). */
+static void OOC_W(bucket_slots)(uint64_t *count, unsigned parts, uint64_t *start)
+{
+    uint64_t sum = 0;
+    for (size_t b = 0; b < OOC_BUCKETS; b++) {
+        start[b] = sum;
+        for (unsigned t = 0; t < parts; t++) {
+            uint64_t c = count[(size_t)t * OOC_BUCKETS + b];
+            count[(size_t)t * OOC_BUCKETS + b] = sum;
+            sum += c;
+        }
+    }
+    start[OOC_BUCKETS] = sum;
+}
+
 /* Before pass 0: a host counting sort of all suffixes by the top 16 bits
  * of their prefix key (the first symbol or two), so pass 0 sorts buckets,
  * not one group of all n (whose staging and host merge would be 24-32
- * bytes a symbol).  Singletons are settled here. */
+ * bytes a symbol).  Counting and placing run on the host threads over
+ * fixed parts of the text (one thread made this an O(n) serial step at the
+ * start of every build).  Singletons are settled here. */
 static clsa_status OOC_W(buckets)(OOC_W(run) *r)
 {
-    uint64_t *count = calloc(OOC_BUCKETS + 1, sizeof *count);
+    size_t n = (size_t)r->c.n;
+    unsigned parts = ooc_parts(&r->c, n);
+    uint64_t *count = calloc((size_t)parts * OOC_BUCKETS + OOC_BUCKETS + 1, sizeof *count);
     if (!count) return ooc_oom(&r->c);
-    uint64_t n = r->c.n;
-    for (uint64_t i = 0; i < n; i++) count[prefix_top(&r->c, i) + 1]++;
-    for (size_t b = 1; b <= OOC_BUCKETS; b++) count[b] += count[b - 1];
+    uint64_t *start = count + (size_t)parts * OOC_BUCKETS;
+    OOC_W(bk) k = {r, count};
+    ooc_par_n(&r->c, n, parts, OOC_W(bucket_count), &k);
+    OOC_W(bucket_slots)(count, parts, start);
     clsa_status st = CLSA_OK;
     for (size_t b = 0; b < OOC_BUCKETS && st == CLSA_OK; b++) {
-        uint64_t s = count[b], len = count[b + 1] - s;
+        uint64_t s = start[b], len = start[b + 1] - s;
         if (len > 1) st = OOC_W(push)(r, s, len);
     }
-    for (uint64_t i = 0; i < n; i++) r->sa[count[prefix_top(&r->c, i)]++] = (OOC_IDX)i;
-    for (size_t b = 0; b < OOC_BUCKETS; b++) {
-        /* count[b] is now bucket b's end: a bucket of one ends one past it */
-        uint64_t s = b ? count[b - 1] : 0;
-        if (count[b] - s == 1) {
+    if (st == CLSA_OK) ooc_par_n(&r->c, n, parts, OOC_W(bucket_place), &k);
+    for (size_t b = 0; b < OOC_BUCKETS && st == CLSA_OK; b++) {
+        uint64_t s = start[b];
+        if (start[b + 1] - s == 1) {
             r->isa[r->sa[s]] = (OOC_IDX)(s + 1);
             r->c.settled++;
         }
@@ -396,6 +438,7 @@ static clsa_status OOC_W(build)(ooc_common *c, void *sa_out, int index64)
                         "host indexes)", (unsigned long long)c->n, (unsigned)sizeof(OOC_IDX));
         goto done;
     }
+    ooc_huge(r.isa, n * sizeof(OOC_IDX));
     if ((st = OOC_W(doubling)(&r))) goto done;
     if (own && index64)
         for (size_t i = 0; i < n; i++) ((int64_t *)sa_out)[i] = (int64_t)r.sa[i];
