@@ -21,7 +21,8 @@ typedef struct OOC_W(run) {
     OOC_W(grp) *cur, *next; /* unsorted groups, ascending start */
     size_t ncur, nnext, cur_cap, next_cap;
     uint64_t *keys, *tkeys; /* a batch's keys and the merge's other half */
-    OOC_IDX *pos, *tpos;    /* a batch's positions and the merge's other half */
+    OOC_IDX *pos, *tpos;    /* a batch's positions and the merge's other half
+                             * (the 64-bit layout gathers into tpos first) */
     OOC_IDX *goff;          /* batch offset of each of its groups, + the end */
     size_t batch_cap, goff_cap;
     size_t first, last;     /* the batch's groups: cur[first..last) */
@@ -101,6 +102,14 @@ static const void *OOC_W(key_src)(const OOC_W(run) *r, uint64_t i)
 /* Items a gather block takes positions for before it reads their keys. */
 #define OOC_BLOCK 64u
 
+/* Where the gather puts positions: in the 64-bit layout the merge's other
+ * half, from which the sorted chunk's local indexes map them straight into
+ * pos (no copy back); in the 32-bit layout pos, which goes to the device. */
+static OOC_IDX *OOC_W(gather_pos)(const OOC_W(run) *r)
+{
+    return OOC_WIDE ? r->tpos : r->pos;
+}
+
 /* Gathers items [lo, hi) of the batch: position from the SA, key with the
  * group's tag above the rank.  Block by block: the positions first, each
  * key's source prefetched, then the keys, so the block's cache misses
@@ -109,6 +118,7 @@ static void OOC_W(gather)(void *arg, size_t lo, size_t hi, unsigned t)
 {
     (void)t;
     OOC_W(run) *r = arg;
+    OOC_IDX *pos = OOC_W(gather_pos)(r);
     size_t g = OOC_W(group_at)(r, lo);
     for (size_t b = lo; b < hi; b += OOC_BLOCK) {
         size_t e = hi - b < OOC_BLOCK ? hi : b + OOC_BLOCK;
@@ -117,10 +127,10 @@ static void OOC_W(gather)(void *arg, size_t lo, size_t hi, unsigned t)
             const OOC_W(grp) *gr = &r->cur[r->first + g];
             OOC_IDX i = r->sa[gr->start + (o - r->goff[g])];
             r->keys[o] = r->tagged ? (uint64_t)g << r->c.rbits : 0;
-            r->pos[o] = i;
+            pos[o] = i;
             OOC_PREFETCH(OOC_W(key_src)(r, i));
         }
-        for (size_t o = b; o < e; o++) r->keys[o] |= OOC_W(key_of)(r, r->pos[o]);
+        for (size_t o = b; o < e; o++) r->keys[o] |= OOC_W(key_of)(r, pos[o]);
     }
 }
 
@@ -131,13 +141,13 @@ typedef struct OOC_W(chunk) {
     const uint32_t *local;
 } OOC_W(chunk);
 
-/* Chunk-local indexes back to positions: tpos[a + j] = pos[a + local[j]]. */
+/* Chunk-local indexes back to positions: pos[a + j] = tpos[a + local[j]]. */
 static void OOC_W(map_back)(void *arg, size_t lo, size_t hi, unsigned t)
 {
     (void)t;
     OOC_W(chunk) *k = arg;
-    OOC_IDX *dst = k->r->tpos + k->a;
-    const OOC_IDX *src = k->r->pos + k->a;
+    OOC_IDX *dst = k->r->pos + k->a;
+    const OOC_IDX *src = k->r->tpos + k->a;
     for (size_t j = lo; j < hi; j++) dst[j] = src[k->local[j]];
 }
 #endif
@@ -151,10 +161,9 @@ static clsa_status OOC_W(sort_chunk)(OOC_W(run) *r, size_t a, size_t len)
     uint32_t *local = (uint32_t *)(r->tkeys + a);
     for (size_t j = 0; j < len; j++) local[j] = (uint32_t)j;
     clsa_status st = clsa__ooc_sort_chunk(r->c.ctx, &r->c.dev, r->keys + a, local, len);
-    if (st || len < 2) return st;
+    if (st) return st;
     OOC_W(chunk) k = {r, a, local};
     ooc_par(&r->c, len, OOC_W(map_back), &k);
-    memcpy(r->pos + a, r->tpos + a, len * sizeof(OOC_IDX));
     return CLSA_OK;
 #else
     return clsa__ooc_sort_chunk(r->c.ctx, &r->c.dev, r->keys + a, r->pos + a, len);
