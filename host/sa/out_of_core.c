@@ -213,10 +213,32 @@ static uint64_t prefix_key(const ooc_common *c, uint64_t i)
     return prefix_bits(c, i, prefix_symbols(c));
 }
 
-/* The top 16 bits of prefix_key, from the symbols they cover only. */
-static size_t prefix_top(const ooc_common *c, uint64_t i)
+/* The top 16 bits of prefix_key at consecutive positions, from the symbols
+ * they cover only: a window of those symbols' codes, right-aligned, one
+ * code in and one out a step (the counting sort before pass 0 reads every
+ * position twice; packing the window afresh each time cost k reads). */
+typedef struct ooc_roll {
+    uint64_t v, mask;
+    unsigned k, drop; /* symbols in the window; bits below the top 16 */
+} ooc_roll;
+
+static ooc_roll roll_start(const ooc_common *c, uint64_t i)
 {
-    return (size_t)(prefix_bits(c, i, (16 + c->bits - 1) / c->bits) >> 48);
+    ooc_roll w;
+    w.k = (16 + c->bits - 1) / c->bits;
+    unsigned width = c->bits * w.k; /* 16..33 */
+    w.mask = ((uint64_t)1 << width) - 1;
+    w.drop = width - 16;
+    w.v = prefix_bits(c, i, w.k) >> (64 - width);
+    return w;
+}
+
+static size_t roll_top(const ooc_roll *w) { return (size_t)(w->v >> w->drop); }
+
+/* From position i to i + 1. */
+static void roll_next(const ooc_common *c, ooc_roll *w, uint64_t i)
+{
+    w->v = (w->v << c->bits | code_of(c, i + w->k)) & w->mask;
 }
 
 static clsa_status ooc_report(ooc_common *c)

@@ -347,14 +347,22 @@ static void OOC_W(bucket_count)(void *arg, size_t lo, size_t hi, unsigned t)
 {
     OOC_W(bk) *k = arg;
     uint64_t *count = k->count + (size_t)t * OOC_BUCKETS;
-    for (size_t i = lo; i < hi; i++) count[prefix_top(&k->r->c, i)]++;
+    ooc_roll w = roll_start(&k->r->c, lo);
+    for (size_t i = lo; i < hi; i++) {
+        count[roll_top(&w)]++;
+        roll_next(&k->r->c, &w, i);
+    }
 }
 
 static void OOC_W(bucket_place)(void *arg, size_t lo, size_t hi, unsigned t)
 {
     OOC_W(bk) *k = arg;
     uint64_t *next = k->count + (size_t)t * OOC_BUCKETS;
-    for (size_t i = lo; i < hi; i++) k->r->sa[next[prefix_top(&k->r->c, i)]++] = (OOC_IDX)i;
+    ooc_roll w = roll_start(&k->r->c, lo);
+    for (size_t i = lo; i < hi; i++) {
+        k->r->sa[next[roll_top(&w)]++] = (OOC_IDX)i;
+        roll_next(&k->r->c, &w, i);
+    }
 }
 
 /* Each part's slots in a bucket follow those of the parts before it, so
