@@ -139,6 +139,11 @@ typedef struct ooc_common {
      * (the bytes the text holds, so DNA packs 21 symbols a key, not 7);
      * wider symbols take symbol + 1 in 8 sym + 1 bits.  0 is past the end. */
     uint16_t code[256]; /* up to 256: sigma = 256 takes 9 bits */
+    /* The codes of two bytes at once, the first above (index: first byte
+     * | second << 8): pass 0 packs 64 / bits symbols a key, and halving
+     * the table reads and shifts per key shortens its gather.  NULL for
+     * wider symbols. */
+    uint32_t *code2;
     unsigned bits;
 } ooc_common;
 
@@ -157,7 +162,7 @@ static uint32_t symbol(const ooc_common *c, uint64_t i)
 static unsigned prefix_symbols(const ooc_common *c) { return 64u / c->bits; }
 
 /* The codes of a byte text: one pass for the bytes present. */
-static void byte_codes(ooc_common *c)
+static clsa_status byte_codes(ooc_common *c)
 {
     uint64_t seen[256] = {0};
     const uint8_t *t = c->text;
@@ -165,6 +170,11 @@ static void byte_codes(ooc_common *c)
     unsigned sigma = 0;
     for (int b = 0; b < 256; b++) c->code[b] = seen[b] ? (uint16_t)++sigma : 0;
     c->bits = clsa__bits_of(sigma); /* codes 1..sigma; sigma >= 1 as n >= 1 */
+    c->code2 = malloc(65536 * sizeof *c->code2);
+    if (!c->code2) return ooc_oom(c);
+    for (unsigned p = 0; p < 65536; p++)
+        c->code2[p] = (uint32_t)c->code[p & 255] << c->bits | c->code[p >> 8];
+    return CLSA_OK;
 }
 
 static uint64_t code_of(const ooc_common *c, uint64_t i)
@@ -185,7 +195,9 @@ static uint64_t prefix_bits(const ooc_common *c, uint64_t i, unsigned k)
     }
     if (c->sym == 1) {
         const uint8_t *t = (const uint8_t *)c->text + i;
-        for (unsigned j = 0; j < k; j++) key = key << c->bits | c->code[t[j]];
+        unsigned j = 0;
+        for (; j + 2 <= k; j += 2) key = key << 2 * c->bits | c->code2[t[j] | (unsigned)t[j + 1] << 8];
+        if (j < k) key = key << c->bits | c->code[t[j]];
     } else {
         for (unsigned j = 0; j < k; j++) key = key << c->bits | ((uint64_t)symbol(c, i + j) + 1);
     }
@@ -344,9 +356,10 @@ uint64_t clsa__ooc_host_bytes(uint64_t n, uint64_t cap, int wide, int index64)
     uint64_t w = wide ? 8 : 4, batch = cap < n ? cap : n;
     /* ISA, a host SA when the output is not of the layout's width, the
      * batch staging (keys twice, positions twice), the pass-0 counts (the
-     * bucket starts and a table per host thread) */
+     * bucket starts and a table per host thread), the byte-pair codes */
     uint64_t own = (index64 ? 8u : 4u) != w ? w * n : 0;
-    return w * n + own + (16 + 2 * w) * batch + 8u * (OOC_BUCKETS * (OOC_MAX_THREADS + 1u) + 1);
+    return w * n + own + (16 + 2 * w) * batch + 8u * (OOC_BUCKETS * (OOC_MAX_THREADS + 1u) + 1) +
+           4u * 65536;
 }
 
 clsa_status clsa__ooc_host_check(clsa_context *ctx, uint64_t n, uint64_t cap, int index64)
@@ -394,11 +407,12 @@ clsa_status clsa__sa_out_of_core(clsa_context *ctx, const void *text, int sym, v
     CLSA_TRY(clsa__ooc_dev_open(ctx, c.n, &c.dev));
     /* an n no host could hold fails here, before a giant allocation */
     CLSA_TRY(clsa__ooc_host_check(ctx, c.n, c.dev.cap, index64));
-    if (sym == 1) byte_codes(&c); /* reads the text: only once n is known to be real */
+    if (sym == 1) CLSA_TRY(byte_codes(&c)); /* reads the text: only once n is known to be real */
     CLSA_TRY(clsa__progress(ctx, "initial sort", 0.0));
     CLSA_TRY(wide ? ooc64_build(&c, sa, index64) : ooc32_build(&c, sa, index64));
     CLSA_TRY(clsa__progress(ctx, "doubling", 1.0));
 done:
+    free(c.code2);
     clsa__ooc_dev_close(ctx, &c.dev);
     clsa__set_phase(ctx, prev);
     return st;
