@@ -196,7 +196,8 @@ static uint64_t prefix_bits(const ooc_common *c, uint64_t i, unsigned k)
     if (c->sym == 1) {
         const uint8_t *t = (const uint8_t *)c->text + i;
         unsigned j = 0;
-        for (; j + 2 <= k; j += 2) key = key << 2 * c->bits | c->code2[t[j] | (unsigned)t[j + 1] << 8];
+        for (; j + 2 <= k; j += 2)
+            key = key << (2 * c->bits) | c->code2[t[j] | (unsigned)t[j + 1] << 8];
         if (j < k) key = key << c->bits | c->code[t[j]];
     } else {
         for (unsigned j = 0; j < k; j++) key = key << c->bits | ((uint64_t)symbol(c, i + j) + 1);
