@@ -435,6 +435,23 @@ static clsa_status OOC_W(doubling)(OOC_W(run) *r)
     return CLSA_OK;
 }
 
+/* The SA being refined into the caller's array of the other width. */
+typedef struct OOC_W(out) {
+    const OOC_IDX *sa;
+    void *out;
+    int index64;
+} OOC_W(out);
+
+static void OOC_W(convert)(void *arg, size_t lo, size_t hi, unsigned t)
+{
+    (void)t;
+    const OOC_W(out) *k = arg;
+    if (k->index64)
+        for (size_t i = lo; i < hi; i++) ((int64_t *)k->out)[i] = (int64_t)k->sa[i];
+    else
+        for (size_t i = lo; i < hi; i++) ((int32_t *)k->out)[i] = (int32_t)k->sa[i];
+}
+
 /* sa_out (n entries of 4 or 8 bytes) gets the suffix array.  The SA being
  * refined is the caller's array when its entries are OOC_IDX wide, else a
  * host copy converted at the end. */
@@ -457,10 +474,11 @@ static clsa_status OOC_W(build)(ooc_common *c, void *sa_out, int index64)
     }
     ooc_huge(r.isa, n * sizeof(OOC_IDX));
     if ((st = OOC_W(doubling)(&r))) goto done;
-    if (own && index64)
-        for (size_t i = 0; i < n; i++) ((int64_t *)sa_out)[i] = (int64_t)r.sa[i];
-    else if (own)
-        for (size_t i = 0; i < n; i++) ((int32_t *)sa_out)[i] = (int32_t)r.sa[i];
+    if (own) {
+        /* an O(n) pass of its own: on the host threads like the others */
+        OOC_W(out) k = {r.sa, sa_out, index64};
+        ooc_par(&r.c, n, OOC_W(convert), &k);
+    }
 done:
     if (own) free(r.sa);
     free(r.isa);
