@@ -138,8 +138,16 @@ static void OOC_W(gather)(void *arg, size_t lo, size_t hi, unsigned t)
 typedef struct OOC_W(chunk) {
     OOC_W(run) *r;
     size_t a;
-    const uint32_t *local;
+    uint32_t *local;
 } OOC_W(chunk);
+
+/* The chunk-local indexes the device sorts along: local[j] = j. */
+static void OOC_W(iota)(void *arg, size_t lo, size_t hi, unsigned t)
+{
+    (void)t;
+    OOC_W(chunk) *k = arg;
+    for (size_t j = lo; j < hi; j++) k->local[j] = (uint32_t)j;
+}
 
 /* Chunk-local indexes back to positions: pos[a + j] = tpos[a + local[j]]. */
 static void OOC_W(map_back)(void *arg, size_t lo, size_t hi, unsigned t)
@@ -159,10 +167,10 @@ static clsa_status OOC_W(sort_chunk)(OOC_W(run) *r, size_t a, size_t len)
     /* the device carries 32-bit chunk-local indexes; tkeys is free scratch
      * until the merge (8 bytes an item, 4 needed) */
     uint32_t *local = (uint32_t *)(r->tkeys + a);
-    for (size_t j = 0; j < len; j++) local[j] = (uint32_t)j;
+    OOC_W(chunk) k = {r, a, local};
+    ooc_par(&r->c, len, OOC_W(iota), &k);
     clsa_status st = clsa__ooc_sort_chunk(r->c.ctx, &r->c.dev, r->keys + a, local, len);
     if (st) return st;
-    OOC_W(chunk) k = {r, a, local};
     ooc_par(&r->c, len, OOC_W(map_back), &k);
     return CLSA_OK;
 #else
