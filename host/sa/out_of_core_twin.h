@@ -63,15 +63,23 @@ static clsa_status OOC_W(grow)(OOC_W(run) *r, size_t need, size_t groups)
     return CLSA_OK;
 }
 
+/* Room for more groups in the next list. */
+static clsa_status OOC_W(reserve)(OOC_W(run) *r, size_t more)
+{
+    if (r->next_cap - r->nnext >= more) return CLSA_OK;
+    size_t cap = r->next_cap ? 2 * r->next_cap : 64;
+    if (cap - r->nnext < more) cap = r->nnext + more;
+    OOC_W(grp) *g = realloc(r->next, cap * sizeof *g);
+    if (!g) return ooc_oom(&r->c);
+    r->next = g;
+    r->next_cap = cap;
+    return CLSA_OK;
+}
+
 static clsa_status OOC_W(push)(OOC_W(run) *r, uint64_t start, uint64_t len)
 {
-    if (r->nnext == r->next_cap) {
-        size_t cap = r->next_cap ? 2 * r->next_cap : 64;
-        OOC_W(grp) *g = realloc(r->next, cap * sizeof *g);
-        if (!g) return ooc_oom(&r->c);
-        r->next = g;
-        r->next_cap = cap;
-    }
+    clsa_status st = OOC_W(reserve)(r, 1);
+    if (st) return st;
     r->next[r->nnext].start = (OOC_IDX)start;
     r->next[r->nnext].len = (OOC_IDX)len;
     r->nnext++;
@@ -251,9 +259,56 @@ static void OOC_W(write_back)(void *arg, size_t lo, size_t hi, unsigned t)
     }
 }
 
+/* The runs of equal keys in the sorted batch, by parts: part t takes the
+ * runs whose head lies in its range (its last may end past it), counts its
+ * singletons and its runs of two or more, and on the second call (fill)
+ * writes the latter to next from slot at[t], so the list comes out in
+ * batch order as one thread would push it. */
+typedef struct OOC_W(runs) {
+    OOC_W(run) *r;
+    int fill;
+    size_t groups[OOC_MAX_THREADS], singles[OOC_MAX_THREADS], at[OOC_MAX_THREADS];
+} OOC_W(runs);
+
+/* The end of the run whose head is h: the next key unlike it or the end of
+ * h's group g. */
+static size_t OOC_W(run_end)(const OOC_W(run) *r, size_t h, size_t g)
+{
+    size_t o = h + 1, end = (size_t)r->goff[g + 1];
+    while (o < end && r->keys[o] == r->keys[o - 1]) o++;
+    return o;
+}
+
+static void OOC_W(find_runs)(void *arg, size_t lo, size_t hi, unsigned t)
+{
+    OOC_W(runs) *u = arg;
+    OOC_W(run) *r = u->r;
+    size_t g = OOC_W(group_at)(r, lo), groups = 0, singles = 0, o = lo;
+    /* a run whose head lies before lo is the part before's */
+    if (!OOC_W(is_head)(r, o, g)) o = OOC_W(run_end)(r, o, g);
+    while (o < hi) {
+        while (o >= (size_t)r->goff[g + 1]) g++;
+        size_t h = o;
+        o = OOC_W(run_end)(r, h, g);
+        if (o - h == 1) {
+            singles++;
+            continue;
+        }
+        if (u->fill) {
+            OOC_W(grp) *x = &r->next[u->at[t] + groups];
+            x->start = (OOC_IDX)((uint64_t)r->cur[r->first + g].start - r->goff[g] + h);
+            x->len = (OOC_IDX)(o - h);
+        }
+        groups++;
+    }
+    u->groups[t] = groups;
+    u->singles[t] = singles;
+}
+
 /* The sorted batch back into SA and ISA (threads over items; each range's
  * incoming run head from the ranges before it), then the runs of two or
- * more pushed for the next pass, in order. */
+ * more pushed for the next pass, in order (threads too: counted, room
+ * made, written). */
 static clsa_status OOC_W(settle)(OOC_W(run) *r, size_t m)
 {
     unsigned parts = ooc_parts(&r->c, m);
@@ -265,23 +320,19 @@ static clsa_status OOC_W(settle)(OOC_W(run) *r, size_t m)
         if (last != SIZE_MAX) carry = last;
     }
     ooc_par_n(&r->c, m, parts, OOC_W(write_back), r);
-    size_t o = 0;
-    for (size_t g = r->first; g < r->last; g++) {
-        const OOC_W(grp) gr = r->cur[g];
-        size_t a = 0, len = (size_t)gr.len;
-        const uint64_t *k = r->keys + o;
-        for (size_t j = 1; j <= len; j++) {
-            if (j < len && k[j] == k[a]) continue;
-            if (j - a > 1) {
-                clsa_status st = OOC_W(push)(r, (uint64_t)gr.start + a, j - a);
-                if (st) return st;
-            } else {
-                r->c.settled++;
-            }
-            a = j;
-        }
-        o += len;
+    OOC_W(runs) u = {.r = r};
+    ooc_par_n(&r->c, m, parts, OOC_W(find_runs), &u);
+    size_t total = 0;
+    for (unsigned t = 0; t < parts; t++) {
+        u.at[t] = r->nnext + total;
+        total += u.groups[t];
+        r->c.settled += u.singles[t];
     }
+    clsa_status st = OOC_W(reserve)(r, total);
+    if (st) return st;
+    u.fill = 1;
+    ooc_par_n(&r->c, m, parts, OOC_W(find_runs), &u);
+    r->nnext += total;
     return CLSA_OK;
 }
 
