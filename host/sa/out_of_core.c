@@ -13,12 +13,14 @@
  * chunk is sorted in chunk-sized pieces on the device and the pieces merged
  * on the host.  Nothing is kept on the device between chunks.  Design and
  * costs: docs/DESIGN.md, "Out-of-core suffix array". */
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include "out_of_core.h"
 #include "prim/radix_sort.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* Device bytes per chunk item: key 8 + position 4, the radix sort's scratch
@@ -137,6 +139,11 @@ typedef struct ooc_common {
      * (the bytes the text holds, so DNA packs 21 symbols a key, not 7);
      * wider symbols take symbol + 1 in 8 sym + 1 bits.  0 is past the end. */
     uint16_t code[256]; /* up to 256: sigma = 256 takes 9 bits */
+    /* The codes of two bytes at once, the first above (index: first byte
+     * | second << 8): pass 0 packs 64 / bits symbols a key, and halving
+     * the table reads and shifts per key shortens its gather.  NULL for
+     * wider symbols. */
+    uint32_t *code2;
     unsigned bits;
 } ooc_common;
 
@@ -155,7 +162,7 @@ static uint32_t symbol(const ooc_common *c, uint64_t i)
 static unsigned prefix_symbols(const ooc_common *c) { return 64u / c->bits; }
 
 /* The codes of a byte text: one pass for the bytes present. */
-static void byte_codes(ooc_common *c)
+static clsa_status byte_codes(ooc_common *c)
 {
     uint64_t seen[256] = {0};
     const uint8_t *t = c->text;
@@ -163,6 +170,11 @@ static void byte_codes(ooc_common *c)
     unsigned sigma = 0;
     for (int b = 0; b < 256; b++) c->code[b] = seen[b] ? (uint16_t)++sigma : 0;
     c->bits = clsa__bits_of(sigma); /* codes 1..sigma; sigma >= 1 as n >= 1 */
+    c->code2 = malloc(65536 * sizeof *c->code2);
+    if (!c->code2) return ooc_oom(c);
+    for (unsigned p = 0; p < 65536; p++)
+        c->code2[p] = (uint32_t)c->code[p & 255] << c->bits | c->code[p >> 8];
+    return CLSA_OK;
 }
 
 static uint64_t code_of(const ooc_common *c, uint64_t i)
@@ -171,13 +183,42 @@ static uint64_t code_of(const ooc_common *c, uint64_t i)
     return c->sym == 1 ? c->code[((const uint8_t *)c->text)[i]] : (uint64_t)symbol(c, i) + 1;
 }
 
-/* The first k symbols' codes, big-endian, 0 past the end. */
+/* The first k symbols' codes, big-endian, 0 past the end.  Pass 0 calls
+ * this once per suffix, so the usual case (all k symbols inside the text)
+ * takes a loop with no bounds test or width switch per symbol. */
 static uint64_t prefix_bits(const ooc_common *c, uint64_t i, unsigned k)
 {
     uint64_t key = 0;
-    for (unsigned j = 0; j < k; j++) key |= code_of(c, i + j) << (64 - c->bits * (j + 1));
-    return key;
+    if (i + k > c->n) {
+        for (unsigned j = 0; j < k; j++) key |= code_of(c, i + j) << (64 - c->bits * (j + 1));
+        return key;
+    }
+    if (c->sym == 1) {
+        const uint8_t *t = (const uint8_t *)c->text + i;
+        unsigned j = 0;
+        for (; j + 2 <= k; j += 2)
+            key = key << (2 * c->bits) | c->code2[t[j] | (unsigned)t[j + 1] << 8];
+        if (j < k) key = key << c->bits | c->code[t[j]];
+    } else {
+        for (unsigned j = 0; j < k; j++) key = key << c->bits | ((uint64_t)symbol(c, i + j) + 1);
+    }
+    return key << (64 - c->bits * k); /* bits * k <= 64 */
 }
+
+/* A hint to start loading what a later iteration reads at random (the
+ * gathers' text and ISA reads, the write-back's ISA writes): a miss costs
+ * far more than the loop's work per item, and the hardware prefetcher
+ * cannot guess these addresses. */
+#if defined(__GNUC__) || defined(__clang__)
+#define OOC_PREFETCH(p) __builtin_prefetch((p), 0, 1)
+#define OOC_PREFETCH_W(p) __builtin_prefetch((p), 1, 1)
+#else
+#define OOC_PREFETCH(p) ((void)(p))
+#define OOC_PREFETCH_W(p) ((void)(p))
+#endif
+/* Items the loops run ahead of their prefetches: enough misses in flight
+ * to cover memory latency, few enough that the lines are still cached. */
+#define OOC_AHEAD 16u
 
 /* Pass 0's key: as many symbols as fit 64 bits. */
 static uint64_t prefix_key(const ooc_common *c, uint64_t i)
@@ -185,16 +226,55 @@ static uint64_t prefix_key(const ooc_common *c, uint64_t i)
     return prefix_bits(c, i, prefix_symbols(c));
 }
 
-/* The top 16 bits of prefix_key, from the symbols they cover only. */
-static size_t prefix_top(const ooc_common *c, uint64_t i)
+/* The top 16 bits of prefix_key at consecutive positions, from the symbols
+ * they cover only: a window of those symbols' codes, right-aligned, one
+ * code in and one out a step (the counting sort before pass 0 reads every
+ * position twice; packing the window afresh each time cost k reads). */
+typedef struct ooc_roll {
+    uint64_t v, mask;
+    unsigned k, drop; /* symbols in the window; bits below the top 16 */
+} ooc_roll;
+
+static ooc_roll roll_start(const ooc_common *c, uint64_t i)
 {
-    return (size_t)(prefix_bits(c, i, (16 + c->bits - 1) / c->bits) >> 48);
+    ooc_roll w;
+    w.k = (16 + c->bits - 1) / c->bits;
+    unsigned width = c->bits * w.k; /* 16..33 */
+    w.mask = ((uint64_t)1 << width) - 1;
+    w.drop = width - 16;
+    w.v = prefix_bits(c, i, w.k) >> (64 - width);
+    return w;
+}
+
+static size_t roll_top(const ooc_roll *w) { return (size_t)(w->v >> w->drop); }
+
+/* From position i to i + 1. */
+static void roll_next(const ooc_common *c, ooc_roll *w, uint64_t i)
+{
+    w->v = (w->v << c->bits | code_of(c, i + w->k)) & w->mask;
 }
 
 static clsa_status ooc_report(ooc_common *c)
 {
     return clsa__progress(c->ctx, c->h ? "doubling" : "initial sort",
                           0.95 * (double)c->settled / (double)c->n);
+}
+
+/* Asks for transparent huge pages over a host array read and written at
+ * random (the ISA): with 4 KiB pages nearly every gather read and
+ * write-back store also misses the TLB.  Only a hint, on the whole 2 MiB
+ * pages inside the block, before they are touched; where the kernel lacks
+ * it or refuses, nothing changes. */
+static void ooc_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t e = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+    (void)p, (void)bytes;
+#endif
 }
 
 /* ---- host threads: fn(arg, lo, hi, t) over [0, m) in contiguous parts ------ */
@@ -276,9 +356,11 @@ uint64_t clsa__ooc_host_bytes(uint64_t n, uint64_t cap, int wide, int index64)
 {
     uint64_t w = wide ? 8 : 4, batch = cap < n ? cap : n;
     /* ISA, a host SA when the output is not of the layout's width, the
-     * batch staging (keys twice, positions twice), the pass-0 counts */
+     * batch staging (keys twice, positions twice), the pass-0 counts (the
+     * bucket starts and a table per host thread), the byte-pair codes */
     uint64_t own = (index64 ? 8u : 4u) != w ? w * n : 0;
-    return w * n + own + (16 + 2 * w) * batch + 8u * (OOC_BUCKETS + 1);
+    return w * n + own + (16 + 2 * w) * batch + 8u * (OOC_BUCKETS * (OOC_MAX_THREADS + 1u) + 1) +
+           4u * 65536;
 }
 
 clsa_status clsa__ooc_host_check(clsa_context *ctx, uint64_t n, uint64_t cap, int index64)
@@ -326,11 +408,12 @@ clsa_status clsa__sa_out_of_core(clsa_context *ctx, const void *text, int sym, v
     CLSA_TRY(clsa__ooc_dev_open(ctx, c.n, &c.dev));
     /* an n no host could hold fails here, before a giant allocation */
     CLSA_TRY(clsa__ooc_host_check(ctx, c.n, c.dev.cap, index64));
-    if (sym == 1) byte_codes(&c); /* reads the text: only once n is known to be real */
+    if (sym == 1) CLSA_TRY(byte_codes(&c)); /* reads the text: only once n is known to be real */
     CLSA_TRY(clsa__progress(ctx, "initial sort", 0.0));
     CLSA_TRY(wide ? ooc64_build(&c, sa, index64) : ooc32_build(&c, sa, index64));
     CLSA_TRY(clsa__progress(ctx, "doubling", 1.0));
 done:
+    free(c.code2);
     clsa__ooc_dev_close(ctx, &c.dev);
     clsa__set_phase(ctx, prev);
     return st;

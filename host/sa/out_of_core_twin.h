@@ -21,7 +21,8 @@ typedef struct OOC_W(run) {
     OOC_W(grp) *cur, *next; /* unsorted groups, ascending start */
     size_t ncur, nnext, cur_cap, next_cap;
     uint64_t *keys, *tkeys; /* a batch's keys and the merge's other half */
-    OOC_IDX *pos, *tpos;    /* a batch's positions and the merge's other half */
+    OOC_IDX *pos, *tpos;    /* a batch's positions and the merge's other half
+                             * (the 64-bit layout gathers into tpos first) */
     OOC_IDX *goff;          /* batch offset of each of its groups, + the end */
     size_t batch_cap, goff_cap;
     size_t first, last;     /* the batch's groups: cur[first..last) */
@@ -62,15 +63,23 @@ static clsa_status OOC_W(grow)(OOC_W(run) *r, size_t need, size_t groups)
     return CLSA_OK;
 }
 
+/* Room for more groups in the next list. */
+static clsa_status OOC_W(reserve)(OOC_W(run) *r, size_t more)
+{
+    if (r->next_cap - r->nnext >= more) return CLSA_OK;
+    size_t cap = r->next_cap ? 2 * r->next_cap : 64;
+    if (cap - r->nnext < more) cap = r->nnext + more;
+    OOC_W(grp) *g = realloc(r->next, cap * sizeof *g);
+    if (!g) return ooc_oom(&r->c);
+    r->next = g;
+    r->next_cap = cap;
+    return CLSA_OK;
+}
+
 static clsa_status OOC_W(push)(OOC_W(run) *r, uint64_t start, uint64_t len)
 {
-    if (r->nnext == r->next_cap) {
-        size_t cap = r->next_cap ? 2 * r->next_cap : 64;
-        OOC_W(grp) *g = realloc(r->next, cap * sizeof *g);
-        if (!g) return ooc_oom(&r->c);
-        r->next = g;
-        r->next_cap = cap;
-    }
+    clsa_status st = OOC_W(reserve)(r, 1);
+    if (st) return st;
     r->next[r->nnext].start = (OOC_IDX)start;
     r->next[r->nnext].len = (OOC_IDX)len;
     r->nnext++;
@@ -89,20 +98,47 @@ static size_t OOC_W(group_at)(const OOC_W(run) *r, size_t o)
     return lo;
 }
 
+/* Where key_of(i) reads, at random: the text at i (pass 0) or ISA[i + h].
+ * The caller prefetches it: a void helper holding only the prefetch would
+ * be taken for a pure function by GCC and its calls dropped. */
+static const void *OOC_W(key_src)(const OOC_W(run) *r, uint64_t i)
+{
+    if (r->c.h == 0) return (const uint8_t *)r->c.text + i * (uint64_t)r->c.sym;
+    return i + r->c.h < r->c.n ? &r->isa[i + r->c.h] : &r->isa[i];
+}
+
+/* Items a gather block takes positions for before it reads their keys. */
+#define OOC_BLOCK 64u
+
+/* Where the gather puts positions: in the 64-bit layout the merge's other
+ * half, from which the sorted chunk's local indexes map them straight into
+ * pos (no copy back); in the 32-bit layout pos, which goes to the device. */
+static OOC_IDX *OOC_W(gather_pos)(const OOC_W(run) *r)
+{
+    return OOC_WIDE ? r->tpos : r->pos;
+}
+
 /* Gathers items [lo, hi) of the batch: position from the SA, key with the
- * group's tag above the rank. */
+ * group's tag above the rank.  Block by block: the positions first, each
+ * key's source prefetched, then the keys, so the block's cache misses
+ * overlap instead of stalling one item at a time. */
 static void OOC_W(gather)(void *arg, size_t lo, size_t hi, unsigned t)
 {
     (void)t;
     OOC_W(run) *r = arg;
+    OOC_IDX *pos = OOC_W(gather_pos)(r);
     size_t g = OOC_W(group_at)(r, lo);
-    for (size_t o = lo; o < hi; o++) {
-        while (o >= (size_t)r->goff[g + 1]) g++;
-        const OOC_W(grp) *gr = &r->cur[r->first + g];
-        OOC_IDX i = r->sa[gr->start + (o - r->goff[g])];
-        uint64_t tag = r->tagged ? (uint64_t)g << r->c.rbits : 0;
-        r->keys[o] = tag | OOC_W(key_of)(r, i);
-        r->pos[o] = i;
+    for (size_t b = lo; b < hi; b += OOC_BLOCK) {
+        size_t e = hi - b < OOC_BLOCK ? hi : b + OOC_BLOCK;
+        for (size_t o = b; o < e; o++) {
+            while (o >= (size_t)r->goff[g + 1]) g++;
+            const OOC_W(grp) *gr = &r->cur[r->first + g];
+            OOC_IDX i = r->sa[gr->start + (o - r->goff[g])];
+            r->keys[o] = r->tagged ? (uint64_t)g << r->c.rbits : 0;
+            pos[o] = i;
+            OOC_PREFETCH(OOC_W(key_src)(r, i));
+        }
+        for (size_t o = b; o < e; o++) r->keys[o] |= OOC_W(key_of)(r, pos[o]);
     }
 }
 
@@ -110,16 +146,24 @@ static void OOC_W(gather)(void *arg, size_t lo, size_t hi, unsigned t)
 typedef struct OOC_W(chunk) {
     OOC_W(run) *r;
     size_t a;
-    const uint32_t *local;
+    uint32_t *local;
 } OOC_W(chunk);
 
-/* Chunk-local indexes back to positions: tpos[a + j] = pos[a + local[j]]. */
+/* The chunk-local indexes the device sorts along: local[j] = j. */
+static void OOC_W(iota)(void *arg, size_t lo, size_t hi, unsigned t)
+{
+    (void)t;
+    OOC_W(chunk) *k = arg;
+    for (size_t j = lo; j < hi; j++) k->local[j] = (uint32_t)j;
+}
+
+/* Chunk-local indexes back to positions: pos[a + j] = tpos[a + local[j]]. */
 static void OOC_W(map_back)(void *arg, size_t lo, size_t hi, unsigned t)
 {
     (void)t;
     OOC_W(chunk) *k = arg;
-    OOC_IDX *dst = k->r->tpos + k->a;
-    const OOC_IDX *src = k->r->pos + k->a;
+    OOC_IDX *dst = k->r->pos + k->a;
+    const OOC_IDX *src = k->r->tpos + k->a;
     for (size_t j = lo; j < hi; j++) dst[j] = src[k->local[j]];
 }
 #endif
@@ -131,12 +175,11 @@ static clsa_status OOC_W(sort_chunk)(OOC_W(run) *r, size_t a, size_t len)
     /* the device carries 32-bit chunk-local indexes; tkeys is free scratch
      * until the merge (8 bytes an item, 4 needed) */
     uint32_t *local = (uint32_t *)(r->tkeys + a);
-    for (size_t j = 0; j < len; j++) local[j] = (uint32_t)j;
-    clsa_status st = clsa__ooc_sort_chunk(r->c.ctx, &r->c.dev, r->keys + a, local, len);
-    if (st || len < 2) return st;
     OOC_W(chunk) k = {r, a, local};
+    ooc_par(&r->c, len, OOC_W(iota), &k);
+    clsa_status st = clsa__ooc_sort_chunk(r->c.ctx, &r->c.dev, r->keys + a, local, len);
+    if (st) return st;
     ooc_par(&r->c, len, OOC_W(map_back), &k);
-    memcpy(r->pos + a, r->tpos + a, len * sizeof(OOC_IDX));
     return CLSA_OK;
 #else
     return clsa__ooc_sort_chunk(r->c.ctx, &r->c.dev, r->keys + a, r->pos + a, len);
@@ -207,6 +250,7 @@ static void OOC_W(write_back)(void *arg, size_t lo, size_t hi, unsigned t)
     OOC_W(run) *r = arg;
     size_t g = OOC_W(group_at)(r, lo), head = r->heads[t];
     for (size_t o = lo; o < hi; o++) {
+        if (hi - o > OOC_AHEAD) OOC_PREFETCH_W(&r->isa[r->pos[o + OOC_AHEAD]]);
         while (o >= (size_t)r->goff[g + 1]) g++;
         if (OOC_W(is_head)(r, o, g)) head = o;
         uint64_t base = (uint64_t)r->cur[r->first + g].start - r->goff[g];
@@ -215,9 +259,56 @@ static void OOC_W(write_back)(void *arg, size_t lo, size_t hi, unsigned t)
     }
 }
 
+/* The runs of equal keys in the sorted batch, by parts: part t takes the
+ * runs whose head lies in its range (its last may end past it), counts its
+ * singletons and its runs of two or more, and on the second call (fill)
+ * writes the latter to next from slot at[t], so the list comes out in
+ * batch order as one thread would push it. */
+typedef struct OOC_W(runs) {
+    OOC_W(run) *r;
+    int fill;
+    size_t groups[OOC_MAX_THREADS], singles[OOC_MAX_THREADS], at[OOC_MAX_THREADS];
+} OOC_W(runs);
+
+/* The end of the run whose head is h: the next key unlike it or the end of
+ * h's group g. */
+static size_t OOC_W(run_end)(const OOC_W(run) *r, size_t h, size_t g)
+{
+    size_t o = h + 1, end = (size_t)r->goff[g + 1];
+    while (o < end && r->keys[o] == r->keys[o - 1]) o++;
+    return o;
+}
+
+static void OOC_W(find_runs)(void *arg, size_t lo, size_t hi, unsigned t)
+{
+    OOC_W(runs) *u = arg;
+    OOC_W(run) *r = u->r;
+    size_t g = OOC_W(group_at)(r, lo), groups = 0, singles = 0, o = lo;
+    /* a run whose head lies before lo is the part before's */
+    if (!OOC_W(is_head)(r, o, g)) o = OOC_W(run_end)(r, o, g);
+    while (o < hi) {
+        while (o >= (size_t)r->goff[g + 1]) g++;
+        size_t h = o;
+        o = OOC_W(run_end)(r, h, g);
+        if (o - h == 1) {
+            singles++;
+            continue;
+        }
+        if (u->fill) {
+            OOC_W(grp) *x = &r->next[u->at[t] + groups];
+            x->start = (OOC_IDX)((uint64_t)r->cur[r->first + g].start - r->goff[g] + h);
+            x->len = (OOC_IDX)(o - h);
+        }
+        groups++;
+    }
+    u->groups[t] = groups;
+    u->singles[t] = singles;
+}
+
 /* The sorted batch back into SA and ISA (threads over items; each range's
  * incoming run head from the ranges before it), then the runs of two or
- * more pushed for the next pass, in order. */
+ * more pushed for the next pass, in order (threads too: counted, room
+ * made, written). */
 static clsa_status OOC_W(settle)(OOC_W(run) *r, size_t m)
 {
     unsigned parts = ooc_parts(&r->c, m);
@@ -229,23 +320,19 @@ static clsa_status OOC_W(settle)(OOC_W(run) *r, size_t m)
         if (last != SIZE_MAX) carry = last;
     }
     ooc_par_n(&r->c, m, parts, OOC_W(write_back), r);
-    size_t o = 0;
-    for (size_t g = r->first; g < r->last; g++) {
-        const OOC_W(grp) gr = r->cur[g];
-        size_t a = 0, len = (size_t)gr.len;
-        const uint64_t *k = r->keys + o;
-        for (size_t j = 1; j <= len; j++) {
-            if (j < len && k[j] == k[a]) continue;
-            if (j - a > 1) {
-                clsa_status st = OOC_W(push)(r, (uint64_t)gr.start + a, j - a);
-                if (st) return st;
-            } else {
-                r->c.settled++;
-            }
-            a = j;
-        }
-        o += len;
+    OOC_W(runs) u = {.r = r};
+    ooc_par_n(&r->c, m, parts, OOC_W(find_runs), &u);
+    size_t total = 0;
+    for (unsigned t = 0; t < parts; t++) {
+        u.at[t] = r->nnext + total;
+        total += u.groups[t];
+        r->c.settled += u.singles[t];
     }
+    clsa_status st = OOC_W(reserve)(r, total);
+    if (st) return st;
+    u.fill = 1;
+    ooc_par_n(&r->c, m, parts, OOC_W(find_runs), &u);
+    r->nnext += total;
     return CLSA_OK;
 }
 
@@ -308,27 +395,77 @@ static clsa_status OOC_W(pass)(OOC_W(run) *r)
     return st;
 }
 
+/* The pass-0 counting sort's per-part tables: count[t * OOC_BUCKETS + b]
+ * is part t's items in bucket b, then the next slot they take. */
+typedef struct OOC_W(bk) {
+    OOC_W(run) *r;
+    uint64_t *count;
+} OOC_W(bk);
+
+static void OOC_W(bucket_count)(void *arg, size_t lo, size_t hi, unsigned t)
+{
+    OOC_W(bk) *k = arg;
+    uint64_t *count = k->count + (size_t)t * OOC_BUCKETS;
+    ooc_roll w = roll_start(&k->r->c, lo);
+    for (size_t i = lo; i < hi; i++) {
+        count[roll_top(&w)]++;
+        roll_next(&k->r->c, &w, i);
+    }
+}
+
+static void OOC_W(bucket_place)(void *arg, size_t lo, size_t hi, unsigned t)
+{
+    OOC_W(bk) *k = arg;
+    uint64_t *next = k->count + (size_t)t * OOC_BUCKETS;
+    ooc_roll w = roll_start(&k->r->c, lo);
+    for (size_t i = lo; i < hi; i++) {
+        k->r->sa[next[roll_top(&w)]++] = (OOC_IDX)i;
+        roll_next(&k->r->c, &w, i);
+    }
+}
+
+/* Each part's slots in a bucket follow those of the parts before it, so
+ * positions stay ascending within a bucket, as one thread placed them;
+ * start[b] gets bucket b's first SA index (start[OOC_BUCKETS] = n). */
+static void OOC_W(bucket_slots)(uint64_t *count, unsigned parts, uint64_t *start)
+{
+    uint64_t sum = 0;
+    for (size_t b = 0; b < OOC_BUCKETS; b++) {
+        start[b] = sum;
+        for (unsigned t = 0; t < parts; t++) {
+            uint64_t c = count[(size_t)t * OOC_BUCKETS + b];
+            count[(size_t)t * OOC_BUCKETS + b] = sum;
+            sum += c;
+        }
+    }
+    start[OOC_BUCKETS] = sum;
+}
+
 /* Before pass 0: a host counting sort of all suffixes by the top 16 bits
  * of their prefix key (the first symbol or two), so pass 0 sorts buckets,
  * not one group of all n (whose staging and host merge would be 24-32
- * bytes a symbol).  Singletons are settled here. */
+ * bytes a symbol).  Counting and placing run on the host threads over
+ * fixed parts of the text (one thread made this an O(n) serial step at the
+ * start of every build).  Singletons are settled here. */
 static clsa_status OOC_W(buckets)(OOC_W(run) *r)
 {
-    uint64_t *count = calloc(OOC_BUCKETS + 1, sizeof *count);
+    size_t n = (size_t)r->c.n;
+    unsigned parts = ooc_parts(&r->c, n);
+    uint64_t *count = calloc((size_t)parts * OOC_BUCKETS + OOC_BUCKETS + 1, sizeof *count);
     if (!count) return ooc_oom(&r->c);
-    uint64_t n = r->c.n;
-    for (uint64_t i = 0; i < n; i++) count[prefix_top(&r->c, i) + 1]++;
-    for (size_t b = 1; b <= OOC_BUCKETS; b++) count[b] += count[b - 1];
+    uint64_t *start = count + (size_t)parts * OOC_BUCKETS;
+    OOC_W(bk) k = {r, count};
+    ooc_par_n(&r->c, n, parts, OOC_W(bucket_count), &k);
+    OOC_W(bucket_slots)(count, parts, start);
     clsa_status st = CLSA_OK;
     for (size_t b = 0; b < OOC_BUCKETS && st == CLSA_OK; b++) {
-        uint64_t s = count[b], len = count[b + 1] - s;
+        uint64_t s = start[b], len = start[b + 1] - s;
         if (len > 1) st = OOC_W(push)(r, s, len);
     }
-    for (uint64_t i = 0; i < n; i++) r->sa[count[prefix_top(&r->c, i)]++] = (OOC_IDX)i;
-    for (size_t b = 0; b < OOC_BUCKETS; b++) {
-        /* count[b] is now bucket b's end: a bucket of one ends one past it */
-        uint64_t s = b ? count[b - 1] : 0;
-        if (count[b] - s == 1) {
+    if (st == CLSA_OK) ooc_par_n(&r->c, n, parts, OOC_W(bucket_place), &k);
+    for (size_t b = 0; b < OOC_BUCKETS && st == CLSA_OK; b++) {
+        uint64_t s = start[b];
+        if (start[b + 1] - s == 1) {
             r->isa[r->sa[s]] = (OOC_IDX)(s + 1);
             r->c.settled++;
         }
@@ -357,6 +494,23 @@ static clsa_status OOC_W(doubling)(OOC_W(run) *r)
     return CLSA_OK;
 }
 
+/* The SA being refined into the caller's array of the other width. */
+typedef struct OOC_W(out) {
+    const OOC_IDX *sa;
+    void *out;
+    int index64;
+} OOC_W(out);
+
+static void OOC_W(convert)(void *arg, size_t lo, size_t hi, unsigned t)
+{
+    (void)t;
+    const OOC_W(out) *k = arg;
+    if (k->index64)
+        for (size_t i = lo; i < hi; i++) ((int64_t *)k->out)[i] = (int64_t)k->sa[i];
+    else
+        for (size_t i = lo; i < hi; i++) ((int32_t *)k->out)[i] = (int32_t)k->sa[i];
+}
+
 /* sa_out (n entries of 4 or 8 bytes) gets the suffix array.  The SA being
  * refined is the caller's array when its entries are OOC_IDX wide, else a
  * host copy converted at the end. */
@@ -377,11 +531,13 @@ static clsa_status OOC_W(build)(ooc_common *c, void *sa_out, int index64)
                         "host indexes)", (unsigned long long)c->n, (unsigned)sizeof(OOC_IDX));
         goto done;
     }
+    ooc_huge(r.isa, n * sizeof(OOC_IDX));
     if ((st = OOC_W(doubling)(&r))) goto done;
-    if (own && index64)
-        for (size_t i = 0; i < n; i++) ((int64_t *)sa_out)[i] = (int64_t)r.sa[i];
-    else if (own)
-        for (size_t i = 0; i < n; i++) ((int32_t *)sa_out)[i] = (int32_t)r.sa[i];
+    if (own) {
+        /* an O(n) pass of its own: on the host threads like the others */
+        OOC_W(out) k = {r.sa, sa_out, index64};
+        ooc_par(&r.c, n, OOC_W(convert), &k);
+    }
 done:
     if (own) free(r.sa);
     free(r.isa);
