@@ -13,6 +13,11 @@ bin=$2
 shift 2
 export CLSA_CACHE_DIR="${CLSA_TEST_CACHE:-${TMPDIR:-/tmp}/clsa-test-cache-$(id -u)}"
 mkdir -p "$CLSA_CACHE_DIR" && chmod 700 "$CLSA_CACHE_DIR"
+# A `clsa serve` the developer left running would take the CLI tests'
+# commands with its own OpenCL environment (it forwards only CLSA_*
+# variables, so not RUSTICL_ENABLE): the tests run in process, except
+# test_cli_serve, which starts its own server on its own socket.
+export CLSA_SERVE=0
 case "$impl" in
   pocl)
     export CLSA_DEVICE=pocl
