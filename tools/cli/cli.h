@@ -27,7 +27,8 @@ enum {
     OPT_SET = 1 << 9,      /* --set, --lines: a set of strings (index, lcs) */
     OPT_MIN = 1 << 10,     /* --min M: strings that must share the substring (lcs) */
     OPT_SEQS = 1 << 11,    /* --seqs FILE alone (count, locate) */
-    OPT_DEVICES = 1 << 12  /* -d may name several devices (clsa sa: devlist.c) */
+    OPT_DEVICES = 1 << 12, /* -d may name several devices (clsa sa: devlist.c) */
+    OPT_SERVE = 1 << 13    /* --socket PATH, --idle SECONDS, --stop, --status (serve) */
 };
 
 /* clsa sa -d LIST: at most this many entries; an entry at most
@@ -58,6 +59,9 @@ typedef struct cli_args {
     int set;               /* --set: index a set of strings */
     int lines;             /* --lines: INPUT's lines are the strings */
     int64_t min;           /* --min M (lcs); 0: not given */
+    const char *socket;    /* --socket PATH (serve); NULL: the default path */
+    double idle;           /* --idle SECONDS (serve), > 0; 0: not given */
+    int stop, status;      /* --stop, --status (serve) */
     const char *pos[CLI_MAX_POS];
     int npos;
 } cli_args;

@@ -126,6 +126,19 @@ static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_arg
         if (value_of(argc, argv, i, &v)) return -1;
         if (!*v) return -2;
         a->seqs = v;
+    } else if ((allowed & OPT_SERVE) && is_opt(arg, NULL, "--socket")) {
+        if (value_of(argc, argv, i, &v)) return -1;
+        if (!*v) return -2;
+        a->socket = v;
+    } else if ((allowed & OPT_SERVE) && is_opt(arg, NULL, "--idle")) {
+        char *end;
+        if (value_of(argc, argv, i, &v)) return -1;
+        a->idle = strtod(v, &end);
+        if (end == v || *end || !(a->idle > 0) || a->idle > 1e9) return -2;
+    } else if ((allowed & OPT_SERVE) && !strcmp(arg, "--stop")) {
+        a->stop = 1;
+    } else if ((allowed & OPT_SERVE) && !strcmp(arg, "--status")) {
+        a->status = 1;
     } else {
         return -3;
     }
@@ -144,7 +157,9 @@ static int command_len(const char *usage)
  * malformed one fails before any work.  The library never sees a list. */
 static int device_list(unsigned allowed, const char *usage, cli_args *a)
 {
-    const char *spec = a->device ? a->device : getenv("CLSA_DEVICE");
+    /* serve's own CLSA_DEVICE selects nothing: each request brings its own */
+    const char *env = allowed & OPT_SERVE ? NULL : getenv("CLSA_DEVICE");
+    const char *spec = a->device ? a->device : env;
     if (!spec || !cli_devlist_is_list(spec)) return CLI_OK;
     if (!(allowed & OPT_DEVICES)) {
         cli_error("%.*s: several devices ('%s'%s): only `clsa sa` takes a list", command_len(usage),

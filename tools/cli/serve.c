@@ -23,13 +23,6 @@
 static const char *serve_usage =
     "clsa serve [--socket PATH] [-d DEV] [--backend B] [--idle SECONDS] | --stop | --status";
 
-typedef struct serve_opts {
-    const char *socket, *device;
-    int backend, has_backend;
-    double idle; /* 0: never */
-    int stop, status;
-} serve_opts;
-
 typedef struct server {
     char path[CLI_SERVE_PATH_MAX];
     int listen_fd;
@@ -48,74 +41,12 @@ static void on_stop(int sig)
     cli_interrupt(); /* the running command stops as on Ctrl-C */
 }
 
-/* ---- options ---------------------------------------------------------------- */
-static int option_value(int argc, char **argv, int *i, const char *name, const char **v)
+static int parse_serve(int argc, char **argv, cli_args *a, int *help)
 {
-    size_t len = strlen(name);
-    if (strncmp(argv[*i], name, len)) return 0;
-    if (argv[*i][len] == '=') *v = argv[*i] + len + 1;
-    else if (argv[*i][len] == 0 && *i + 1 < argc) *v = argv[++*i];
-    else return argv[*i][len] == 0 ? -1 : 0;
-    return 1;
-}
-
-static int parse_backend(const char *v, int *b)
-{
-    if (!strcmp(v, "auto")) *b = CLSA_BACKEND_AUTO;
-    else if (!strcmp(v, "device")) *b = CLSA_BACKEND_DEVICE;
-    else if (!strcmp(v, "host")) *b = CLSA_BACKEND_HOST;
-    else return -1;
-    return 0;
-}
-
-static int parse_one(int argc, char **argv, int *i, serve_opts *o)
-{
-    const char *v = NULL, *arg = argv[*i];
-    int k;
-    char *end;
-    if (!strcmp(arg, "--stop")) o->stop = 1;
-    else if (!strcmp(arg, "--status")) o->status = 1;
-    else if ((k = option_value(argc, argv, i, "--socket", &v))) {
-        if (k < 0 || !*v) return -1;
-        o->socket = v;
-    } else if ((k = option_value(argc, argv, i, "--device", &v)) ||
-               (k = option_value(argc, argv, i, "-d", &v))) {
-        if (k < 0 || !*v) return -1;
-        o->device = v;
-    } else if ((k = option_value(argc, argv, i, "--backend", &v))) {
-        if (k < 0 || parse_backend(v, &o->backend)) return -1;
-        o->has_backend = 1;
-    } else if ((k = option_value(argc, argv, i, "--idle", &v))) {
-        if (k < 0) return -1;
-        o->idle = strtod(v, &end);
-        if (end == v || *end || !(o->idle > 0) || o->idle > 1e9) return -1;
-    } else {
-        return -1;
-    }
-    return 0;
-}
-
-static int parse_serve(int argc, char **argv, serve_opts *o, int *help)
-{
-    memset(o, 0, sizeof *o);
-    *help = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("usage: %s\n", serve_usage);
-            *help = 1;
-            return CLI_OK;
-        }
-        if (parse_one(argc, argv, &i, o)) {
-            cli_error("bad or unknown option '%s' (usage: %s)", argv[i], serve_usage);
-            return CLI_USAGE;
-        }
-    }
-    if (o->stop && o->status) {
+    int rc = cli_parse(argc, argv, OPT_DEVICE | OPT_SERVE, 0, 0, serve_usage, a, help);
+    if (rc || *help) return rc;
+    if (a->stop && a->status) {
         cli_error("--stop and --status exclude each other (usage: %s)", serve_usage);
-        return CLI_USAGE;
-    }
-    if (o->device && cli_devlist_is_list(o->device)) {
-        cli_error("serve -d takes one device, not a list (usage: %s)", serve_usage);
         return CLI_USAGE;
     }
     return CLI_OK;
@@ -228,16 +159,11 @@ static void catch_signals(void)
 
 /* -d / --backend: that context opened now, so even the first request
  * asking for it (in the server's environment) skips the start-up. */
-static int warm(const serve_opts *o)
+static int warm(const cli_args *a)
 {
-    if (!o->device && !o->has_backend) return CLI_OK;
-    cli_args a;
-    memset(&a, 0, sizeof a);
-    a.device = o->device;
-    a.backend = o->has_backend ? o->backend : CLSA_BACKEND_DEFAULT;
-    a.index_bits = 32;
+    if (!a->device && a->backend == CLSA_BACKEND_DEFAULT) return CLI_OK;
     clsa_context *ctx;
-    int rc = cli_open(&a, &ctx);
+    int rc = cli_open(a, &ctx);
     if (!rc) cli_close(ctx);
     return rc;
 }
@@ -349,7 +275,7 @@ static void shut(server *s)
     if (s->stop_client >= 0) close(s->stop_client);
 }
 
-static int start(server *s, const serve_opts *o, const char *dir, int own_dir)
+static int start(server *s, const cli_args *o, const char *dir, int own_dir)
 {
     char why[512];
     if (own_dir && cli_serve_dir_ready(dir, why, sizeof why)) {
@@ -371,7 +297,7 @@ static int start(server *s, const serve_opts *o, const char *dir, int own_dir)
 
 int cli_serve(int argc, char **argv)
 {
-    serve_opts o;
+    cli_args o;
     int help, own_dir, rc = parse_serve(argc, argv, &o, &help);
     if (rc || help) return rc;
     server s;
