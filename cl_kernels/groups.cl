@@ -145,6 +145,14 @@ __kernel void grp_head_ranks(__global idx_t *heads, ulong g, __global idx_t *del
     heads[j] = d == GRP_NONE ? GRP_SAME : s + d;
 }
 
+/* heads[j] += base: the initial ranks of one part of the suffixes (its
+ * first SA index, host/sa/pd_part.c) instead of 0. */
+__kernel void grp_add_base(__global idx_t *heads, ulong g, idx_t base)
+{
+    ulong j = get_global_id(0);
+    if (j < g) heads[j] += base;
+}
+
 static int grp_is_head(const __global uint *scan, ulong i, ulong m)
 {
     return i == 0 || i >= m || scan[i - 1] != scan[i];

@@ -78,22 +78,23 @@ __kernel void pd_histogram(const __global uchar *text, ulong n, __global uint *h
  * becomes llvm.usub.sat, which Oclgrind cannot run). */
 __kernel void pd_key_lo(const __global uchar *text, ulong n, const __global ushort *codes,
                         uint sym, uint b, uint h0, uint j0, uint sep, __global uint *keys,
-                        __global idx_t *pos)
+                        __global idx_t *pos, ulong m, int given)
 {
     ulong i = get_global_id(0);
-    if (i >= n) return;
-    keys[i] = (uint)pd_key_part(text, n, i, codes, sym, b, h0, j0, h0, sep);
-    pos[i] = (idx_t)i;
+    if (i >= m) return;
+    ulong p = given ? (ulong)pos[i] : i; /* given: a part's suffixes (pd_part_*) */
+    keys[i] = (uint)pd_key_part(text, n, p, codes, sym, b, h0, j0, h0, sep);
+    if (!given) pos[i] = (idx_t)i;
 }
 
 /* Second half: the upper 32 key bits of the suffix now at slot i (j1: the
  * end of the symbols whose fields reach the high 32 bits). */
 __kernel void pd_key_hi(const __global uchar *text, ulong n, const __global ushort *codes,
                         uint sym, uint b, uint h0, uint j1, uint sep, const __global idx_t *pos,
-                        __global uint *keys)
+                        __global uint *keys, ulong m)
 {
     ulong i = get_global_id(0);
-    if (i >= n) return;
+    if (i >= m) return;
     keys[i] = (uint)(pd_key_part(text, n, pos[i], codes, sym, b, h0, 0, j1, sep) >> 32);
 }
 
@@ -104,14 +105,14 @@ __kernel void pd_key_hi(const __global uchar *text, ulong n, const __global usho
  * first work-item also builds the key left of the work-group's range). */
 __kernel void pd_init_heads(const __global uchar *text, ulong n, const __global ushort *codes,
                             uint sym, uint b, uint h0, uint sep, const __global idx_t *pos,
-                            __global uint *flags, __local ulong *lk)
+                            __global uint *flags, __local ulong *lk, ulong m)
 {
     ulong i = get_global_id(0);
     uint lid = get_local_id(0);
-    if (i < n) lk[lid + 1] = pd_key(text, n, pos[i], codes, sym, b, h0, sep);
-    if (lid == 0 && i > 0 && i - 1 < n) lk[0] = pd_key(text, n, pos[i - 1], codes, sym, b, h0, sep);
+    if (i < m) lk[lid + 1] = pd_key(text, n, pos[i], codes, sym, b, h0, sep);
+    if (lid == 0 && i > 0 && i - 1 < m) lk[0] = pd_key(text, n, pos[i - 1], codes, sym, b, h0, sep);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (i < n)
+    if (i < m)
         flags[i] = i == 0 || lk[lid + 1] != lk[lid] || (sep && pd_key_has_sep(lk[lid + 1], b, h0));
 }
 
@@ -271,4 +272,83 @@ __kernel void pd_merge_halves(const __global idx_t *keys, const __global idx_t *
         else hi = mid;
     }
     out[(first ? i : i - a) + (lo - base)] = vals[i];
+}
+
+/* ---- one part of the suffixes (several devices, host/sa/pd_part.c) ----------
+ * Member `me` of a set sorts the suffixes whose first 8 bytes (big-endian,
+ * 0 past the end) fall in its range between the splitters: keys below
+ * split[0] belong to member 0, ..., at or above split[nsplit - 1] to the
+ * last.  The order of the ranges is the order of the suffixes, so ranks
+ * (SA indexes) are global and each member's SA is one slice of the whole. */
+
+static uint pd_owner(const __global uchar *text, ulong n, ulong p, const __global ulong *split,
+                     uint nsplit)
+{
+    ulong k = 0;
+    for (uint j = 0; j < 8; j++) k = k << 8 | (p + j < n ? (ulong)text[p + j] : 0ul);
+    uint o = 0;
+    for (uint s = 0; s < nsplit; s++) o += split[s] <= k;
+    return o;
+}
+
+/* flags[p] = suffix p is this member's. */
+__kernel void pd_part_own(const __global uchar *text, ulong n, const __global ulong *split,
+                          uint nsplit, uint me, __global uint *flags)
+{
+    ulong p = get_global_id(0);
+    if (p < n) flags[p] = pd_owner(text, n, p, split, nsplit) == me;
+}
+
+/* flags[i] = the rank of u[i] + h (top bit of u masked: groups.cl's marks)
+ * is another member's: it has to be asked for before the pass. */
+__kernel void pd_part_need(const __global idx_t *u, ulong m, ulong n, ulong h, idx_t mask,
+                           const __global uchar *text, const __global ulong *split, uint nsplit,
+                           uint me, __global uint *flags)
+{
+    ulong i = get_global_id(0);
+    if (i >= m) return;
+    ulong q = (ulong)(u[i] & mask) + h;
+    flags[i] = q < n && pd_owner(text, n, q, split, nsplit) != me;
+}
+
+/* req[r] = the position asked for by slot slots[r]. */
+__kernel void pd_part_requests(const __global idx_t *u, const __global idx_t *slots, ulong cnt,
+                               ulong h, idx_t mask, __global idx_t *req)
+{
+    ulong r = get_global_id(0);
+    if (r < cnt) req[r] = (u[slots[r]] & mask) + (idx_t)h;
+}
+
+/* The owner's answers: ans[r] = isa[req[r]]. */
+__kernel void pd_part_answer(const __global idx_t *req, ulong cnt, const __global idx_t *isa,
+                             __global idx_t *ans)
+{
+    ulong r = get_global_id(0);
+    if (r < cnt) ans[r] = isa[req[r]];
+}
+
+/* The asker stores them: isa[req[r]] = ans[r]. */
+__kernel void pd_part_store(const __global idx_t *req, const __global idx_t *ans, ulong cnt,
+                            __global idx_t *isa)
+{
+    ulong r = get_global_id(0);
+    if (r < cnt) isa[req[r]] = ans[r];
+}
+
+/* Ranks of a slice the initial sort finished (no ISA was written):
+ * isa[sa[x]] = base + x. */
+__kernel void pd_part_isa(const __global idx_t *sa, ulong cnt, idx_t base, __global idx_t *isa)
+{
+    ulong x = get_global_id(0);
+    if (x < cnt) isa[sa[x]] = base + (idx_t)x;
+}
+
+/* The slice of SA = ISA^-1 over this member's suffixes (the ISA entries
+ * of other members' suffixes are stale or unset and never read). */
+__kernel void pd_part_invert(const __global idx_t *isa, const __global uchar *text, ulong n,
+                             const __global ulong *split, uint nsplit, uint me, idx_t base,
+                             __global idx_t *sa)
+{
+    ulong p = get_global_id(0);
+    if (p < n && pd_owner(text, n, p, split, nsplit) == me) sa[isa[p] - base] = (idx_t)p;
 }

@@ -1,6 +1,7 @@
-/* clsa_sa32_multi / clsa_sa64_multi: the distributed engine with one
- * thread per member, on 1, 2 and 3 members (two contexts; one context
- * twice plus a NULL member that sorts on the host), against libdivsufsort
+/* clsa_sa32_multi / clsa_sa64_multi with one thread per member, on 1, 2
+ * and 3 members (two contexts: the device engine; one context twice plus a
+ * NULL member that sorts on the host: the distributed engine; two and
+ * three distinct contexts on many inputs), against libdivsufsort
  * on generated inputs with fixed seeds; argument errors; a member's failure
  * agreed by all. */
 #include "testutil.h"
@@ -38,10 +39,9 @@ static void release(clsa_context **ctxs, int k)
     }
 }
 
-static void run(int k, gen_kind kind, unsigned param, int64_t n, uint64_t seed)
+static void run_with(clsa_context **ctxs, int k, gen_kind kind, unsigned param, int64_t n,
+                     uint64_t seed)
 {
-    clsa_context *ctxs[3] = {NULL, NULL, NULL};
-    members(k, ctxs);
     uint8_t *t = malloc((size_t)(n ? n : 1));
     gen_fill(t, (size_t)n, kind, param, seed);
     int64_t *ref = reference(t, n), *sa = malloc((size_t)(n ? n : 1) * sizeof *sa);
@@ -60,11 +60,18 @@ static void run(int k, gen_kind kind, unsigned param, int64_t n, uint64_t seed)
         assert_int_equal(clsa_get_stats(ctxs[k == 2 ? 1 : 0], &s), CLSA_OK);
         assert_true(s.kernel_launches > 0);
     }
-    release(ctxs, k);
     free(t);
     free(ref);
     free(sa);
     free(sa32);
+}
+
+static void run(int k, gen_kind kind, unsigned param, int64_t n, uint64_t seed)
+{
+    clsa_context *ctxs[3] = {NULL, NULL, NULL};
+    members(k, ctxs);
+    run_with(ctxs, k, kind, param, n, seed);
+    release(ctxs, k);
 }
 
 static void cases(int k)
@@ -167,6 +174,61 @@ static void agreed_failure(void **state)
     free(ref);
 }
 
+/* Two and three distinct device contexts: the device engine (each member
+ * sorts its part of the suffixes on its device, ranks exchanged before each
+ * pass: host/sa/pd_part.c).  Inputs whose groups outlive the initial sort
+ * (Fibonacci, periodic, mutated repeats, words) exercise the exchange;
+ * periodic:2 on three members leaves a member without suffixes. */
+static void device_members(void **state)
+{
+    (void)state;
+    if (tu_small()) return; /* Oclgrind: kernels only from the context's own thread */
+    int64_t big = (int64_t)tu_size(20000, 120);
+    for (int k = 2; k <= 3; k++) {
+        clsa_context *ctxs[3] = {tu_context(), tu_context(), k == 3 ? tu_context() : NULL};
+        static const int64_t small[] = {2, 3, 9, 64, 300};
+        for (size_t i = 0; i < sizeof small / sizeof *small; i++)
+            run_with(ctxs, k, GEN_RANDOM, 3, small[i], 40 + i);
+        run_with(ctxs, k, GEN_RANDOM, 4, big, 41);
+        run_with(ctxs, k, GEN_RANDOM, 256, big + 5, 42);
+        run_with(ctxs, k, GEN_FIBONACCI, 0, big, 43);
+        run_with(ctxs, k, GEN_PERIODIC, 2, big, 44);
+        run_with(ctxs, k, GEN_PERIODIC, 13, big, 45);
+        run_with(ctxs, k, GEN_MUTATED, 500, big, 46);
+        run_with(ctxs, k, GEN_RANDOM, 2, big, 47);
+        run_with(ctxs, k, GEN_ALL_EQUAL, 0, 1000, 48);
+        for (uint64_t seed = 0; seed < 40; seed++) /* many small shapes */
+            run_with(ctxs, k, seed % 2 ? GEN_MUTATED : GEN_RANDOM, seed % 2 ? 7 : 2 + seed % 5,
+                     (int64_t)(50 + seed * 97), 100 + seed);
+        for (int r = 0; r < k; r++) clsa_destroy(ctxs[r]);
+    }
+}
+
+/* A device member that fails at an exchange: every member stops and the
+ * call returns that member's message; the next call works. */
+static void device_failure(void **state)
+{
+    (void)state;
+    if (tu_small()) return;
+    clsa_context *ctxs[2] = {tu_context(), tu_context()};
+    int64_t n = 5000;
+    uint8_t *t = malloc((size_t)n);
+    int32_t *sa = malloc((size_t)n * sizeof *sa);
+    gen_fill(t, (size_t)n, GEN_FIBONACCI, 0, 51);
+    setenv("CLSA_MPI_FAIL", "1:exchange", 1);
+    assert_int_equal(clsa_sa32_multi(ctxs, 2, t, sa, n), CLSA_ERR_IO);
+    assert_non_null(strstr(clsa_last_error(ctxs[0]), "rank 1"));
+    setenv("CLSA_MPI_FAIL", "0:exchange", 1);
+    assert_int_equal(clsa_sa32_multi(ctxs, 2, t, sa, n), CLSA_ERR_IO);
+    assert_non_null(strstr(clsa_last_error(ctxs[1]), "rank 0"));
+    unsetenv("CLSA_MPI_FAIL");
+    run_with(ctxs, 2, GEN_FIBONACCI, 0, n, 51);
+    clsa_destroy(ctxs[0]);
+    clsa_destroy(ctxs[1]);
+    free(t);
+    free(sa);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +237,8 @@ int main(void)
         cmocka_unit_test(three_members),
         cmocka_unit_test(errors),
         cmocka_unit_test(agreed_failure),
+        cmocka_unit_test(device_members),
+        cmocka_unit_test(device_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

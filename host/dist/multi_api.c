@@ -1,15 +1,27 @@
-/* clsa_sa32_multi / clsa_sa64_multi: the distributed engine (dist_sa.c)
- * with one thread per member of this process (comm_threads.c). */
+/* clsa_sa32_multi / clsa_sa64_multi: one thread per member of this
+ * process (comm_threads.c).  Members that are distinct device contexts,
+ * each with room for the whole in-memory working set, sort their part of
+ * the suffixes on their devices (host/sa/pd_part.h); any other set (a
+ * NULL or host member, a context named twice, a device too small) runs the
+ * distributed engine of dist_sa.c, whose sorts are on the host's side. */
 #include "comm_threads.h"
 #include "runtime.h"
+#include "sa/out_of_core.h"
+#include "sa/pd_part.h"
+#include "sa/sa.h"
 
 #include <stdio.h>
+#include <string.h>
 
 typedef struct member {
     dist_comm c;
     clsa_context *ctx;
     const uint8_t *text;
     int64_t n, *sa;
+    /* the device engine: splitters, and the caller's SA and its width */
+    const uint64_t *split;
+    void *out;
+    int index64;
     clsa_status st;
     char msg[256];
     /* Start gate: 1 run, -1 give up (a later thread could not start, and
@@ -19,6 +31,52 @@ typedef struct member {
     int *go;
 } member;
 
+/* The slice base.. of a 32-bit device SA into the caller's array. */
+static clsa_status read_slice(clsa_context *ctx, cl_mem dsa, const clsa__pd_part *p, void *out,
+                              int index64)
+{
+    if (!p->count) return CLSA_OK;
+    if (!index64) return clsa__read(ctx, dsa, 0, (int32_t *)out + p->base, (size_t)p->count * 4);
+    /* widened in place: the 32-bit slice is read into the upper half of
+     * the 64-bit one and spread from the front (entry i's 4 bytes lie at
+     * or after entry i's 8) */
+    int64_t *dst = (int64_t *)out + p->base;
+    uint32_t *src = (uint32_t *)(void *)(dst + p->count / 2);
+    clsa_status st = clsa__read(ctx, dsa, 0, src, (size_t)p->count * 4);
+    for (uint64_t i = 0; !st && i < p->count; i++) {
+        uint32_t v;
+        memcpy(&v, src + i, 4);
+        dst[i] = v;
+    }
+    return st;
+}
+
+/* A member of the device engine: the whole text on its device, its part
+ * of the suffixes sorted there, its slice of SA read into the caller's. */
+static void part_member(member *m)
+{
+    clsa_context *ctx = m->ctx;
+    clsa__pd_part p;
+    memset(&p, 0, sizeof p);
+    p.comm = &m->c;
+    p.split = m->split;
+    p.host_text = m->text;
+    p.msg = m->msg;
+    p.cap = sizeof m->msg;
+    m->msg[0] = 0;
+    cl_mem dtext = NULL, dsa = NULL;
+    clsa__call_begin(ctx);
+    clsa_status st = clsa__alloc(ctx, (size_t)m->n, &dtext);
+    if (!st) st = clsa__alloc(ctx, (size_t)m->n * 4, &dsa);
+    if (!st) st = clsa__write(ctx, dtext, 0, m->text, (size_t)m->n);
+    st = clsa__sa_device_part(ctx, dtext, dsa, m->n, &p, st);
+    if (!st) st = read_slice(ctx, dsa, &p, m->out, m->index64);
+    if (st && !m->msg[0]) snprintf(m->msg, sizeof m->msg, "%s", clsa_last_error(ctx));
+    clsa__free(ctx, &dtext);
+    clsa__free(ctx, &dsa);
+    m->st = clsa__call_end(ctx, st);
+}
+
 static void *run_member(void *arg)
 {
     member *m = arg;
@@ -27,17 +85,31 @@ static void *run_member(void *arg)
     int go = *m->go;
     pthread_mutex_unlock(m->lock);
     if (go < 0) return NULL;
+    if (m->split) {
+        part_member(m);
+        return NULL;
+    }
     int64_t lo = dist_part_lo(m->n, m->c.size, m->c.rank);
     m->st = dist_sa(&m->c, m->ctx, m->text ? m->text + lo : NULL, m->n, m->sa + lo, m->msg,
                     sizeof m->msg);
     return NULL;
 }
 
+/* What the members run: split NULL, dist_sa into sa; else the device
+ * engine into out (32- or 64-bit). */
+typedef struct engine {
+    const uint64_t *split;
+    int64_t *sa;
+    void *out;
+    int index64;
+} engine;
+
 /* Member 0 runs on the calling thread (under Oclgrind, the one that may
- * launch kernels), the others on threads of their own.  Every member's
- * status is agreed inside dist_sa, so member 0's is the answer. */
+ * launch kernels), the others on threads of their own.  The answer is the
+ * first failing member's (dist_sa agrees every status; the device engine
+ * agrees them up to its last exchange, then reads slices alone). */
 static clsa_status run_threads(clsa_context *const *ctxs, int k, const uint8_t *text,
-                               int64_t *sa, int64_t n, char *msg, size_t cap)
+                               const engine *e, int64_t n, char *msg, size_t cap)
 {
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
@@ -50,7 +122,8 @@ static clsa_status run_threads(clsa_context *const *ctxs, int k, const uint8_t *
     if (!sh || !m || !tid) goto done;
     for (int r = 0; r < k; r++) {
         dist_comm_threads(&m[r].c, sh, r);
-        m[r] = (member){.c = m[r].c, .ctx = ctxs[r], .text = text, .n = n, .sa = sa,
+        m[r] = (member){.c = m[r].c, .ctx = ctxs[r], .text = text, .n = n, .sa = e->sa,
+                        .split = e->split, .out = e->out, .index64 = e->index64,
                         .lock = &lock, .cond = &cond, .go = &go};
     }
     int started = 1;
@@ -61,12 +134,14 @@ static clsa_status run_threads(clsa_context *const *ctxs, int k, const uint8_t *
     pthread_cond_broadcast(&cond);
     pthread_mutex_unlock(&lock);
     snprintf(msg, cap, "cannot start a thread for each of %d members", k);
-    if (started == k) {
-        run_member(&m[0]);
-        st = m[0].st;
-        snprintf(msg, cap, "%s", st ? m[0].msg : "");
-    }
+    if (started == k) run_member(&m[0]);
     for (int r = 1; r < started; r++) pthread_join(tid[r], NULL);
+    if (started == k) {
+        int r = 0;
+        while (r + 1 < k && !m[r].st) r++;
+        st = m[r].st;
+        snprintf(msg, cap, "%s", st ? m[r].msg : "");
+    }
 done:
     dist_threads_free(sh);
     free(m);
@@ -94,6 +169,28 @@ static const char *bad_arg(clsa_context *const *ctxs, int k, const uint8_t *text
     return NULL;
 }
 
+/* The device engine runs when every member is its own device context
+ * with room for the in-memory working set and n < 2^32. */
+static int devices_fit(clsa_context *const *ctxs, int k, int64_t n)
+{
+    if ((uint64_t)n > UINT32_MAX) return 0;
+    for (int r = 0; r < k; r++) {
+        if (!ctxs[r] || !clsa__use_device(ctxs[r], (uint64_t)n) ||
+            clsa__sa_in_memory_need((uint64_t)n, 1, 0) > clsa__mem_free(ctxs[r]))
+            return 0;
+        for (int q = 0; q < r; q++)
+            if (ctxs[q] == ctxs[r]) return 0;
+    }
+    return 1;
+}
+
+static int one_byte(const uint8_t *text, int64_t n)
+{
+    for (int64_t i = 1; i < n; i++)
+        if (text[i] != text[0]) return 0;
+    return 1;
+}
+
 static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, void *sa,
                          int64_t n, int index64)
 {
@@ -112,12 +209,28 @@ static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, 
     }
     if (n == 0) return CLSA_OK; /* sa may be NULL: nothing for the engine to fill */
     if (k == 1) return index64 ? clsa_sa64(ctxs[0], text, sa, n) : clsa_sa32(ctxs[0], text, sa, n);
+    if (devices_fit(ctxs, k, n)) {
+        /* one repeated byte: the one-device path's direct answer (all
+         * suffixes but the last 7 share a key: nothing to split) */
+        if (one_byte(text, n))
+            return index64 ? clsa_sa64(ctxs[0], text, sa, n) : clsa_sa32(ctxs[0], text, sa, n);
+        uint64_t *split = malloc(sizeof(uint64_t) * (size_t)k);
+        clsa_status st = CLSA_ERR_HOST_MEMORY;
+        snprintf(msg, sizeof msg, "%s: out of host memory", name);
+        if (split && !clsa__pd_part_splitters(text, (uint64_t)n, k, split)) {
+            engine e = {split, NULL, sa, index64};
+            st = run_threads(ctxs, k, text, &e, n, msg, sizeof msg);
+        }
+        free(split);
+        return st ? fail_all(ctxs, k, st, msg) : CLSA_OK;
+    }
     int64_t *sa64 = index64 ? sa : malloc((size_t)(n ? n : 1) * sizeof *sa64);
     if (!sa64) {
         snprintf(msg, sizeof msg, "%s: out of host memory (%lld SA entries)", name, (long long)n);
         return fail_all(ctxs, k, CLSA_ERR_HOST_MEMORY, msg);
     }
-    clsa_status st = run_threads(ctxs, k, text, sa64, n, msg, sizeof msg);
+    engine e = {NULL, sa64, NULL, 1};
+    clsa_status st = run_threads(ctxs, k, text, &e, n, msg, sizeof msg);
     if (!st && !index64)
         for (int64_t i = 0; i < n; i++) ((int32_t *)sa)[i] = (int32_t)sa64[i];
     if (!index64) free(sa64);

@@ -156,6 +156,12 @@ clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_del
         w->isa_unset = 1;
         return CLSA_OK;
     }
+    cl_ulong hh = heads, b64 = w->rank_base;
+    cl_uint b32 = (cl_uint)w->rank_base; /* an idx_t argument */
+    clsa__karg base = w->index64 ? (clsa__karg)CLSA_KARG(b64) : (clsa__karg)CLSA_KARG(b32);
+    if (w->rank_base &&
+        (st = RUN(w, "grp_add_base", heads, CLSA_KARG(w->sv), CLSA_KARG(hh), base)))
+        return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     if ((st = clsa__fill_zero(ctx, w->counter, 0, sizeof counts)) ||
         (st = RUN(w, "grp_rank_update", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk),

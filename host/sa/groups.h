@@ -37,6 +37,8 @@ typedef struct clsa__sa_work {
     cl_mem counts;  /* 36 uints: class counts */
     int isa_unset;  /* clsa__groups_settle found only singletons: u holds
                      * every suffix in its final order, isa was not written */
+    uint64_t rank_base; /* SA index of u's first suffix before any sort: 0,
+                         * or a part's first slot (host/sa/pd_part.c) */
     int marked;     /* the last compaction marked each group's first slot in
                      * the top bit of u (groups.cl GRP_TOP): the next
                      * clsa__groups_starts scans those bits and clears them */

@@ -13,6 +13,7 @@
  * One repeated byte is answered directly. */
 #include "sa.h"
 #include "groups.h"
+#include "pd_part.h"
 #include "prim/radix_sort.h"
 #include "prim/scan.h"
 #include "prim/segmented_sort.h"
@@ -78,14 +79,15 @@ static size_t table_cap(uint64_t x) { return (size_t)(x / 4) + 4096; }
 /* The SA buffer ends up with all n suffixes sorted by their first h0
  * symbols; k, sk, sv (n idx_t each) are scratch. */
 static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
-                                const pd_alphabet *a, cl_mem codes)
+                                const pd_alphabet *a, cl_mem codes, int given)
 {
     int vb = w->index64 ? 8 : 4;
-    cl_ulong n = w->n;
+    cl_ulong n = w->n, m = w->m;
     cl_uint sym = a->sym, b = a->b, h0 = a->h0, sep = a->sep_byte >= 0;
+    cl_int giv = given;
     unsigned total = a->b * a->h0;
     clsa_status st;
-    if (w->n <= small_sort_cap(ctx, w->index64)) {
+    if (!given && w->n <= small_sort_cap(ctx, w->index64)) {
         cl_uint P = 2;
         while (P < w->n) P *= 2;
         size_t wg = P / 2 < ctx->tune.wg ? P / 2 : ctx->tune.wg;
@@ -100,20 +102,20 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
      * bits need j >= h0 - ceil(32 / b), the high ones j < h0 - 32 / b. */
     cl_uint lo_n = (32 + a->b - 1) / a->b, hi_skip = 32 / a->b;
     cl_uint j0 = a->h0 > lo_n ? a->h0 - lo_n : 0, j1 = a->h0 > hi_skip ? a->h0 - hi_skip : 0;
-    if ((st = RUN(ctx, w->index64, "pd_key_lo", w->n, CLSA_KARG(text), CLSA_KARG(n),
+    if ((st = RUN(ctx, w->index64, "pd_key_lo", w->m, CLSA_KARG(text), CLSA_KARG(n),
                   CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j0),
-                  CLSA_KARG(sep), CLSA_KARG(w->k),
-                  CLSA_KARG(w->u))) ||
-        (st = clsa__radix_sort_capped(ctx, w->k, w->u, w->n, 4, vb, 0, total < 32 ? total : 32,
-                                      w->sk, w->sv, table_cap(w->n))))
+                  CLSA_KARG(sep), CLSA_KARG(w->k), CLSA_KARG(w->u), CLSA_KARG(m),
+                  CLSA_KARG(giv))) ||
+        (st = clsa__radix_sort_capped(ctx, w->k, w->u, w->m, 4, vb, 0, total < 32 ? total : 32,
+                                      w->sk, w->sv, table_cap(w->m))))
         return st;
     if (total <= 32) return CLSA_OK;
-    if ((st = RUN(ctx, w->index64, "pd_key_hi", w->n, CLSA_KARG(text), CLSA_KARG(n),
+    if ((st = RUN(ctx, w->index64, "pd_key_hi", w->m, CLSA_KARG(text), CLSA_KARG(n),
                   CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j1),
-                  CLSA_KARG(sep), CLSA_KARG(w->u), CLSA_KARG(w->k))))
+                  CLSA_KARG(sep), CLSA_KARG(w->u), CLSA_KARG(w->k), CLSA_KARG(m))))
         return st;
-    return clsa__radix_sort_capped(ctx, w->k, w->u, w->n, 4, vb, 0, total - 32, w->sk, w->sv,
-                                   table_cap(w->n));
+    return clsa__radix_sort_capped(ctx, w->k, w->u, w->m, 4, vb, 0, total - 32, w->sk, w->sv,
+                                   table_cap(w->m));
 }
 
 /* Elements per sub-buffer alignment of the device (CL_DEVICE_MEM_BASE_ADDR_ALIGN). */
@@ -344,11 +346,13 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
 /* Initial sort and groups: afterwards isa holds every suffix's rank, u (in
  * the SA buffer) the m suffixes of unsorted groups, and k, sk, sv are
  * sized for them. */
+/* given: a part of the suffixes (clsa__sa_device_part): k, sk, sv are
+ * allocated and u (= sa) holds the w->m positions to sort. */
 static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_buffers *b,
-                                  clsa__sa_work *w, const pd_alphabet *a)
+                                  clsa__sa_work *w, const pd_alphabet *a, int given)
 {
     size_t iw = w->index64 ? 8 : 4, n = (size_t)w->n;
-    cl_ulong nn = w->n;
+    cl_ulong nn = w->n, mm;
     cl_uint csym = a->sym, cb = a->b, ch0 = a->h0, csep = a->sep_byte >= 0;
     cl_mem codes = text; /* unread when the codes are in the text */
     clsa_status st = CLSA_OK;
@@ -356,16 +360,20 @@ static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_
         CLSA_TRY(alloc(ctx, b, sizeof a->codes, &codes));
         CLSA_TRY(clsa__write(ctx, codes, 0, a->codes, sizeof a->codes));
     }
-    CLSA_TRY(alloc(ctx, b, n * iw, &w->k));
-    CLSA_TRY(alloc(ctx, b, n * iw, &w->sk));
-    CLSA_TRY(alloc(ctx, b, n * iw, &w->sv));
-    w->u = sa;
-    w->m = n;
-    CLSA_TRY(initial_sort(ctx, text, w, a, codes));
+    if (!given) {
+        CLSA_TRY(alloc(ctx, b, n * iw, &w->k));
+        CLSA_TRY(alloc(ctx, b, n * iw, &w->sk));
+        CLSA_TRY(alloc(ctx, b, n * iw, &w->sv));
+        w->u = sa;
+        w->m = n;
+    }
+    mm = w->m;
+    CLSA_TRY(initial_sort(ctx, text, w, a, codes, given));
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    CLSA_TRY(RUN(ctx, w->index64, "pd_init_heads", n, CLSA_KARG(text), CLSA_KARG(nn),
+    CLSA_TRY(RUN(ctx, w->index64, "pd_init_heads", w->m, CLSA_KARG(text), CLSA_KARG(nn),
                  CLSA_KARG(codes), CLSA_KARG(csym), CLSA_KARG(cb), CLSA_KARG(ch0), CLSA_KARG(csep),
-                 CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KLOCAL((ctx->tune.wg + 1) * 8)));
+                 CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KLOCAL((ctx->tune.wg + 1) * 8),
+                 CLSA_KARG(mm)));
     w->isa = w->k; /* the sort keys are dead */
     w->k = NULL;
     CLSA_TRY(clsa__groups_settle(ctx, w, 0));
@@ -418,7 +426,7 @@ static clsa_status initial_groups_int(clsa_context *ctx, cl_mem text, int text_w
     a->sigma = sigma;
     a->b = clsa__bits_of(sigma);
     a->h0 = 64 / a->b;
-    CLSA_TRY(initial_groups(ctx, codes, sa, b, w, a));
+    CLSA_TRY(initial_groups(ctx, codes, sa, b, w, a, 0));
     if (codes != text) release(ctx, b, codes);
     return CLSA_OK;
 unpacked:
@@ -545,7 +553,7 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     }
     CLSA_TRY(alloc(ctx, &b, 8, &w.counter));
     CLSA_TRY(alloc(ctx, &b, 36 * 4, &w.counts));
-    if (sym == 1) CLSA_TRY(initial_groups(ctx, text, sa, &b, &w, &a));
+    if (sym == 1) CLSA_TRY(initial_groups(ctx, text, sa, &b, &w, &a, 0));
     else CLSA_TRY(initial_groups_int(ctx, text, text_writable, sa, &b, &w, &a));
     CLSA_TRY(report_sorted(ctx, "initial sort", &w));
     for (uint64_t h = a.h0; w.m > 0; h *= 2) {
@@ -574,6 +582,67 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     CLSA_TRY(clsa__progress(ctx, "inversion", 1.0));
 done:
     release_all(ctx, &b);
+    clsa__set_phase(ctx, prev);
+    return st;
+}
+
+/* One member's part of a suffix array on several devices (pd_part.h): the
+ * same initial sort and doubling passes over the member's suffixes, with
+ * the ranks other members own fetched before each pass.  Every member
+ * takes part in every collective whatever fails locally (the failure is
+ * agreed at the next one), so none waits for ever.  sa gets the slice
+ * SA[p->base, p->base + p->count). */
+clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n,
+                                 clsa__pd_part *p, clsa_status st)
+{
+    int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT);
+    pd_buffers b = {{NULL}};
+    clsa__sa_work w;
+    memset(&w, 0, sizeof w);
+    w.n = (uint64_t)n;
+    pd_alphabet a;
+    memset(&a, 0, sizeof a);
+    a.sym = 1;
+    a.sep_byte = -1;
+    uint64_t m = 0;
+    size_t iw = 4;
+    ctx->stats.doubling_passes = 0;
+    if (!st && (uint64_t)n > UINT32_MAX)
+        st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "several devices: %lld bytes; the device path "
+                        "handles fewer than 2^32", (long long)n);
+    if (!st) st = clsa__reserve_check(ctx, 3 * iw * (uint64_t)n + 4096, "suffix array working set");
+    if (!st) st = alphabet(ctx, text, w.n, &a);
+    if (!st) st = alloc(ctx, &b, (size_t)n * iw, &w.k);
+    if (!st) st = alloc(ctx, &b, (size_t)n * iw, &w.sk);
+    if (!st) st = alloc(ctx, &b, (size_t)n * iw, &w.sv);
+    if (!st) st = alloc(ctx, &b, 8, &w.counter);
+    if (!st) st = alloc(ctx, &b, 36 * 4, &w.counts);
+    if (!st) st = clsa__pd_part_own(ctx, p, text, w.n, sa, w.sk, &m);
+    st = clsa__pd_part_slices(ctx, p, st, m);
+    w.u = sa;
+    w.m = (size_t)m;
+    w.rank_base = p->base;
+    if (!st && m) st = initial_groups(ctx, text, sa, &b, &w, &a, 1);
+    if (!st && !m) w.m = 0;
+    for (uint64_t h = a.h0 ? a.h0 : 1;; h *= 2) {
+        int more = 0;
+        st = clsa__pd_part_exchange(ctx, p, &w, text, h, st, &more);
+        if (st || !more) break;
+        if (h / 2 >= w.n) { /* every member sees the same h and n: all stop here */
+            st = clsa__fail(ctx, CLSA_ERR_OPENCL,
+                            "suffix array: doubling did not converge (h = %llu, n = %llu): "
+                            "the devices computed inconsistent ranks",
+                            (unsigned long long)h, (unsigned long long)w.n);
+            break;
+        }
+        ctx->stats.doubling_passes++;
+        clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
+        if (w.m) st = doubling_pass(ctx, &w, h);
+    }
+    clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
+    if (!st) st = clsa__pd_part_invert(ctx, p, &w, text, sa);
+    release_all(ctx, &b);
+    clsa__free(ctx, &p->dsplit);
     clsa__set_phase(ctx, prev);
     return st;
 }

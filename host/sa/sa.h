@@ -24,6 +24,14 @@ clsa_status clsa__sa_device_sym(clsa_context *ctx, cl_mem text, int sym, int tex
 clsa_status clsa__sa_device_gsa(clsa_context *ctx, cl_mem text, int sep_byte, cl_mem sa,
                                 int64_t n, int index64);
 
+struct clsa__pd_part;
+/* One member's part of the suffix array of text on several devices
+ * (host/sa/pd_part.h): collective over the members; st, a failure before
+ * the call, is agreed with the others.  sa (n entries of 4 bytes) gets the
+ * member's slice in [0, part->count). */
+clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n,
+                                 struct clsa__pd_part *part, clsa_status st);
+
 /* The suffix array of a host text of n symbols (sym = 1, 2 or 4 bytes) on
  * the backend the context's settings pick (device, or the host for NULL,
  * HOST, AUTO below the threshold), as clsa_sa32 ... clsa_sa64_u32 do once

@@ -1,0 +1,278 @@
+/* One device's part of a suffix array sorted on several devices: owners,
+ * slices and the rank exchange before each doubling pass (pd_part.h). */
+#include "pd_part.h"
+#include "dist/comm.h"
+#include "prim/scan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RUN(ctx, name, global, ...)                                                       \
+    clsa__sa_run(ctx, "prefix_doubling", 0, name, global, 0,                            \
+                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),              \
+                 (clsa__karg[]){__VA_ARGS__})
+
+uint64_t clsa__pd_part_key(const uint8_t *text, uint64_t n, uint64_t p)
+{
+    uint64_t k = 0;
+    for (uint64_t j = 0; j < 8; j++) k = k << 8 | (p + j < n ? text[p + j] : 0u);
+    return k;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+#define SPLIT_SAMPLES 65536u
+
+int clsa__pd_part_splitters(const uint8_t *text, uint64_t n, int size, uint64_t *split)
+{
+    uint64_t s = n < SPLIT_SAMPLES ? n : SPLIT_SAMPLES;
+    uint64_t *keys = malloc((size_t)(s ? s : 1) * sizeof *keys);
+    if (!keys) return -1;
+    for (uint64_t i = 0; i < s; i++) keys[i] = clsa__pd_part_key(text, n, i * n / s);
+    qsort(keys, (size_t)s, sizeof *keys, cmp_u64);
+    for (int g = 1; g < size; g++) split[g - 1] = s ? keys[(uint64_t)g * s / (uint64_t)size] : 0;
+    free(keys);
+    return 0;
+}
+
+int clsa__pd_part_owner(const clsa__pd_part *p, uint64_t n, uint64_t pos)
+{
+    uint64_t k = clsa__pd_part_key(p->host_text, n, pos);
+    int o = 0;
+    for (int s = 0; s + 1 < p->comm->size; s++) o += p->split[s] <= k;
+    return o;
+}
+
+/* The local failure's text (the context's message) for the agreement. */
+static clsa_status agree(clsa_context *ctx, clsa__pd_part *p, clsa_status st)
+{
+    if (st && !p->msg[0]) snprintf(p->msg, p->cap, "%s", clsa_last_error(ctx));
+    st = dist_agree(p->comm, st, p->msg, p->cap);
+    return st;
+}
+
+static clsa_status transport(clsa__pd_part *p)
+{
+    snprintf(p->msg, p->cap, "%s", p->comm->msg);
+    return CLSA_ERR_IO;
+}
+
+clsa_status clsa__pd_part_own(clsa_context *ctx, clsa__pd_part *p, cl_mem text, uint64_t n,
+                              cl_mem u, cl_mem flags, uint64_t *m)
+{
+    int size = p->comm->size;
+    cl_ulong nn = n;
+    cl_uint nsplit = (cl_uint)(size - 1), me = (cl_uint)p->comm->rank;
+    uint32_t total = 0;
+    clsa_status st;
+    *m = 0;
+    if ((st = clsa__alloc(ctx, (size_t)nsplit * 8 + 8, &p->dsplit)) ||
+        (st = clsa__write(ctx, p->dsplit, 0, p->split, (size_t)nsplit * 8)) ||
+        (st = RUN(ctx, "pd_part_own", (size_t)n, CLSA_KARG(text), CLSA_KARG(nn),
+                  CLSA_KARG(p->dsplit), CLSA_KARG(nsplit), CLSA_KARG(me), CLSA_KARG(flags))) ||
+        (st = clsa__scan_index(ctx, flags, flags, (size_t)n, 0, CLSA_SCAN_FLAGS, &total, u, 0)))
+        return st;
+    *m = total;
+    return CLSA_OK;
+}
+
+clsa_status clsa__pd_part_slices(clsa_context *ctx, clsa__pd_part *p, clsa_status st,
+                                 uint64_t m)
+{
+    dist_comm *c = p->comm;
+    int64_t *all = malloc(sizeof(int64_t) * (size_t)c->size), mine[1] = {(int64_t)m};
+    if (!st && !all)
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "several devices: out of host memory");
+    if ((st = agree(ctx, p, st))) goto done;
+    if (c->allgather(c, mine, 1, all)) {
+        st = transport(p);
+        goto done;
+    }
+    p->base = 0;
+    for (int r = 0; r < c->rank; r++) p->base += (uint64_t)all[r];
+    p->count = m;
+done:
+    free(all);
+    return st;
+}
+
+/* The asked positions of this member (device list req, host copy *hreq,
+ * *nreq of them). */
+static clsa_status ask(clsa_context *ctx, clsa__pd_part *p, clsa__sa_work *w, cl_mem text,
+                       uint64_t h, cl_mem *req, uint32_t **hreq, uint32_t *nreq)
+{
+    cl_ulong m = w->m, n = w->n, hh = h;
+    cl_uint mask = w->n < ((uint64_t)1 << 31) ? 0x7fffffffu : 0xffffffffu;
+    cl_uint nsplit = (cl_uint)(p->comm->size - 1), me = (cl_uint)p->comm->rank;
+    clsa_status st;
+    *nreq = 0;
+    if (!w->m) return CLSA_OK;
+    /* k (flags, then their scan) and sk (the asking slots) are free
+     * between passes */
+    if ((st = RUN(ctx, "pd_part_need", (size_t)m, CLSA_KARG(w->u), CLSA_KARG(m), CLSA_KARG(n),
+                  CLSA_KARG(hh), CLSA_KARG(mask), CLSA_KARG(text), CLSA_KARG(p->dsplit),
+                  CLSA_KARG(nsplit), CLSA_KARG(me), CLSA_KARG(w->k))) ||
+        (st = clsa__scan_index(ctx, w->k, w->k, (size_t)m, 0, CLSA_SCAN_FLAGS, nreq, w->sk, 0)))
+        return st;
+    if (!*nreq) return CLSA_OK;
+    cl_ulong cnt = *nreq;
+    *hreq = malloc((size_t)cnt * 4);
+    if (!*hreq) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "several devices: out of host memory");
+    if ((st = clsa__alloc(ctx, (size_t)cnt * 4, req)) ||
+        (st = RUN(ctx, "pd_part_requests", (size_t)cnt, CLSA_KARG(w->u), CLSA_KARG(w->sk),
+                  CLSA_KARG(cnt), CLSA_KARG(hh), CLSA_KARG(mask), CLSA_KARG(*req))))
+        return st;
+    return clsa__read(ctx, *req, 0, *hreq, (size_t)cnt * 4);
+}
+
+/* The owner's side: answers[r] = rank of position asked[r] (all its own). */
+static clsa_status answer(clsa_context *ctx, clsa__pd_part *p, clsa__sa_work *w,
+                          const uint32_t *asked, uint32_t *answers, uint64_t cnt)
+{
+    cl_mem dreq = NULL, dans = NULL;
+    cl_ulong c = cnt, count = p->count;
+    cl_uint base = (cl_uint)p->base;
+    clsa_status st = CLSA_OK;
+    if (!cnt) return CLSA_OK;
+    if (w->isa_unset && !p->isa_made) { /* the initial sort finished the slice in u */
+        CLSA_TRY(RUN(ctx, "pd_part_isa", (size_t)count, CLSA_KARG(w->u), CLSA_KARG(count),
+                     CLSA_KARG(base), CLSA_KARG(w->isa)));
+        p->isa_made = 1;
+    }
+    CLSA_TRY(clsa__alloc(ctx, (size_t)cnt * 4, &dreq));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)cnt * 4, &dans));
+    CLSA_TRY(clsa__write(ctx, dreq, 0, asked, (size_t)cnt * 4));
+    CLSA_TRY(RUN(ctx, "pd_part_answer", (size_t)cnt, CLSA_KARG(dreq), CLSA_KARG(c),
+                 CLSA_KARG(w->isa), CLSA_KARG(dans)));
+    CLSA_TRY(clsa__read(ctx, dans, 0, answers, (size_t)cnt * 4));
+done:
+    clsa__free(ctx, &dreq);
+    clsa__free(ctx, &dans);
+    return st;
+}
+
+static clsa_status store(clsa_context *ctx, clsa__sa_work *w, cl_mem req, const uint32_t *ans,
+                         uint64_t cnt)
+{
+    cl_mem dans = NULL;
+    cl_ulong c = cnt;
+    clsa_status st = CLSA_OK;
+    if (!cnt) return CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, (size_t)cnt * 4, &dans));
+    CLSA_TRY(clsa__write(ctx, dans, 0, ans, (size_t)cnt * 4));
+    CLSA_TRY(RUN(ctx, "pd_part_store", (size_t)cnt, CLSA_KARG(req), CLSA_KARG(dans), CLSA_KARG(c),
+                 CLSA_KARG(w->isa)));
+done:
+    clsa__free(ctx, &dans);
+    return st;
+}
+
+/* Host buffers of one exchange: the asked positions grouped by owner
+ * (order[] maps them back), what others ask of this member, the answers. */
+typedef struct part_xfer {
+    int64_t *scount, *rcount;
+    uint32_t *hreq, *sorted, *asked, *answers, *back, *ans;
+    uint32_t *order;
+} part_xfer;
+
+static void xfer_free(part_xfer *x)
+{
+    free(x->scount), free(x->rcount), free(x->hreq), free(x->sorted), free(x->asked);
+    free(x->answers), free(x->back), free(x->ans), free(x->order);
+}
+
+/* Groups the asked positions by owner (stable): sorted[k] = hreq[order[k]]. */
+static int route(const clsa__pd_part *p, uint64_t n, part_xfer *x, uint32_t nreq)
+{
+    int size = p->comm->size;
+    int64_t *at = calloc((size_t)size, sizeof *at);
+    uint8_t *own = malloc(nreq ? nreq : 1);
+    x->sorted = malloc((size_t)(nreq ? nreq : 1) * 4);
+    x->order = malloc((size_t)(nreq ? nreq : 1) * 4);
+    int ok = at && own && x->sorted && x->order;
+    for (uint32_t r = 0; ok && r < nreq; r++) {
+        own[r] = (uint8_t)(size == 2 ? 1 - p->comm->rank : clsa__pd_part_owner(p, n, x->hreq[r]));
+        x->scount[own[r]]++;
+    }
+    for (int d = 1; ok && d < size; d++) at[d] = at[d - 1] + x->scount[d - 1];
+    for (uint32_t r = 0; ok && r < nreq; r++) {
+        int64_t k = at[own[r]]++;
+        x->sorted[k] = x->hreq[r];
+        x->order[k] = r;
+    }
+    free(at);
+    free(own);
+    return ok;
+}
+
+clsa_status clsa__pd_part_exchange(clsa_context *ctx, clsa__pd_part *p, clsa__sa_work *w,
+                                   cl_mem text, uint64_t h, clsa_status st, int *more)
+{
+    dist_comm *c = p->comm;
+    part_xfer x;
+    memset(&x, 0, sizeof x);
+    cl_mem req = NULL;
+    uint32_t nreq = 0;
+    *more = 0;
+    if (!st) st = dist_fault(c, "exchange", p->msg, p->cap);
+    if ((st = agree(ctx, p, st))) return st;
+    int64_t left[1] = {(int64_t)w->m};
+    if (c->allreduce(c, left, 1, DIST_SUM)) return transport(p);
+    if (!left[0]) return CLSA_OK;
+    *more = 1;
+    x.scount = calloc((size_t)c->size, sizeof *x.scount);
+    x.rcount = calloc((size_t)c->size, sizeof *x.rcount);
+    if (!x.scount || !x.rcount)
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "several devices: out of host memory");
+    if (!st) st = ask(ctx, p, w, text, h, &req, &x.hreq, &nreq);
+    if (!st && !route(p, w->n, &x, nreq))
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "several devices: out of host memory");
+    if ((st = agree(ctx, p, st))) goto done;
+    if (c->alltoall_counts(c, x.scount, x.rcount)) {
+        st = transport(p);
+        goto done;
+    }
+    int64_t nasked = 0;
+    for (int r = 0; r < c->size; r++) nasked += x.rcount[r];
+    x.asked = malloc((size_t)(nasked ? nasked : 1) * 4);
+    x.answers = malloc((size_t)(nasked ? nasked : 1) * 4);
+    x.back = malloc((size_t)(nreq ? nreq : 1) * 4);
+    x.ans = malloc((size_t)(nreq ? nreq : 1) * 4);
+    if (!x.asked || !x.answers || !x.back || !x.ans)
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "several devices: out of host memory");
+    if ((st = agree(ctx, p, st))) goto done;
+    if (c->alltoallv(c, x.sorted, x.scount, x.asked, x.rcount, 4)) {
+        st = transport(p);
+        goto done;
+    }
+    st = answer(ctx, p, w, x.asked, x.answers, (uint64_t)nasked);
+    if ((st = agree(ctx, p, st))) goto done;
+    if (c->alltoallv(c, x.answers, x.rcount, x.back, x.scount, 4)) {
+        st = transport(p);
+        goto done;
+    }
+    for (uint32_t k = 0; k < nreq; k++) x.ans[x.order[k]] = x.back[k];
+    st = store(ctx, w, req, x.ans, nreq);
+    st = agree(ctx, p, st);
+done:
+    clsa__free(ctx, &req);
+    xfer_free(&x);
+    return st;
+}
+
+clsa_status clsa__pd_part_invert(clsa_context *ctx, clsa__pd_part *p, clsa__sa_work *w,
+                                 cl_mem text, cl_mem sa)
+{
+    cl_ulong n = w->n;
+    cl_uint nsplit = (cl_uint)(p->comm->size - 1), me = (cl_uint)p->comm->rank;
+    cl_uint base = (cl_uint)p->base;
+    if (w->isa_unset || !p->count) return CLSA_OK; /* u (= sa) holds the slice */
+    return RUN(ctx, "pd_part_invert", (size_t)n, CLSA_KARG(w->isa), CLSA_KARG(text), CLSA_KARG(n),
+               CLSA_KARG(p->dsplit), CLSA_KARG(nsplit), CLSA_KARG(me), CLSA_KARG(base),
+               CLSA_KARG(sa));
+}
