@@ -151,8 +151,9 @@ void op_radix(bench_env *env, const bench_cfg *cfg, bench_row *row);
 void op_tokens(bench_env *env, const bench_cfg *cfg, const bench_input *in, bench_row *row);
 /* clsa_gsa32 over the input's lines or FASTA records (ops_gsa.c). */
 void op_gsa(bench_env *env, const bench_cfg *cfg, const bench_input *in, bench_row *row);
-/* sa32-multi (ops_multi.c): clsa_sa32_multi over CLSA_BENCH_DEVICES. */
-void op_multi(bench_env *env, const bench_cfg *cfg, const bench_input *in, bench_row *row);
+/* sa32-multi, sa64-multi (ops_multi.c): clsa_sa32/64_multi over CLSA_BENCH_DEVICES. */
+void op_multi(bench_env *env, const bench_cfg *cfg, const bench_input *in, int index64,
+              bench_row *row);
 /* The radix rows' input (seeded random keys, value = index), row and check
  * (sorted, stable, every key next to its value), shared by radix and cub-radix. */
 void radix_input(const bench_cfg *cfg, uint32_t *keys, uint32_t *values, size_t n);

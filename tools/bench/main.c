@@ -11,7 +11,7 @@
 
 /* Each CUDA anchor runs just before the clsa op it is compared with, on the
  * same input (report.c puts the ratio on clsa's row). */
-static const char *const text_ops[] = {"cubwt-sa", "sa32", "sa64", "sa32-u32", "gsa32", "sa32-multi", "cubwt-bwt", "bwt", "lcp",
+static const char *const text_ops[] = {"cubwt-sa", "sa32", "sa64", "sa32-u32", "gsa32", "sa32-multi", "sa64-multi", "cubwt-bwt", "bwt", "lcp",
                                        "fm-count"};
 static const char *const prim_ops[] = {"cub-radix", "radix", "segsort", "batched"};
 #define NTEXT (sizeof text_ops / sizeof *text_ops)
@@ -24,8 +24,8 @@ static void usage(FILE *f)
 "  OPS     comma-separated: sa32 sa64 sa32-u32 gsa32 bwt lcp fm-count (over each\n"
 "          INPUT; sa32-u32: the input's words as 32-bit token ids; gsa32: the\n"
 "          generalized SA of its lines, or of its records if it is FASTA),\n"
-"          sa32-multi (clsa_sa32_multi over the devices env CLSA_BENCH_DEVICES\n"
-"          lists, default nvidia:0,nvidia:1; not in 'all'),\n"
+"          sa32-multi sa64-multi (clsa_sa32/64_multi over the devices env\n"
+"          CLSA_BENCH_DEVICES lists, default nvidia:0,nvidia:1; not in 'all'),\n"
 "          radix segsort batched (generated data, no INPUT), or 'all'\n"
 "          CUDA anchors (build with -DCLSA_BENCH_CUDA=ON; each runs just before\n"
 "          the clsa op it is compared with): cubwt-sa (libcubwt 1.0.0, beside\n"
@@ -78,7 +78,8 @@ typedef struct opts {
 static int want(const char *ops, const char *op)
 {
     /* 'all': not the several-device op, which needs the devices it names */
-    if (!strcmp(ops, "all")) return strcmp(op, "sa32-multi") && (!op_is_anchor(op) || anchors_built());
+    if (!strcmp(ops, "all"))
+        return !strstr(op, "-multi") && (!op_is_anchor(op) || anchors_built());
     size_t l = strlen(op);
     for (const char *p = ops; (p = strstr(p, op)) != NULL; p += l)
         if ((p == ops || p[-1] == ',') && (p[l] == 0 || p[l] == ',')) return 1;
@@ -210,7 +211,8 @@ static double text_ops_on(bench_env *env, const opts *o, bench_report *rep, cons
         if (!strcmp(op, "sa32") || !strcmp(op, "sa64")) op_sa(env, &o->cfg, in, op[2] == '6', &row);
         else if (!strcmp(op, "sa32-u32")) op_tokens(env, &o->cfg, in, &row);
         else if (!strcmp(op, "gsa32")) op_gsa(env, &o->cfg, in, &row);
-        else if (!strcmp(op, "sa32-multi")) op_multi(env, &o->cfg, in, &row);
+        else if (!strcmp(op, "sa32-multi") || !strcmp(op, "sa64-multi"))
+            op_multi(env, &o->cfg, in, op[2] == '6', &row);
         else if (op_is_anchor(op)) op_anchor_text(&o->cfg, op, in, &row);
         else op_index(env, &o->cfg, op, in, &row);
         add(rep, &row);

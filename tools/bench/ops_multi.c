@@ -1,4 +1,5 @@
-/* sa32-multi: clsa_sa32_multi over the devices CLSA_BENCH_DEVICES names
+/* sa32-multi / sa64-multi: clsa_sa32_multi / clsa_sa64_multi over the
+ * devices CLSA_BENCH_DEVICES names
  * (comma-separated selectors, default "nvidia:0,nvidia:1"), host memory in
  * and out as sa32's first column, best of the reps, checked.  The note
  * gives each member's peak device bytes; the row beside it to compare is
@@ -14,8 +15,9 @@ typedef struct multi_arg {
     clsa_context *ctx[MULTI_MAX];
     int k;
     const uint8_t *text;
-    int32_t *sa;
+    void *sa;
     int64_t n;
+    int index64;
 } multi_arg;
 
 static clsa_status reset_all(void *p)
@@ -28,7 +30,8 @@ static clsa_status reset_all(void *p)
 static clsa_status run_multi(void *p)
 {
     multi_arg *a = p;
-    return clsa_sa32_multi(a->ctx, a->k, a->text, a->sa, a->n);
+    return a->index64 ? clsa_sa64_multi(a->ctx, a->k, a->text, a->sa, a->n)
+                      : clsa_sa32_multi(a->ctx, a->k, a->text, a->sa, a->n);
 }
 
 /* One context per selector of the list (profiled: kernel and copy times
@@ -89,15 +92,17 @@ static void profiled(multi_arg *a, bench_row *row)
     }
 }
 
-void op_multi(bench_env *env, const bench_cfg *cfg, const bench_input *in, bench_row *row)
+void op_multi(bench_env *env, const bench_cfg *cfg, const bench_input *in, int index64,
+              bench_row *row)
 {
     (void)env;
-    row_init(row, "sa32-multi", in);
+    row_init(row, index64 ? "sa64-multi" : "sa32-multi", in);
     multi_arg a;
     memset(&a, 0, sizeof a);
     a.text = in->text;
     a.n = in->n;
-    a.sa = malloc((size_t)in->n * 4 + 4);
+    a.index64 = index64;
+    a.sa = malloc((size_t)in->n * (index64 ? 8 : 4) + 8);
     if (!a.sa) {
         row_fail(row, NULL, CLSA_ERR_HOST_MEMORY, "host SA buffer");
         return;
@@ -107,10 +112,10 @@ void op_multi(bench_env *env, const bench_cfg *cfg, const bench_input *in, bench
     multi_arg warm = a;
     warm.n = in->n < 1048576 ? in->n : 1048576;
     run_multi(&warm);
-    bench_progress("  sa32-multi %s: %d devices, up to %d reps", in->name, a.k, cfg->reps);
+    bench_progress("  %s %s: %d devices, up to %d reps", row->op, in->name, a.k, cfg->reps);
     clsa_status st = bench_repeat(cfg, reset_all, run_multi, &a, &row->t_min, &row->t_med,
                                   &row->reps);
-    row_fail(row, a.ctx[0], st, "clsa_sa32_multi");
+    row_fail(row, a.ctx[0], st, index64 ? "clsa_sa64_multi" : "clsa_sa32_multi");
     for (int r = 0; !st && r < a.k; r++) {
         clsa_stats s;
         if (clsa_get_stats(a.ctx[r], &s) != CLSA_OK) continue;
@@ -124,7 +129,8 @@ void op_multi(bench_env *env, const bench_cfg *cfg, const bench_input *in, bench
     if (!st && bench_should_check(cfg, in->n)) {
         char why[200] = "";
         int valid = 0;
-        st = clsa_check_sa32(in->text, a.sa, in->n, &valid, why, sizeof why);
+        st = index64 ? clsa_check_sa64(in->text, a.sa, in->n, &valid, why, sizeof why)
+                     : clsa_check_sa32(in->text, a.sa, in->n, &valid, why, sizeof why);
         row->valid = !st && valid;
         if (!row->valid) snprintf(row->error, sizeof row->error, "WRONG SA: %s", why);
     }

@@ -5,7 +5,7 @@
 #   ab     the session's switches measured back to back (A/B under CLSA_TUNE)
 #   wall   the CLI's wall time beside the call and the file I/O, with and
 #          without a resident `clsa serve` (tools/cli/measure_wall.sh, issue 15)
-#   multi  the several-device CLI (one GPU named once and twice)
+#   multi  one GPU against two (clsa-bench sa32 / sa32-multi, 1 GB; 3.5 GB 64-bit)
 #   big    the large-input rows (big_rows.sh, issue 12)
 #
 #   CLSA_BENCH_COMMIT=<hash> bash tools/bench/session_run.sh   (carry .device, .corpus)
@@ -15,7 +15,9 @@
 # compared with the defaults, default "sa_path=64 pool=0"), SESSION_WALL_SIZES
 # (measure_wall.sh's SIZES), SESSION_BIG_ROWS (big_rows.sh's BIG_ROWS, default 125),
 # SESSION_SIZES ("1M 10M 16M 100M": the small, mid, Fibonacci and large sizes;
-# smaller for a smoke test on PoCL with CLSA_DEVICE=pocl SESSION_BIG_ROWS=0).
+# smaller for a smoke test on PoCL with CLSA_DEVICE=pocl SESSION_BIG_ROWS=0),
+# MULTI_SIZE (1G), MULTI_REPS (3), MULTI_WIDE (3500M; empty: not run),
+# MULTI_DEVICES (nvidia:0,nvidia:1; the first alone is the one-GPU row).
 # Results in $OUT: env.txt, ab.txt, wall.txt, multi.txt, big_rows.{csv,log}.
 set -uo pipefail
 # shellcheck source=device_prelude.sh
@@ -63,24 +65,30 @@ stage wall && SIZES=${SESSION_WALL_SIZES:-text1M text100M dna100M dna400M} \
     timeout -k 5 $(($(left) / 2)) bash tools/cli/measure_wall.sh "$BUILD"/clsa "$BENCH" 2>&1 |
     tee "$OUT/wall.txt"
 
-# ---- several devices through the CLI: one GPU listed once and twice ----------------
+# ---- several devices: one GPU against two (issue 12) -------------------------------
+# sa32 on the first GPU, then clsa_sa32_multi over the first two (clsa-bench
+# sa32-multi), the same inputs, best of MULTI_REPS; then 3.5 GB (past 2^31:
+# 64-bit output) the same way; then the CLI with -d over two GPUs.
 stage multi && {
-    # the mid size: the several-device engine sorts on the host's side of
-    # each pass (docs/DESIGN.md), so a large input would take the call's time
-    f=/dev/shm/text-mid
-    cat "$CORPUS"/english.txt "$CORPUS"/howto.txt "$CORPUS"/sources.txt | head -c "$(numfmt --from=si "${M^^}")" >"$f"
-    ns() { date +%s%N; }
-    for sel in $CLSA_DEVICE $CLSA_DEVICE,$CLSA_DEVICE; do
-        for r in 1 2; do
-            t0=$(ns)
-            timeout 40 "$BUILD"/clsa sa -q -d "$sel" --stats "$f" /dev/shm/out.sa 2>&1 | grep -E 'stats|phase' | head -6
-            t1=$(ns)
-            echo "clsa sa -d $sel: $(((t1 - t0) / 1000000)) ms (run $r)"
-        done
-        cmp -s /dev/shm/out.sa /dev/shm/ref.sa 2>/dev/null && echo "same output as the first selector"
-        [ -f /dev/shm/ref.sa ] || cp /dev/shm/out.sa /dev/shm/ref.sa
-    done
-    rm -f /dev/shm/out.sa /dev/shm/ref.sa "$f"
+    devs=${MULTI_DEVICES:-nvidia:0,nvidia:1} one=${devs%%,*}
+    ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    [ -n "${MULTI_DEVICES:-}" ] && ngpu=2
+    echo "GPUs: $ngpu ($devs)"
+    set -- dna=random:4@${MULTI_SIZE:-1G} words=words@${MULTI_SIZE:-1G} "text=$TEXT@${MULTI_SIZE:-1G}"
+    r=${MULTI_REPS:-3}
+    CLSA_DEVICE=$one timeout $(($(left) / 3)) "$BENCH" -r "$r" --ref-reps 0 --check-max 2G \
+        --dir "$CORPUS" sa32 "$@" 2>&1 | grep -v '^\[bench'
+    if [ "$ngpu" -ge 2 ]; then
+        CLSA_DEVICE=$one CLSA_BENCH_DEVICES=$devs timeout $(($(left) / 2)) \
+            "$BENCH" -r "$r" --ref-reps 0 --check-max 2G --dir "$CORPUS" sa32-multi "$@" 2>&1 |
+            grep -v '^\[bench'
+        if [ -n "${MULTI_WIDE-3500M}" ] && [ "$(left)" -gt 200 ]; then
+            # one GPU would go out of core here (37 B/n for a 64-bit SA)
+            CLSA_DEVICE=$one CLSA_BENCH_DEVICES=$devs timeout $(($(left) / 3)) \
+                "$BENCH" -r 2 --ref-reps 0 --no-profile --check-max 8G sa64-multi \
+                "dna=random:4@${MULTI_WIDE-3500M}" 2>&1 | grep -v '^\[bench'
+        fi
+    fi
 } 2>&1 | tee "$OUT/multi.txt"
 
 # ---- large inputs: in memory, under a quarter budget, past 2^32 ----------------------
