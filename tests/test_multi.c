@@ -210,6 +210,24 @@ static void device_members(void **state)
     }
 }
 
+/* Copies split over host threads and queues (CLSA_TUNE copy_threads,
+ * here from 1 byte on): the same suffix arrays on one device and on two. */
+static void threaded_copies(void **state)
+{
+    (void)state;
+    if (tu_small()) return;
+    setenv("CLSA_TUNE", "copy_threads=3,copy_min=1", 1);
+    clsa_context *ctxs[2] = {tu_context(), tu_context()};
+    unsetenv("CLSA_TUNE");
+    for (int k = 1; k <= 2; k++) {
+        run_with(ctxs, k, GEN_RANDOM, 4, 30011, 61);
+        run_with(ctxs, k, GEN_MUTATED, 100, 20000, 62);
+        run_with(ctxs, k, GEN_RANDOM, 3, 5, 63);
+    }
+    clsa_destroy(ctxs[0]);
+    clsa_destroy(ctxs[1]);
+}
+
 /* A device member that fails at an exchange: every member stops and the
  * call returns that member's message; the next call works. */
 static void device_failure(void **state)
@@ -245,6 +263,7 @@ int main(void)
         cmocka_unit_test(agreed_failure),
         cmocka_unit_test(device_members),
         cmocka_unit_test(device_failure),
+        cmocka_unit_test(threaded_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -197,6 +197,9 @@ clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *s
     if (ctx->oclgrind && bytes && partial(dst, off, bytes))
         return clsa__cl(ctx, clsa__oclgrind_write(ctx, dst, off, src, bytes),
                         "clEnqueueWriteBuffer", NULL);
+    int split = 0;
+    if ((st = clsa__copy_threads(ctx, dst, off, (void *)(uintptr_t)src, bytes, 1, &split)) || split)
+        return st;
     for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {
         cl_event ev = NULL;
         cl_int err = clEnqueueWriteBuffer(ctx->queue, dst, CL_TRUE, off + done,
@@ -209,7 +212,9 @@ clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *s
 
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes)
 {
-    clsa_status st = CLSA_OK;
+    int split = 0;
+    clsa_status st = clsa__copy_threads(ctx, src, off, dst, bytes, 0, &split);
+    if (st || split) return st;
     for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {
         cl_event ev = NULL;
         cl_int err = clEnqueueReadBuffer(ctx->queue, src, CL_TRUE, off + done, piece(done, bytes),

@@ -467,6 +467,7 @@ void clsa_destroy(clsa_context *ctx)
     clsa__pool_drain(ctx);
     clsa__host_free_all(ctx);
     release_kernels(ctx);
+    clsa__copy_queues_release(ctx);
     for (int i = 0; i < ctx->nprograms; i++)
     {
         if (ctx->programs[i].program) clReleaseProgram(ctx->programs[i].program);
@@ -570,6 +571,7 @@ void clsa__unlock(clsa_context *ctx)
     if (!ctx) return;
     clsa__profile_drain(ctx);
     clsa__pool_drain(ctx);
+    if (ctx->tune.drop_kernels) release_kernels(ctx);
     if (ctx->oclgrind) clsa__oclgrind_leave(ctx);
     pthread_mutex_unlock(&ctx->lock);
 }

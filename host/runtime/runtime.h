@@ -52,6 +52,11 @@ typedef struct clsa_tuning {
                                  (radix_onesweep.cl), 0 reduce-then-scan */
     unsigned out_of_core;     /* 1: host-pointer device SAs always take the out-of-core
                                  path (tests, comparisons); 0: only past the limit */
+    unsigned copy_threads;    /* host threads (and queues) of a copy of copy_min bytes
+                               * or more (copy_threads.c); 1: one */
+    size_t copy_min;          /* below it one enqueue (threads would cost more) */
+    unsigned drop_kernels;    /* 1: the cached kernels are released when a public call
+                               * ends (their arguments let go of the call's buffers) */
     unsigned pool;            /* 1: small scratch buffers are kept and reused within a
                                  public call (buffer.c), 0: created and released each
                                  time */
@@ -65,6 +70,8 @@ typedef struct clsa_tuning {
 
 #define CLSA_MAX_PROGRAMS 64
 #define CLSA_MAX_KERNELS 256
+/* Extra queues for copies split over threads (copy_threads.c). */
+#define CLSA_COPY_QUEUES 7
 #define CLSA_MSG_CAP 8192
 
 typedef struct clsa_program_slot {
@@ -91,6 +98,7 @@ struct clsa_context {
     cl_device_id device;
     cl_context cl;
     cl_command_queue queue;
+    cl_command_queue copy_queue[CLSA_COPY_QUEUES]; /* copy_threads.c, made when first used */
     int profiling;        /* queue has CL_QUEUE_PROFILING_ENABLE */
     int oclgrind;         /* the Oclgrind simulator (oclgrind.c) */
     int made_cl;          /* cl was created by clsa_create, on thread creator */
@@ -234,6 +242,11 @@ uint64_t clsa__mem_free(const clsa_context *ctx);
 clsa_status clsa__reserve_check(clsa_context *ctx, uint64_t bytes, const char *what);
 clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *src, size_t bytes);
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes);
+/* A large copy split over ctx->tune.copy_threads threads and queues
+ * (copy_threads.c); *done = 0 when it is not worth it (the caller copies). */
+clsa_status clsa__copy_threads(clsa_context *ctx, cl_mem buf, size_t off, void *host,
+                               size_t bytes, int write, int *done);
+void clsa__copy_queues_release(clsa_context *ctx);
 clsa_status clsa__fill_zero(clsa_context *ctx, cl_mem dst, size_t off, size_t bytes);
 clsa_status clsa__copy(clsa_context *ctx, cl_mem src, size_t src_off, cl_mem dst, size_t dst_off,
                        size_t bytes);
