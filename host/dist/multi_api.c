@@ -70,7 +70,12 @@ static void part_member(member *m)
     if (!st) st = clsa__alloc(ctx, (size_t)m->n * 4, &dsa);
     if (!st) st = clsa__write(ctx, dtext, 0, m->text, (size_t)m->n);
     st = clsa__sa_device_part(ctx, dtext, dsa, m->n, &p, st);
-    if (!st) st = read_slice(ctx, dsa, &p, m->out, m->index64);
+    if (!st && p.declined && m->c.rank == 0) { /* one device, with the text already there */
+        st = clsa__sa_device(ctx, dtext, dsa, m->n, 0);
+        p.base = 0;
+        p.count = (uint64_t)m->n;
+    }
+    if (!st && (!p.declined || m->c.rank == 0)) st = read_slice(ctx, dsa, &p, m->out, m->index64);
     if (st && !m->msg[0]) snprintf(m->msg, sizeof m->msg, "%s", clsa_last_error(ctx));
     clsa__free(ctx, &dtext);
     clsa__free(ctx, &dsa);

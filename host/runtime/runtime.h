@@ -55,6 +55,9 @@ typedef struct clsa_tuning {
     unsigned copy_threads;    /* host threads (and queues) of a copy of copy_min bytes
                                * or more (copy_threads.c); 1: one */
     size_t copy_min;          /* below it one enqueue (threads would cost more) */
+    unsigned part_decline;    /* several devices: one device instead when more than
+                               * n / part_decline suffixes are unsorted after the initial
+                               * sort (host/sa/pd_part.c); 0: never */
     unsigned drop_kernels;    /* 1: the cached kernels are released when a public call
                                * ends (their arguments let go of the call's buffers) */
     unsigned pool;            /* 1: small scratch buffers are kept and reused within a

@@ -224,6 +224,12 @@ clsa_status clsa__pd_part_exchange(clsa_context *ctx, clsa__pd_part *p, clsa__sa
     int64_t left[1] = {(int64_t)w->m};
     if (c->allreduce(c, left, 1, DIST_SUM)) return transport(p);
     if (!left[0]) return CLSA_OK;
+    if (!p->exchanges++) { /* any member's setting declines for all */
+        unsigned decline = ctx->tune.part_decline;
+        int64_t no[1] = {decline && (uint64_t)left[0] > w->n / decline};
+        if (c->allreduce(c, no, 1, DIST_MAX)) return transport(p);
+        if ((p->declined = no[0] != 0)) return CLSA_OK;
+    }
     *more = 1;
     x.scount = calloc((size_t)c->size, sizeof *x.scount);
     x.rcount = calloc((size_t)c->size, sizeof *x.rcount);
@@ -271,7 +277,7 @@ clsa_status clsa__pd_part_invert(clsa_context *ctx, clsa__pd_part *p, clsa__sa_w
     cl_ulong n = w->n;
     cl_uint nsplit = (cl_uint)(p->comm->size - 1), me = (cl_uint)p->comm->rank;
     cl_uint base = (cl_uint)p->base;
-    if (w->isa_unset || !p->count) return CLSA_OK; /* u (= sa) holds the slice */
+    if (w->isa_unset || !p->count || p->declined) return CLSA_OK; /* u (= sa) holds the slice */
     return RUN(ctx, "pd_part_invert", (size_t)n, CLSA_KARG(w->isa), CLSA_KARG(text), CLSA_KARG(n),
                CLSA_KARG(p->dsplit), CLSA_KARG(nsplit), CLSA_KARG(me), CLSA_KARG(base),
                CLSA_KARG(sa));

@@ -26,6 +26,11 @@ typedef struct clsa__pd_part {
     size_t cap;
     cl_mem dsplit;           /* the splitters on the device (clsa__pd_part_own) */
     int isa_made;            /* a finished slice's ranks were written for the asking */
+    int declined;            /* out: after the initial sort more than n / CLSA_TUNE
+                              * part_decline suffixes were unsorted, so the exchanges would
+                              * cost more than a second device saves: nothing was sorted,
+                              * and the caller runs one device instead */
+    int exchanges;           /* exchanges so far */
 } clsa__pd_part;
 
 /* Big-endian key of the first 8 bytes of suffix p (0 past the end). */
