@@ -64,6 +64,7 @@ typedef struct bench_cfg {
     int check;             /* verify results */
     double check_max;      /* ... only up to this n (0: always) */
     int profile;           /* run one profiled repetition for the phase breakdown */
+    int no_resident;       /* sa32/sa64: no device-resident repetitions */
     int backend;           /* clsa_backend for the contexts */
     const char *device;
     uint64_t radix_n;

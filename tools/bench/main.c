@@ -51,6 +51,7 @@ static void usage(FILE *f)
 "  --no-check           do not verify results (default: verify every result once)\n"
 "  --check-max SIZE     verify only inputs up to SIZE\n"
 "  --no-profile         no profiled run (no phase breakdown)\n"
+"  --no-resident        sa32/sa64: no device-resident repetitions\n"
 "  --backend B          auto|device|host (default device: the kernels are measured)\n"
 "  --radix-n N          radix pairs (default 2^28)\n"
 "  --segsort-n N        segmented sort array length (default 2^26)\n"
@@ -134,6 +135,7 @@ static int parse_args(int argc, char **argv, opts *o)
             exit(0);
         } else if (!strcmp(a, "--no-check")) c->check = 0;
         else if (!strcmp(a, "--no-profile")) c->profile = 0;
+        else if (!strcmp(a, "--no-resident")) c->no_resident = 1;
         else if (!strcmp(a, "--append")) o->append = 1;
         else if (ARG("-d") || ARG("--device")) c->device = v;
         else if (ARG("-r") || ARG("--reps")) c->reps = atoi(v);

@@ -236,7 +236,7 @@ void op_sa(bench_env *env, const bench_cfg *cfg, const bench_input *in, int inde
         row->valid = check_sa(in, sa, index64, why, sizeof why);
         if (!row->valid) snprintf(row->error, sizeof row->error, "WRONG SA: %s", why);
     }
-    if (!st && !row_budget_spent(cfg, row) && !bench_past_deadline(cfg)) {
+    if (!st && !cfg->no_resident && !row_budget_spent(cfg, row) && !bench_past_deadline(cfg)) {
         bench_progress("  %s %s: device-resident buffers", row->op, in->name);
         sa_device_resident(env, cfg, in, index64, row);
     }

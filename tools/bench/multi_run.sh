@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# multi_run.sh - one device call on the 2-GPU machine: device memory over
+# repeated calls (clsa-memloop, with and without CLSA_TUNE drop_kernels),
+# copies over host threads (CLSA_TUNE copy_threads) on one GPU, then one GPU
+# against two (clsa-bench sa32 / sa32-multi) with each copy setting.  Every
+# clsa-bench row runs in a process of its own (a failed row cannot take the
+# next one's device memory) and without the device-resident and profiled
+# extras unless said.  Results: $OUT/multi_run.txt.
+#
+#   CLSA_BENCH_COMMIT=<hash> bash tools/bench/multi_run.sh   (carry .device, .corpus)
+#
+# Env: MR_SIZE (1G), MR_WIDE (3500M, the two-GPU 64-bit row; empty: none),
+# MR_COPIES ("1 4"), MR_LIMIT (seconds after the build, 480), MR_DEVICES
+# (nvidia:0,nvidia:1; the first alone is the one-GPU row).
+set -uo pipefail
+# shellcheck source=device_prelude.sh
+. "$(dirname "$(readlink -f "$0")")/device_prelude.sh"
+exec > >(tee "$OUT/multi_run.txt") 2>&1
+cat "$OUT/env.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1
+BUILD=${SESSION_BUILD:-build}
+cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF -DCLSA_MPI=OFF >/dev/null &&
+    cmake --build "$BUILD" -j"$(nproc)" --target clsa_bench clsa_memloop >"$OUT/build.txt" 2>&1 ||
+    { tail -30 "$OUT/build.txt"; exit 3; }
+START=$(date +%s)
+LIMIT=${MR_LIMIT:-480}
+left() { echo $((START + LIMIT - $(date +%s))); }
+CORPUS=/tmp/clsa-corpus-data
+[ -f .corpus/corpus-slices.tar.xz ] && bash tools/bench/corpus.sh unpack .corpus "$CORPUS" >/dev/null
+TEXT=cat:english.txt+howto.txt+sources.txt
+BENCH=$BUILD/tools/bench/clsa-bench
+S=${MR_SIZE:-1G}
+DEVS=${MR_DEVICES:-nvidia:0,nvidia:1} ONE=${MR_DEVICES%%,*}
+ONE=${ONE:-nvidia:0}
+N=$(numfmt --from=si "${S^^}")
+bench() { # CLSA_TUNE OPS INPUT [extra options]
+    local tune=$1 ops=$2 in=$3
+    shift 3
+    [ "$(left)" -gt 20 ] || { echo "-- skipped ($ops $in $tune): time"; return; }
+    echo "-- $ops $in CLSA_TUNE=${tune:-(defaults)}"
+    CLSA_TUNE=$tune CLSA_DEVICE=$ONE CLSA_BENCH_DEVICES=$DEVS \
+        timeout $(($(left) < 120 ? $(left) : 120)) "$BENCH" -r 3 --ref-reps 0 --no-profile \
+        --no-resident --check-max 100M --dir "$CORPUS" "$@" "$ops" "$in" 2>&1 |
+        grep -vE '^\[bench|^# clsa-bench|^op  '
+}
+echo "== device memory over repeated 1 GB calls"
+for tune in "" drop_kernels=1; do
+    echo "-- CLSA_TUNE=${tune:-(defaults)}"
+    CLSA_TUNE=$tune timeout 90 "$BUILD"/tools/bench/clsa-memloop "$N" 5 "$ONE" 2>&1
+done
+echo "== one GPU: copies over host threads"
+for c in ${MR_COPIES:-1 4}; do
+    bench "copy_threads=$c" sa32 "dna=random:4@$S"
+    bench "copy_threads=$c" sa32 "text=$TEXT@100M"
+done
+echo "== one GPU against two"
+for c in ${MR_COPIES:-1 4}; do
+    bench "copy_threads=$c" sa32-multi "dna=random:4@$S" --check-max 2G
+done
+bench "" sa32 "words=words@$S"
+bench "" sa32-multi "words=words@$S"
+bench "part_decline=0" sa32-multi "words=words@$S"
+bench "" sa32-multi "text=$TEXT@100M"
+bench "part_decline=0" sa32-multi "text=$TEXT@100M"
+[ -n "${MR_WIDE-3500M}" ] && bench "copy_threads=4" sa64-multi "dna=random:4@${MR_WIDE-3500M}" --check-max 8G
+echo "== done, $(left) s left"
