@@ -30,7 +30,8 @@ CORPUS=/tmp/clsa-corpus-data
 TEXT=cat:english.txt+howto.txt+sources.txt
 BENCH=$BUILD/tools/bench/clsa-bench
 S=${MR_SIZE:-1G}
-DEVS=${MR_DEVICES:-nvidia:0,nvidia:1} ONE=${MR_DEVICES%%,*}
+DEVS=${MR_DEVICES:-nvidia:0,nvidia:1}
+ONE=${DEVS%%,*}
 ONE=${ONE:-nvidia:0}
 N=$(numfmt --from=si "${S^^}")
 bench() { # CLSA_TUNE OPS INPUT [extra options]
