@@ -215,9 +215,11 @@ static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, 
     if (n == 0) return CLSA_OK; /* sa may be NULL: nothing for the engine to fill */
     if (k == 1) return index64 ? clsa_sa64(ctxs[0], text, sa, n) : clsa_sa32(ctxs[0], text, sa, n);
     if (devices_fit(ctxs, k, n)) {
-        /* one repeated byte: the one-device path's direct answer (all
-         * suffixes but the last 7 share a key: nothing to split) */
-        if (one_byte(text, n))
+        /* one device for one repeated byte (all suffixes but the last 7
+         * share a key: nothing to split) and for inputs whose sample says
+         * the initial sort would leave too many suffixes unsorted */
+        if (one_byte(text, n) || !clsa__pd_part_worth(text, (uint64_t)n, ctxs[0]->tune.part_sample,
+                                                      ctxs[0]->tune.part_decline))
             return index64 ? clsa_sa64(ctxs[0], text, sa, n) : clsa_sa32(ctxs[0], text, sa, n);
         uint64_t *split = malloc(sizeof(uint64_t) * (size_t)k);
         clsa_status st = CLSA_ERR_HOST_MEMORY;

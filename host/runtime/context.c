@@ -571,7 +571,6 @@ void clsa__unlock(clsa_context *ctx)
     if (!ctx) return;
     clsa__profile_drain(ctx);
     clsa__pool_drain(ctx);
-    if (ctx->tune.drop_kernels) release_kernels(ctx);
     if (ctx->oclgrind) clsa__oclgrind_leave(ctx);
     pthread_mutex_unlock(&ctx->lock);
 }

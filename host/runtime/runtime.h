@@ -58,8 +58,8 @@ typedef struct clsa_tuning {
     unsigned part_decline;    /* several devices: one device instead when more than
                                * n / part_decline suffixes are unsorted after the initial
                                * sort (host/sa/pd_part.c); 0: never */
-    unsigned drop_kernels;    /* 1: the cached kernels are released when a public call
-                               * ends (their arguments let go of the call's buffers) */
+    unsigned part_sample;     /* suffixes sampled for that before anything is sorted
+                               * (clsa__pd_part_worth); 0: only the check after */
     unsigned pool;            /* 1: small scratch buffers are kept and reused within a
                                  public call (buffer.c), 0: created and released each
                                  time */

@@ -31,10 +31,10 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "onesweep")) t->onesweep = v != 0;
     else if (!strcmp(key, "ooc")) t->out_of_core = v != 0;
     else if (!strcmp(key, "pool")) t->pool = v != 0;
-    else if (!strcmp(key, "drop_kernels")) t->drop_kernels = v != 0;
     else if (!strcmp(key, "copy_threads")) t->copy_threads = v > 8 ? 8 : (unsigned)v;
     else if (!strcmp(key, "copy_min")) t->copy_min = (size_t)v;
     else if (!strcmp(key, "part_decline")) t->part_decline = (unsigned)v;
+    else if (!strcmp(key, "part_sample")) t->part_sample = (unsigned)v;
     else if (!strcmp(key, "ooc64")) t->ooc64 = v != 0;
     else if (!strcmp(key, "ooc_groups")) t->ooc_groups = v;
     else if (!strcmp(key, "ooc_threads")) t->ooc_threads = v > 16 ? 16 : (unsigned)v;
@@ -44,7 +44,8 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
 static int zero_allowed(const char *key)
 {
     return !strcmp(key, "onesweep") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
-           !strcmp(key, "pool") || !strcmp(key, "drop_kernels") || !strcmp(key, "part_decline");
+           !strcmp(key, "pool") || !strcmp(key, "part_decline") ||
+           !strcmp(key, "part_sample");
 }
 
 static void apply_env(clsa_tuning *t)
@@ -131,6 +132,7 @@ void clsa__tuning_init(clsa_tuning *t)
     t->copy_threads = 1;
     t->copy_min = (size_t)64 << 20;
     t->part_decline = 32;
+    t->part_sample = 65536;
     /* the out-of-core path: 64-bit host arrays only where n needs them;
      * batches as large as the tags allow; one host thread per core */
     t->ooc64 = 0;

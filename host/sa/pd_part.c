@@ -40,6 +40,34 @@ int clsa__pd_part_splitters(const uint8_t *text, uint64_t n, int size, uint64_t 
     return 0;
 }
 
+int clsa__pd_part_worth(const uint8_t *text, uint64_t n, unsigned samples, unsigned decline)
+{
+    uint64_t s = n < samples ? n : samples;
+    if (!decline || s < 2) return 1;
+    /* the sample's alphabet packed as the device packs the text's (a rarer
+     * byte the sample misses only lengthens the keys: fewer duplicates) */
+    uint16_t code[256] = {0};
+    unsigned sigma = 0;
+    for (uint64_t i = 0; i < s; i++) code[text[i * n / s]] = 1;
+    for (int c = 0; c < 256; c++)
+        if (code[c]) code[c] = (uint16_t)++sigma;
+    unsigned b = clsa__bits_of(sigma), h0 = 64 / b;
+    uint64_t *keys = malloc((size_t)s * sizeof *keys);
+    if (!keys) return 1; /* the check after the initial sort still decides */
+    for (uint64_t i = 0; i < s; i++) {
+        uint64_t p = i * n / s, k = 0;
+        for (unsigned j = 0; j < h0; j++)
+            k = k << b | (p + j < n ? code[text[p + j]] : 0u);
+        keys[i] = k;
+    }
+    qsort(keys, (size_t)s, sizeof *keys, cmp_u64);
+    uint64_t shared = 0; /* sampled suffixes whose key another sampled one has */
+    for (uint64_t i = 0; i < s; i++)
+        shared += (i > 0 && keys[i - 1] == keys[i]) || (i + 1 < s && keys[i + 1] == keys[i]);
+    free(keys);
+    return shared * decline <= s;
+}
+
 int clsa__pd_part_owner(const clsa__pd_part *p, uint64_t n, uint64_t pos)
 {
     uint64_t k = clsa__pd_part_key(p->host_text, n, pos);

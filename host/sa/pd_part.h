@@ -41,6 +41,14 @@ uint64_t clsa__pd_part_key(const uint8_t *text, uint64_t n, uint64_t p);
  * -1: out of host memory. */
 int clsa__pd_part_splitters(const uint8_t *text, uint64_t n, int size, uint64_t *split);
 
+/* 0 when a regular sample of `samples` suffixes shows more than 1 in
+ * `decline` sharing their initial key (the first 64 / bits(sigma) symbols)
+ * with another sampled suffix: at least that share stays unsorted after the
+ * initial sort, and the rank exchanges would cost more than a second device
+ * saves (the check after the initial sort catches what a sample misses).
+ * Exact for n <= samples. */
+int clsa__pd_part_worth(const uint8_t *text, uint64_t n, unsigned samples, unsigned decline);
+
 /* The member that owns suffix p. */
 int clsa__pd_part_owner(const clsa__pd_part *p, uint64_t n, uint64_t pos);
 

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # multi_run.sh - one device call on the 2-GPU machine: device memory over
-# repeated calls (clsa-memloop, with and without CLSA_TUNE drop_kernels),
-# copies over host threads (CLSA_TUNE copy_threads) on one GPU, then one GPU
+# repeated calls (clsa-memloop), copies over host threads (CLSA_TUNE copy_threads) on one GPU, then one GPU
 # against two (clsa-bench sa32 / sa32-multi) with each copy setting.  Every
 # clsa-bench row runs in a process of its own (a failed row cannot take the
 # next one's device memory) and without the device-resident and profiled
@@ -45,10 +44,7 @@ bench() { # CLSA_TUNE OPS INPUT [extra options]
         grep -vE '^\[bench|^# clsa-bench|^op  '
 }
 echo "== device memory over repeated 1 GB calls"
-for tune in "" drop_kernels=1; do
-    echo "-- CLSA_TUNE=${tune:-(defaults)}"
-    CLSA_TUNE=$tune timeout 90 "$BUILD"/tools/bench/clsa-memloop "$N" 5 "$ONE" 2>&1
-done
+timeout 90 "$BUILD"/tools/bench/clsa-memloop "$N" 5 "$ONE" 2>&1
 echo "== one GPU: copies over host threads"
 for c in ${MR_COPIES:-1 4}; do
     bench "copy_threads=$c" sa32 "dna=random:4@$S"
