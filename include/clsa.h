@@ -305,11 +305,19 @@ CLSA_API clsa_status clsa_sa32_mem(clsa_context *ctx, cl_mem text, cl_mem sa, in
 CLSA_API clsa_status clsa_sa64_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n);
 
 /* Several devices of one process: the suffix array of text[0..n), the same
- * as clsa_sa32/64 gives, built by the distributed engine of clsa_mpi.h
- * (docs/DESIGN.md, "Distributed suffix array") with one thread per member
- * instead of one MPI rank: member i owns positions [i*ceil(n/k), ...) and
- * sorts its share of every prefix-doubling pass on ctxs[i]; the members
- * exchange keys through shared memory.  No MPI is needed.
+ * as clsa_sa32/64 gives, one thread per member.  No MPI is needed.
+ * When every entry of ctxs is its own device context with room for the
+ * one-device working set (about 17 bytes per position) and n < 2^32, each
+ * member sorts the suffixes of one range of first-8-byte keys on its device
+ * (the whole text is copied to every device) and the members exchange the
+ * ranks their passes read; an input whose initial sort would leave more
+ * than 1/32 of the suffixes unsorted (text-like inputs) is built on
+ * ctxs[0] alone, where those exchanges would cost more than a second
+ * device saves (docs/DESIGN.md, "The device engine").  Otherwise the
+ * distributed engine of clsa_mpi.h runs with threads for ranks: member i
+ * owns positions [i*ceil(n/k), ...) and sorts its share of every pass on
+ * ctxs[i], the sample sorts and ranking on the host's side (slow: for a
+ * NULL member, a context given twice, or a device too small).
  *   ctxs: k contexts, one per member.  An entry may be NULL (that member
  *         sorts on the host) and the same context may appear more than once
  *         (its calls are serialised by its lock, so the members sharing it
@@ -321,8 +329,9 @@ CLSA_API clsa_status clsa_sa64_mem(clsa_context *ctx, cl_mem text, cl_mem sa, in
  *   sa:   out, n entries; not NULL when n > 0.
  *   n:    text length, >= 0; < 2^31 for the 32-bit call, else
  *         CLSA_ERR_TOO_LARGE.
- * Host memory beyond text and sa: about 100 bytes per position at the
- * peak, plus 8 per position for the 32-bit call.  Bad arguments give
+ * Host memory beyond text and sa: none for the device engine; about 100
+ * bytes per position at the peak for the distributed engine, plus 8 per
+ * position for its 32-bit call.  Bad arguments give
  * CLSA_ERR_INVALID_ARG; a failure of any member (out of memory, a device
  * error) is agreed by all members and returned once, the lowest failing
  * member's message winning.  On failure the message is clsa_last_error(c)
