@@ -254,6 +254,36 @@ static void threaded_copies(void **state)
     clsa_destroy(ctxs[1]);
 }
 
+/* One member's part stays unsorted (runs of "abab..." of 64 bytes) while
+ * the other's is finished by the initial sort (random high bytes between
+ * the runs): the first asks the second for ranks it never wrote
+ * (pd_part_isa), at every pass. */
+static void finished_member_asked(void **state)
+{
+    (void)state;
+    if (tu_small()) return;
+    setenv("CLSA_TUNE", "part_decline=0", 1);
+    clsa_context *ctxs[2] = {tu_context(), tu_context()};
+    unsetenv("CLSA_TUNE");
+    int64_t n = 32768;
+    uint8_t *t = malloc((size_t)n);
+    int32_t *sa = malloc((size_t)n * sizeof *sa);
+    gen_fill(t, (size_t)n, GEN_RANDOM, 100, 81);
+    for (int64_t i = 0; i < n; i++) /* 64 of every 256 bytes "ab", the rest above 'b' */
+        t[i] = i % 256 < 64 ? (uint8_t)"ab"[i % 2] : (uint8_t)(t[i] % 100 + 120);
+    for (int64_t r = 1; r < n / 256; r++) /* a distinct byte before each run: no suffix of */
+        t[r * 256 - 1] = (uint8_t)(120 + r); /* high bytes shares its first 9 with another */
+    int64_t *ref = reference(t, n);
+    assert_int_equal(clsa_sa32_multi(ctxs, 2, t, sa, n), CLSA_OK);
+    for (int64_t i = 0; i < n; i++)
+        if (sa[i] != ref[i]) fail_msg("entry %lld is %d, want %lld", (long long)i, sa[i], (long long)ref[i]);
+    clsa_destroy(ctxs[0]);
+    clsa_destroy(ctxs[1]);
+    free(t);
+    free(sa);
+    free(ref);
+}
+
 /* A device member that fails at an exchange: every member stops and the
  * call returns that member's message; the next call works. */
 static void device_failure(void **state)
@@ -293,6 +323,7 @@ int main(void)
         cmocka_unit_test(device_failure),
         cmocka_unit_test(threaded_copies),
         cmocka_unit_test(declined),
+        cmocka_unit_test(finished_member_asked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
