@@ -39,6 +39,16 @@ static void release(clsa_context **ctxs, int k)
     }
 }
 
+/* Two fresh contexts made under CLSA_TUNE = tune (read when a context is
+ * made; unset again afterwards). */
+static void two_contexts(clsa_context **ctxs, const char *tune)
+{
+    if (tune) setenv("CLSA_TUNE", tune, 1);
+    ctxs[0] = tu_context();
+    ctxs[1] = tu_context();
+    unsetenv("CLSA_TUNE");
+}
+
 static void run_with(clsa_context **ctxs, int k, gen_kind kind, unsigned param, int64_t n,
                      uint64_t seed)
 {
@@ -225,9 +235,8 @@ static void declined(void **state)
     (void)state;
     if (tu_small()) return;
     for (int late = 0; late <= 1; late++) {
-        if (late) setenv("CLSA_TUNE", "part_sample=0", 1);
-        clsa_context *ctxs[2] = {tu_context(), tu_context()};
-        unsetenv("CLSA_TUNE");
+        clsa_context *ctxs[2];
+        two_contexts(ctxs, late ? "part_sample=0" : NULL);
         run_with(ctxs, 2, GEN_FIBONACCI, 0, 20000, 71);
         run_with(ctxs, 2, GEN_PERIODIC, 5, 9000, 72);
         run_with(ctxs, 2, GEN_RANDOM, 4, 20000, 73); /* not declined */
@@ -242,9 +251,8 @@ static void threaded_copies(void **state)
 {
     (void)state;
     if (tu_small()) return;
-    setenv("CLSA_TUNE", "copy_threads=3,copy_min=1", 1);
-    clsa_context *ctxs[2] = {tu_context(), tu_context()};
-    unsetenv("CLSA_TUNE");
+    clsa_context *ctxs[2];
+    two_contexts(ctxs, "copy_threads=3,copy_min=1");
     for (int k = 1; k <= 2; k++) {
         run_with(ctxs, k, GEN_RANDOM, 4, 30011, 61);
         run_with(ctxs, k, GEN_MUTATED, 100, 20000, 62);
@@ -262,9 +270,8 @@ static void finished_member_asked(void **state)
 {
     (void)state;
     if (tu_small()) return;
-    setenv("CLSA_TUNE", "part_decline=0", 1);
-    clsa_context *ctxs[2] = {tu_context(), tu_context()};
-    unsetenv("CLSA_TUNE");
+    clsa_context *ctxs[2];
+    two_contexts(ctxs, "part_decline=0");
     int64_t n = 32768;
     uint8_t *t = malloc((size_t)n);
     int32_t *sa = malloc((size_t)n * sizeof *sa);
@@ -290,9 +297,8 @@ static void device_failure(void **state)
 {
     (void)state;
     if (tu_small()) return;
-    setenv("CLSA_TUNE", "part_decline=0", 1); /* Fibonacci would go to one device */
-    clsa_context *ctxs[2] = {tu_context(), tu_context()};
-    unsetenv("CLSA_TUNE");
+    clsa_context *ctxs[2];
+    two_contexts(ctxs, "part_decline=0"); /* Fibonacci would go to one device */
     int64_t n = 5000;
     uint8_t *t = malloc((size_t)n);
     int32_t *sa = malloc((size_t)n * sizeof *sa);

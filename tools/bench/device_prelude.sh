@@ -11,3 +11,20 @@ mkdir -p "$OUT"
     date -u +%Y-%m-%dT%H:%M:%SZ
     echo "commit: ${CLSA_BENCH_COMMIT:-$(git describe --always --dirty 2>/dev/null || echo unknown)}"
 } >"$OUT/env.txt"
+
+BUILD=${SESSION_BUILD:-build}
+# build_release TARGET...: those targets, Release, tests and MPI off, in
+# $BUILD; exit 3 with the build's tail when it fails.
+build_release() {
+    cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF -DCLSA_MPI=OFF >/dev/null &&
+        cmake --build "$BUILD" -j"$(nproc)" --target "$@" >"$OUT/build.txt" 2>&1 ||
+        { tail -30 "$OUT/build.txt"; exit 3; }
+    rm -f "$OUT/build.txt"
+}
+# The carried corpus slices (tools/bench/corpus.sh) in $CORPUS; $TEXT is the
+# real-text input made of them.
+CORPUS=/tmp/clsa-corpus-data
+TEXT=cat:english.txt+howto.txt+sources.txt
+unpack_corpus() {
+    [ -f .corpus/corpus-slices.tar.xz ] && bash tools/bench/corpus.sh unpack .corpus "$CORPUS" >/dev/null
+}

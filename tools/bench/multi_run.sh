@@ -17,16 +17,11 @@ set -uo pipefail
 exec > >(tee "$OUT/multi_run.txt") 2>&1
 cat "$OUT/env.txt"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1
-BUILD=${SESSION_BUILD:-build}
-cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF -DCLSA_MPI=OFF >/dev/null &&
-    cmake --build "$BUILD" -j"$(nproc)" --target clsa_bench clsa_memloop >"$OUT/build.txt" 2>&1 ||
-    { tail -30 "$OUT/build.txt"; exit 3; }
+build_release clsa_bench clsa_memloop
 START=$(date +%s)
 LIMIT=${MR_LIMIT:-480}
 left() { echo $((START + LIMIT - $(date +%s))); }
-CORPUS=/tmp/clsa-corpus-data
-[ -f .corpus/corpus-slices.tar.xz ] && bash tools/bench/corpus.sh unpack .corpus "$CORPUS" >/dev/null
-TEXT=cat:english.txt+howto.txt+sources.txt
+unpack_corpus
 BENCH=$BUILD/tools/bench/clsa-bench
 S=${MR_SIZE:-1G}
 DEVS=${MR_DEVICES:-nvidia:0,nvidia:1}

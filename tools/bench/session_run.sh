@@ -29,17 +29,11 @@ export CLSA_DEVICE=${CLSA_DEVICE:-nvidia}
     free -g | head -2
 } >>"$OUT/env.txt"
 cat "$OUT/env.txt"
-BUILD=${SESSION_BUILD:-build}
-cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF -DCLSA_MPI=OFF >/dev/null &&
-    cmake --build "$BUILD" -j"$(nproc)" --target clsa_bench clsa_cli >"$OUT/build.txt" 2>&1 ||
-    { tail -30 "$OUT/build.txt"; exit 3; }
-rm -f "$OUT/build.txt"
+build_release clsa_bench clsa_cli
 START=$(date +%s)
 LIMIT=${SESSION_LIMIT:-400}
 left() { echo $((START + LIMIT - $(date +%s))); }
-CORPUS=/tmp/clsa-corpus-data
-[ -f .corpus/corpus-slices.tar.xz ] && bash tools/bench/corpus.sh unpack .corpus "$CORPUS" >/dev/null
-TEXT=cat:english.txt+howto.txt+sources.txt
+unpack_corpus
 read -r S M F L <<<"${SESSION_SIZES:-1M 10M 16M 100M}"
 BENCH=$BUILD/tools/bench/clsa-bench
 STAGES=${SESSION_STAGES:-wall multi big}
