@@ -175,12 +175,14 @@ static const char *bad_arg(clsa_context *const *ctxs, int k, const uint8_t *text
 }
 
 /* The device engine runs when every member is its own device context
- * with room for the in-memory working set and n < 2^32. */
+ * with room for the in-memory working set and n < 2^32, and none is
+ * Oclgrind's (its kernels are safe only from the thread that made the
+ * context, and the engine's members launch from threads of their own). */
 static int devices_fit(clsa_context *const *ctxs, int k, int64_t n)
 {
     if ((uint64_t)n > UINT32_MAX) return 0;
     for (int r = 0; r < k; r++) {
-        if (!ctxs[r] || !clsa__use_device(ctxs[r], (uint64_t)n) ||
+        if (!ctxs[r] || ctxs[r]->oclgrind || !clsa__use_device(ctxs[r], (uint64_t)n) ||
             clsa__sa_in_memory_need((uint64_t)n, 1, 0) > clsa__mem_free(ctxs[r]))
             return 0;
         for (int q = 0; q < r; q++)
