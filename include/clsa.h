@@ -317,7 +317,7 @@ CLSA_API clsa_status clsa_sa64_mem(clsa_context *ctx, cl_mem text, cl_mem sa, in
  * distributed engine of clsa_mpi.h runs with threads for ranks: member i
  * owns positions [i*ceil(n/k), ...) and sorts its share of every pass on
  * ctxs[i], the sample sorts and ranking on the host's side (slow: for a
- * NULL member, a context given twice, or a device too small).
+ * NULL member, a context given twice, a device too small, or Oclgrind).
  *   ctxs: k contexts, one per member.  An entry may be NULL (that member
  *         sorts on the host) and the same context may appear more than once
  *         (its calls are serialised by its lock, so the members sharing it
