@@ -180,7 +180,7 @@ static const char *bad_arg(clsa_context *const *ctxs, int k, const uint8_t *text
  * context, and the engine's members launch from threads of their own). */
 static int devices_fit(clsa_context *const *ctxs, int k, int64_t n)
 {
-    if ((uint64_t)n > UINT32_MAX) return 0;
+    if ((uint64_t)n > UINT32_MAX || k > 255) return 0; /* pd_part.c routes by a byte */
     for (int r = 0; r < k; r++) {
         if (!ctxs[r] || ctxs[r]->oclgrind || !clsa__use_device(ctxs[r], (uint64_t)n) ||
             clsa__sa_in_memory_need((uint64_t)n, 1, 0) > clsa__mem_free(ctxs[r]))
