@@ -172,15 +172,6 @@ static clsa_status timed(clsa_context *ctx, cl_int err, cl_event ev, const char 
     return clsa__charge_event(ctx, ev, CLSA_PHASE_TRANSFER, call);
 }
 
-/* Host<->device copies, copies and fills are issued in pieces of at most
- * 1 GiB: one command over more than 4 GiB left NVIDIA's OpenCL context
- * unusable (CL_OUT_OF_RESOURCES on every later call) on the H200. */
-#define CLSA_CHUNK ((size_t)1 << 30)
-
-static size_t piece(size_t done, size_t bytes)
-{
-    return bytes - done < CLSA_CHUNK ? bytes - done : CLSA_CHUNK;
-}
 
 /* Whether [off, off + bytes) is less than all of buf. */
 static int partial(cl_mem buf, size_t off, size_t bytes)
@@ -203,7 +194,7 @@ clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *s
     for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {
         cl_event ev = NULL;
         cl_int err = clEnqueueWriteBuffer(ctx->queue, dst, CL_TRUE, off + done,
-                                          piece(done, bytes), (const char *)src + done, 0, NULL,
+                                          clsa__piece(done, bytes), (const char *)src + done, 0, NULL,
                                           ctx->profiling ? &ev : NULL);
         st = timed(ctx, err, ev, "clEnqueueWriteBuffer");
     }
@@ -217,7 +208,7 @@ clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, siz
     if (st || split) return st;
     for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {
         cl_event ev = NULL;
-        cl_int err = clEnqueueReadBuffer(ctx->queue, src, CL_TRUE, off + done, piece(done, bytes),
+        cl_int err = clEnqueueReadBuffer(ctx->queue, src, CL_TRUE, off + done, clsa__piece(done, bytes),
                                          (char *)dst + done, 0, NULL,
                                          ctx->profiling ? &ev : NULL);
         st = timed(ctx, err, ev, "clEnqueueReadBuffer");
@@ -235,7 +226,7 @@ clsa_status clsa__copy(clsa_context *ctx, cl_mem src, size_t src_off, cl_mem dst
     for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK)
         st = clsa__cl(ctx,
                       clEnqueueCopyBuffer(ctx->queue, src, dst, src_off + done, dst_off + done,
-                                          piece(done, bytes), 0, NULL, NULL),
+                                          clsa__piece(done, bytes), 0, NULL, NULL),
                       "clEnqueueCopyBuffer", NULL);
     return st;
 }
@@ -250,7 +241,7 @@ clsa_status clsa__fill_zero(clsa_context *ctx, cl_mem dst, size_t off, size_t by
     clsa_status st = clsa__kernel(ctx, "buffer", 0, NULL, name, &k);
     int phase = ctx->phase;
     for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {
-        cl_ulong first = (off + done) / unit, count = piece(done, bytes) / unit;
+        cl_ulong first = (off + done) / unit, count = clsa__piece(done, bytes) / unit;
         if ((st = CLSA_ARG(ctx, k, name, 0, dst)) || (st = CLSA_ARG(ctx, k, name, 1, first)) ||
             (st = CLSA_ARG(ctx, k, name, 2, count)))
             break;

@@ -8,9 +8,6 @@
 
 #include <pthread.h>
 
-/* Pieces of one enqueue, as clsa__read / clsa__write cut them. */
-#define COPY_PIECE ((size_t)1 << 30)
-
 typedef struct copy_part {
     cl_command_queue q;
     cl_mem buf;
@@ -24,8 +21,8 @@ static void *copy_run(void *arg)
 {
     copy_part *p = arg;
     p->err = CL_SUCCESS;
-    for (size_t done = 0; done < p->bytes && p->err == CL_SUCCESS; done += COPY_PIECE) {
-        size_t b = p->bytes - done < COPY_PIECE ? p->bytes - done : COPY_PIECE;
+    for (size_t done = 0; done < p->bytes && p->err == CL_SUCCESS; done += CLSA_CHUNK) {
+        size_t b = clsa__piece(done, p->bytes);
         p->err = p->write ? clEnqueueWriteBuffer(p->q, p->buf, CL_TRUE, p->off + done, b,
                                                  p->host + done, 0, NULL, NULL)
                           : clEnqueueReadBuffer(p->q, p->buf, CL_TRUE, p->off + done, b,

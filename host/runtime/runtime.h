@@ -243,6 +243,14 @@ void clsa__pool_drain(clsa_context *ctx);
 uint64_t clsa__mem_limit(const clsa_context *ctx);
 uint64_t clsa__mem_free(const clsa_context *ctx);
 clsa_status clsa__reserve_check(clsa_context *ctx, uint64_t bytes, const char *what);
+/* Host<->device copies, copies and fills are issued in pieces of at most
+ * 1 GiB: one command over more than 4 GiB left NVIDIA's OpenCL context
+ * unusable (CL_OUT_OF_RESOURCES on every later call) on the H200. */
+#define CLSA_CHUNK ((size_t)1 << 30)
+static inline size_t clsa__piece(size_t done, size_t bytes)
+{
+    return bytes - done < CLSA_CHUNK ? bytes - done : CLSA_CHUNK;
+}
 clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *src, size_t bytes);
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes);
 /* A large copy split over ctx->tune.copy_threads threads and queues
