@@ -283,6 +283,17 @@ static clsa_status report_sorted(clsa_context *ctx, const char *phase, const cls
     return clsa__progress(ctx, phase, SORTED_SHARE * done);
 }
 
+/* A pass at h >= n separates every suffix (the keys past the end differ in
+ * length); one more means broken ranks: fail, never spin. */
+static clsa_status past_convergence(clsa_context *ctx, uint64_t h, uint64_t n)
+{
+    if (h / 2 < n) return CLSA_OK;
+    return clsa__fail(ctx, CLSA_ERR_OPENCL,
+                      "suffix array: doubling did not converge (h = %llu, n = %llu): "
+                      "the device computed inconsistent ranks",
+                      (unsigned long long)h, (unsigned long long)n);
+}
+
 /* Buffers the loop owns; sa (the caller's) is borrowed as work space. */
 typedef struct pd_buffers {
     cl_mem own[8];
@@ -557,15 +568,7 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     else CLSA_TRY(initial_groups_int(ctx, text, text_writable, sa, &b, &w, &a));
     CLSA_TRY(report_sorted(ctx, "initial sort", &w));
     for (uint64_t h = a.h0; w.m > 0; h *= 2) {
-        /* A pass at h >= n separates every suffix (the keys past the end
-         * differ in length); one more means broken ranks: fail, never spin. */
-        if (h / 2 >= w.n) {
-            st = clsa__fail(ctx, CLSA_ERR_OPENCL,
-                            "suffix array: doubling did not converge (h = %llu, n = %llu): "
-                            "the device computed inconsistent ranks",
-                            (unsigned long long)h, (unsigned long long)w.n);
-            goto done;
-        }
+        if ((st = past_convergence(ctx, h, w.n))) goto done;
         ctx->stats.doubling_passes++;
         CLSA_TRY(doubling_pass(ctx, &w, h));
         CLSA_TRY(report_sorted(ctx, "doubling", &w));
@@ -623,18 +626,12 @@ clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem sa, int6
     w.m = (size_t)m;
     w.rank_base = p->base;
     if (!st && m) st = initial_groups(ctx, text, sa, &b, &w, &a, 1);
-    if (!st && !m) w.m = 0;
     for (uint64_t h = a.h0 ? a.h0 : 1;; h *= 2) {
         int more = 0;
         st = clsa__pd_part_exchange(ctx, p, &w, text, h, st, &more);
         if (st || !more) break;
-        if (h / 2 >= w.n) { /* every member sees the same h and n: all stop here */
-            st = clsa__fail(ctx, CLSA_ERR_OPENCL,
-                            "suffix array: doubling did not converge (h = %llu, n = %llu): "
-                            "the devices computed inconsistent ranks",
-                            (unsigned long long)h, (unsigned long long)w.n);
-            break;
-        }
+        /* every member sees the same h and n: all stop here */
+        if ((st = past_convergence(ctx, h, w.n))) break;
         ctx->stats.doubling_passes++;
         clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
         if (w.m) st = doubling_pass(ctx, &w, h);
