@@ -134,6 +134,9 @@ void ref_forget(void);
 void row_init(bench_row *row, const char *op, const bench_input *in);
 void row_fail(bench_row *row, clsa_context *ctx, clsa_status st, const char *what);
 void row_stats(bench_row *row, clsa_context *ctx);
+/* 1 when sa (32- or 64-bit) is the suffix array of in (clsa_check_sa32/64),
+ * else 0 with the reason in why. */
+int bench_check_sa(const bench_input *in, const void *sa, int index64, char *why, size_t cap);
 /* Phase breakdown and slowest kernels of the run just made on the
  * profiled context. */
 void row_phases(bench_row *row, clsa_context *pctx);

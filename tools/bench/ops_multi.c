@@ -128,10 +128,7 @@ void op_multi(bench_env *env, const bench_cfg *cfg, const bench_input *in, int i
     }
     if (!st && bench_should_check(cfg, in->n)) {
         char why[200] = "";
-        int valid = 0;
-        st = index64 ? clsa_check_sa64(in->text, a.sa, in->n, &valid, why, sizeof why)
-                     : clsa_check_sa32(in->text, a.sa, in->n, &valid, why, sizeof why);
-        row->valid = !st && valid;
+        row->valid = bench_check_sa(in, a.sa, index64, why, sizeof why);
         if (!row->valid) snprintf(row->error, sizeof row->error, "WRONG SA: %s", why);
     }
     if (!st && cfg->profile && !bench_past_deadline(cfg)) profiled(&a, row);

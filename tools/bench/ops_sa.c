@@ -143,7 +143,7 @@ static clsa_status sa_dev(void *p)
     return st ? st : env_finish(a->env);
 }
 
-static int check_sa(const bench_input *in, const void *sa, int index64, char *why, size_t cap)
+int bench_check_sa(const bench_input *in, const void *sa, int index64, char *why, size_t cap)
 {
     int valid = 0;
     clsa_status st = index64 ? clsa_check_sa64(in->text, sa, in->n, &valid, why, cap)
@@ -233,7 +233,7 @@ void op_sa(bench_env *env, const bench_cfg *cfg, const bench_input *in, int inde
     if (row->reps) row_stats(row, env->ctx);
     if (!st && bench_should_check(cfg, in->n)) {
         char why[200] = "";
-        row->valid = check_sa(in, sa, index64, why, sizeof why);
+        row->valid = bench_check_sa(in, sa, index64, why, sizeof why);
         if (!row->valid) snprintf(row->error, sizeof row->error, "WRONG SA: %s", why);
     }
     if (!st && !cfg->no_resident && !row_budget_spent(cfg, row) && !bench_past_deadline(cfg)) {
