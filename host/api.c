@@ -69,7 +69,8 @@ static clsa_status sa_in_memory(clsa_context *ctx, const void *text, int sym, in
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, tb, &dtext));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &dsa));
-    CLSA_TRY(clsa__write(ctx, dtext, 0, text, tb));
+    CLSA_TRY(sym == 1 ? clsa__write_text(ctx, dtext, text, tb)
+                      : clsa__write(ctx, dtext, 0, text, tb));
     CLSA_TRY(sa_device_of(ctx, dtext, sym, sep, 1, dsa, n, index64));
     CLSA_TRY(clsa__read(ctx, dsa, 0, sa, (size_t)n * w));
 done:

@@ -68,7 +68,7 @@ static void part_member(member *m)
     clsa__call_begin(ctx);
     clsa_status st = clsa__alloc(ctx, (size_t)m->n, &dtext);
     if (!st) st = clsa__alloc(ctx, (size_t)m->n * 4, &dsa);
-    if (!st) st = clsa__write(ctx, dtext, 0, m->text, (size_t)m->n);
+    if (!st) st = clsa__write_text(ctx, dtext, m->text, (size_t)m->n);
     st = clsa__sa_device_part(ctx, dtext, dsa, m->n, &p, st);
     if (!st && p.declined && m->c.rank == 0) { /* one device, with the text already there */
         st = clsa__sa_device(ctx, dtext, dsa, m->n, 0);

@@ -146,7 +146,7 @@ static clsa_status bwt_on_device(clsa_context *ctx, const uint8_t *text, const v
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dtext));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &dsa));
-    CLSA_TRY(clsa__write(ctx, dtext, 0, text, (size_t)n));
+    CLSA_TRY(clsa__write_text(ctx, dtext, text, (size_t)n));
     if (sa) CLSA_TRY(clsa__write(ctx, dsa, 0, sa, (size_t)n * w));
     else CLSA_TRY(bwt_sort_step(ctx, dtext, dsa, n, index64, &is_isa));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dbwt));

@@ -272,7 +272,7 @@ static clsa_status create_locked(clsa_context *ctx, const uint8_t *text, int64_t
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__progress(ctx, "fm histogram", 0.0));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dtext));
-    CLSA_TRY(clsa__write(ctx, dtext, 0, text, (size_t)n));
+    CLSA_TRY(clsa__write_text(ctx, dtext, text, (size_t)n));
     CLSA_TRY(histogram(ctx, dtext, n, hist));
     CLSA_TRY(clsa__fm_new(ctx, n, rate, hist, &fm));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * iw, &sa));

@@ -47,7 +47,7 @@ static clsa_status isa_on_device(clsa_context *ctx, const uint8_t *text, const v
         CLSA_TRY(clsa__write(ctx, dsa, 0, sa, bytes));
     } else {
         CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dtext));
-        CLSA_TRY(clsa__write(ctx, dtext, 0, text, (size_t)n));
+        CLSA_TRY(clsa__write_text(ctx, dtext, text, (size_t)n));
         /* the sorting's final ranks are the answer, where it ends with them */
         CLSA_TRY(clsa__sa_device_ranks(ctx, dtext, dsa, n, index64, &is_isa));
         clsa__free(ctx, &dtext);

@@ -215,7 +215,7 @@ static clsa_status lcp_on_device(clsa_context *ctx, const uint8_t *text, const v
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dtext));
     CLSA_TRY(clsa__alloc(ctx, bytes, &dsa));
-    CLSA_TRY(clsa__write(ctx, dtext, 0, text, (size_t)n));
+    CLSA_TRY(clsa__write_text(ctx, dtext, text, (size_t)n));
     if (sa) CLSA_TRY(clsa__write(ctx, dsa, 0, sa, bytes));
     else {
         /* the suffix array is most of the work; Kasai on the device the rest */

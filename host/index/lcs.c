@@ -221,7 +221,7 @@ static clsa_status lcs_device(clsa_context *ctx, const uint8_t *s, int64_t n, in
     CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dt));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &d.sa));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &d.lcp));
-    CLSA_TRY(clsa__write(ctx, dt, 0, s, (size_t)n));
+    CLSA_TRY(clsa__write_text(ctx, dt, s, (size_t)n));
     CLSA_TRY(clsa__sa_device(ctx, dt, d.sa, n, index64));
     CLSA_TRY(clsa__lcp_device(ctx, dt, d.sa, n, index64, d.lcp));
     clsa__free(ctx, &dt);

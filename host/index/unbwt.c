@@ -227,7 +227,7 @@ static clsa_status unbwt_on_device(clsa_context *ctx, const uint8_t *bwt, uint8_
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)n, &db));
     CLSA_TRY(clsa__alloc(ctx, (size_t)n, &dt));
-    CLSA_TRY(clsa__write(ctx, db, 0, bwt, (size_t)n));
+    CLSA_TRY(clsa__write_text(ctx, db, bwt, (size_t)n));
     CLSA_TRY(clsa__unbwt_device(ctx, db, n, primary, dt));
     CLSA_TRY(clsa__read(ctx, dt, 0, text, (size_t)n));
 done:

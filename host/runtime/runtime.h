@@ -55,6 +55,11 @@ typedef struct clsa_tuning {
     unsigned copy_threads;    /* host threads (and queues) of a copy of copy_min bytes
                                * or more (copy_threads.c); 1: one */
     size_t copy_min;          /* below it one enqueue (threads would cost more) */
+    size_t pack_min;          /* byte texts of at least this many bytes with at most 16
+                               * distinct bytes cross to the device packed (text_pack.c);
+                               * 0: never */
+    unsigned pack_threads;    /* host threads packing them */
+    size_t pack_chunk;        /* text bytes packed and copied as one piece */
     unsigned part_decline;    /* several devices: one device instead when more than
                                * n / part_decline suffixes are unsorted after the initial
                                * sort (host/sa/pd_part.c); 0: never */
@@ -258,6 +263,13 @@ clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, siz
 clsa_status clsa__copy_threads(clsa_context *ctx, cl_mem buf, size_t off, void *host,
                                size_t bytes, int write, int *done);
 void clsa__copy_queues_release(clsa_context *ctx);
+
+/* ---- byte texts crossing to the device (text_pack.c) ------------------------
+ * dst[0, n) = text.  Texts of at most 16 distinct bytes go up packed to 1, 2
+ * or 4 bits a byte (host threads pack one piece while the last is copied)
+ * and a kernel unpacks them, where ctx's tuning says it gains (pack_min);
+ * else clsa__write. */
+clsa_status clsa__write_text(clsa_context *ctx, cl_mem dst, const void *text, size_t n);
 clsa_status clsa__fill_zero(clsa_context *ctx, cl_mem dst, size_t off, size_t bytes);
 clsa_status clsa__copy(clsa_context *ctx, cl_mem src, size_t src_off, cl_mem dst, size_t dst_off,
                        size_t bytes);

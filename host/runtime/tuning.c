@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static size_t pow2_floor(size_t x)
 {
@@ -33,6 +34,9 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "pool")) t->pool = v != 0;
     else if (!strcmp(key, "copy_threads")) t->copy_threads = v > 8 ? 8 : (unsigned)v;
     else if (!strcmp(key, "copy_min")) t->copy_min = (size_t)v;
+    else if (!strcmp(key, "pack_min")) t->pack_min = (size_t)v;
+    else if (!strcmp(key, "pack_threads")) t->pack_threads = v > 64 ? 64 : (unsigned)v;
+    else if (!strcmp(key, "pack_chunk")) t->pack_chunk = (size_t)v;
     else if (!strcmp(key, "part_decline")) t->part_decline = (unsigned)v;
     else if (!strcmp(key, "part_sample")) t->part_sample = (unsigned)v;
     else if (!strcmp(key, "ooc64")) t->ooc64 = v != 0;
@@ -44,7 +48,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
 static int zero_allowed(const char *key)
 {
     return !strcmp(key, "onesweep") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
-           !strcmp(key, "pool") || !strcmp(key, "part_decline") ||
+           !strcmp(key, "pool") || !strcmp(key, "part_decline") || !strcmp(key, "pack_min") ||
            !strcmp(key, "part_sample");
 }
 
@@ -131,6 +135,15 @@ void clsa__tuning_init(clsa_tuning *t)
     t->pool = 1;
     t->copy_threads = 1;
     t->copy_min = (size_t)64 << 20;
+    /* A discrete device's upload of pageable memory runs at one core's
+     * memcpy rate; threads packing a small alphabet's text 2-8 to a byte
+     * beat it where there are at least 4 of them (text_pack.c).  Devices
+     * that share memory with the host gain nothing; tests force it with
+     * pack_min=1 and small pieces (pack_chunk). */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    t->pack_threads = cores < 1 ? 1 : cores > 8 ? 8 : (unsigned)cores;
+    t->pack_min = t->host_unified || t->pack_threads < 4 ? 0 : (size_t)8 << 20;
+    t->pack_chunk = (size_t)16 << 20;
     t->part_decline = 32;
     t->part_sample = 65536;
     /* the out-of-core path: 64-bit host arrays only where n needs them;

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# multi_run.sh - one device call on the 2-GPU machine: device memory over
-# repeated calls (clsa-memloop), copies over host threads (CLSA_TUNE copy_threads) on one GPU, then one GPU
-# against two (clsa-bench sa32 / sa32-multi) with each copy setting.  Every
-# clsa-bench row runs in a process of its own (a failed row cannot take the
-# next one's device memory) and without the device-resident and profiled
-# extras unless said.  Results: $OUT/multi_run.txt.
+# multi_run.sh - one device call on the 2-GPU machine: the packed text upload (CLSA_TUNE pack_min)
+# against the plain one on one GPU, then one GPU against two (clsa-bench
+# sa32 / sa32-multi) with each upload; device memory over repeated calls
+# (clsa-memloop) with MR_MEMLOOP=1.  Every clsa-bench row runs in a
+# process of its own (a failed row cannot take the next one's device memory)
+# and without the device-resident and profiled extras unless said.  Results:
+# $OUT/multi_run.txt.
 #
 #   CLSA_BENCH_COMMIT=<hash> bash tools/bench/multi_run.sh   (carry .device, .corpus)
 #
 # Env: MR_SIZE (1G), MR_WIDE (3500M, the two-GPU 64-bit row; empty: none),
-# MR_COPIES ("1 4"), MR_LIMIT (seconds after the build, 480), MR_DEVICES
+# MR_MEMLOOP (1: clsa-memloop first),
+# MR_TUNES ("pack_min=0 -": the CLSA_TUNE of each compared row, - the
+# defaults), MR_LIMIT (seconds after the build, 480), MR_DEVICES
 # (nvidia:0,nvidia:1; the first alone is the one-GPU row).
 set -uo pipefail
 # shellcheck source=device_prelude.sh
@@ -38,21 +41,31 @@ bench() { # CLSA_TUNE OPS INPUT [extra options]
         --no-resident --check-max 100M --dir "$CORPUS" "$@" "$ops" "$in" 2>&1 |
         grep -vE '^\[bench|^# clsa-bench|^op  '
 }
-echo "== device memory over repeated 1 GB calls"
-timeout 90 "$BUILD"/tools/bench/clsa-memloop "$N" 5 "$ONE" 2>&1
-echo "== one GPU: copies over host threads"
-for c in ${MR_COPIES:-1 4}; do
-    bench "copy_threads=$c" sa32 "dna=random:4@$S"
-    bench "copy_threads=$c" sa32 "text=$TEXT@100M"
-done
+if [ "${MR_MEMLOOP:-0}" = 1 ]; then
+    echo "== device memory over repeated 1 GB calls"
+    timeout 90 "$BUILD"/tools/bench/clsa-memloop "$N" 5 "$ONE" 2>&1
+fi
+# compared: each row once per CLSA_TUNE of MR_TUNES, one after the other
+compared() { # OPS INPUT [extra options]
+    local t
+    for t in ${MR_TUNES:-pack_min=0 -}; do
+        [ "$t" = - ] && t=
+        bench "$t" "$@"
+    done
+}
+echo "== one GPU: the text uploaded plain and packed"
+compared sa32 "dna=random:4@$S"
+compared sa32 "dna=random:4@100M"
+compared sa32 "dna=random:4@400M"
+compared sa32 "realdna=dna.fa-stripped"
+compared bwt "dna=random:4@100M"
+compared sa32 "text=$TEXT@100M"
 echo "== one GPU against two"
-for c in ${MR_COPIES:-1 4}; do
-    bench "copy_threads=$c" sa32-multi "dna=random:4@$S" --check-max 2G
-done
+compared sa32-multi "dna=random:4@$S" --check-max 2G
 bench "" sa32 "words=words@$S"
 bench "" sa32-multi "words=words@$S"
 bench "part_decline=0" sa32-multi "words=words@$S"
 bench "" sa32-multi "text=$TEXT@100M"
 bench "part_decline=0" sa32-multi "text=$TEXT@100M"
-[ -n "${MR_WIDE-3500M}" ] && bench "copy_threads=4" sa64-multi "dna=random:4@${MR_WIDE-3500M}" --check-max 8G
+[ -n "${MR_WIDE-3500M}" ] && bench "" sa64-multi "dna=random:4@${MR_WIDE-3500M}" --check-max 8G
 echo "== done, $(left) s left"
