@@ -32,8 +32,16 @@ typedef struct pack_plan {
     unsigned bits;
     unsigned char sym[16];
     unsigned char code[256]; /* CODE_BAD outside the alphabet */
-    uint16_t pair[65536];    /* bytes a | b << 8 -> code a << bits | code b, or PAIR_BAD */
+    uint16_t pair[65536];    /* bytes a, b (pair_at) -> code a << bits | code b, or PAIR_BAD */
 } pack_plan;
+
+/* The pair table's index of the two bytes at p (their 16 bits in host order). */
+static inline unsigned pair_at(const unsigned char *p)
+{
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+}
 
 static void sample(const unsigned char *t, size_t n, size_t from, unsigned char seen[256])
 {
@@ -59,39 +67,44 @@ static int plan_of(const unsigned char *t, size_t n, pack_plan *pl)
     }
     pl->bits = sigma <= 2 ? 1 : sigma <= 4 ? 2 : 4;
     for (unsigned a = 0; a < 256; a++)
-        for (unsigned b = 0; b < 256; b++)
-            pl->pair[a | b << 8] = pl->code[a] == CODE_BAD || pl->code[b] == CODE_BAD
-                                       ? PAIR_BAD
-                                       : (uint16_t)(pl->code[a] << pl->bits | pl->code[b]);
+        for (unsigned b = 0; b < 256; b++) {
+            unsigned char ab[2] = {(unsigned char)a, (unsigned char)b};
+            pl->pair[pair_at(ab)] = pl->code[a] == CODE_BAD || pl->code[b] == CODE_BAD
+                                        ? PAIR_BAD
+                                        : (uint16_t)(pl->code[a] << pl->bits | pl->code[b]);
+        }
     return 1;
 }
 
 /* Packs t[from, to) (from a multiple of 8 / bits) into out; 0 when a byte
  * lies outside the alphabet.  pairs: byte pairs per packed byte, a
- * constant at each call so that the loop unrolls. */
+ * constant at each call so that the loop unrolls; 8 input bytes a step. */
 static inline int pack_pairs(const pack_plan *pl, const unsigned char *t, size_t from, size_t to,
                              unsigned char *out, unsigned pairs)
 {
     unsigned per = 2 * pairs, pb = 2 * pl->bits, mask = (1u << pb) - 1;
     unsigned bad = 0;
-    size_t i = from, o = 0, full = from + (to - from) / per * per;
-    for (; i < full; i += per) {
-        unsigned v = 0;
-        for (unsigned k = 0; k < pairs; k++) {
-            unsigned c = pl->pair[t[i + 2 * k] | t[i + 2 * k + 1] << 8];
-            bad |= c;
-            v = v << pb | (c & mask);
+    size_t i = from, o = 0, full = from + (to - from) / 8 * 8;
+    for (; i < full; i += 8) {
+        unsigned c[4];
+        for (unsigned k = 0; k < 4; k++) {
+            c[k] = pl->pair[pair_at(t + i + 2 * k)];
+            bad |= c[k];
         }
-        out[o++] = (unsigned char)v;
+        for (unsigned b = 0; b < 4 / pairs; b++) {
+            unsigned v = 0;
+            for (unsigned k = 0; k < pairs; k++) v = v << pb | (c[b * pairs + k] & mask);
+            out[o++] = (unsigned char)v;
+        }
     }
-    if (i < to) { /* the text's last packed byte: codes 0 past its end */
+    for (; i < to; i += per) { /* the last bytes: codes 0 past the text's end */
         unsigned v = 0;
         for (unsigned j = 0; j < per; j++) {
             unsigned c = i + j < to ? pl->code[t[i + j]] : 0;
             bad |= c == CODE_BAD ? PAIR_BAD : 0;
             v = v << pl->bits | (c & ((1u << pl->bits) - 1));
         }
-        out[o] = (unsigned char)v;
+        out[o++] = (unsigned char)v;
     }
     return !(bad & PAIR_BAD);
 }

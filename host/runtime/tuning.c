@@ -136,14 +136,15 @@ void clsa__tuning_init(clsa_tuning *t)
     t->copy_threads = 1;
     t->copy_min = (size_t)64 << 20;
     /* A discrete device's upload of pageable memory runs at one core's
-     * memcpy rate; threads packing a small alphabet's text 2-8 to a byte
-     * beat it where there are at least 4 of them (text_pack.c).  Devices
-     * that share memory with the host gain nothing; tests force it with
-     * pack_min=1 and small pieces (pack_chunk). */
+     * memcpy rate (6-17 GB/s); one thread packs DNA at about 2 GB/s
+     * (text_pack.c), so the packed upload gains where at least 4 threads
+     * pack.  Devices that share memory with the host gain nothing; tests
+     * force it with pack_min=1 and small pieces (pack_chunk).  Pieces of
+     * 2 MiB: the first copy waits for one piece, not a share of the text. */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    t->pack_threads = cores < 1 ? 1 : cores > 8 ? 8 : (unsigned)cores;
+    t->pack_threads = cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
     t->pack_min = t->host_unified || t->pack_threads < 4 ? 0 : (size_t)8 << 20;
-    t->pack_chunk = (size_t)16 << 20;
+    t->pack_chunk = (size_t)2 << 20;
     t->part_decline = 32;
     t->part_sample = 65536;
     /* the out-of-core path: 64-bit host arrays only where n needs them;
