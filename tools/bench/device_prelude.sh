@@ -14,9 +14,19 @@ mkdir -p "$OUT"
 
 BUILD=${SESSION_BUILD:-build}
 # build_release TARGET...: those targets, Release, tests and MPI off, in
-# $BUILD; exit 3 with the build's tail when it fails.
+# $BUILD, with the CUDA anchors (clsa-bench's cubwt-sa, cubwt-bwt) when
+# BUILD_ANCHORS=1, .anchors was carried and nvcc is there ($ANCHORS says);
+# exit 3 with the build's tail when it fails.
+ANCHORS=0
 build_release() {
-    cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF -DCLSA_MPI=OFF >/dev/null &&
+    local cuda=() nvcc
+    nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null || true)
+    if [ "${BUILD_ANCHORS:-0}" = 1 ] && [ -f .anchors/libcubwt-1.0.0.tar.gz ] && [ -n "$nvcc" ]; then
+        cuda=(-DCLSA_BENCH_CUDA=ON -DCLSA_ANCHORS_DIR="$ROOT/.anchors" -DCMAKE_CUDA_COMPILER="$nvcc")
+        ANCHORS=1
+    fi
+    cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF -DCLSA_MPI=OFF \
+        "${cuda[@]}" >/dev/null &&
         cmake --build "$BUILD" -j"$(nproc)" --target "$@" >"$OUT/build.txt" 2>&1 ||
         { tail -30 "$OUT/build.txt"; exit 3; }
     rm -f "$OUT/build.txt"

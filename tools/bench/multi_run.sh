@@ -7,10 +7,11 @@
 # and without the device-resident and profiled extras unless said.  Results:
 # $OUT/multi_run.txt.
 #
-#   CLSA_BENCH_COMMIT=<hash> bash tools/bench/multi_run.sh   (carry .device, .corpus)
+#   CLSA_BENCH_COMMIT=<hash> bash tools/bench/multi_run.sh   (carry .device, .corpus, .anchors)
 #
 # Env: MR_SIZE (1G), MR_WIDE (3500M, the two-GPU 64-bit row; empty: none),
-# MR_MEMLOOP (1: clsa-memloop first),
+# MR_MEMLOOP (1: clsa-memloop first), MR_ANCHORS (1: libcubwt beside the
+# one-GPU DNA rows where .anchors was carried; 0: not built),
 # MR_TUNES ("pack_min=0 -": the CLSA_TUNE of each compared row, - the
 # defaults), MR_LIMIT (seconds after the build, 480), MR_DEVICES
 # (nvidia:0,nvidia:1; the first alone is the one-GPU row).
@@ -20,7 +21,8 @@ set -uo pipefail
 exec > >(tee "$OUT/multi_run.txt") 2>&1
 cat "$OUT/env.txt"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1
-build_release clsa_bench clsa_memloop
+BUILD_ANCHORS=${MR_ANCHORS:-1} build_release clsa_bench clsa_memloop
+echo "CUDA anchors: $ANCHORS"
 START=$(date +%s)
 LIMIT=${MR_LIMIT:-480}
 left() { echo $((START + LIMIT - $(date +%s))); }
@@ -60,6 +62,13 @@ compared sa32 "dna=random:4@400M"
 compared sa32 "realdna=dna.fa-stripped"
 compared bwt "dna=random:4@100M"
 compared sa32 "text=$TEXT@100M"
+if [ "$ANCHORS" = 1 ]; then
+    echo "== libcubwt on the same inputs (one GPU)"
+    for in in "dna=random:4@100M" "dna=random:4@400M" "realdna=dna.fa-stripped"; do
+        bench "" cubwt-sa "$in"
+    done
+    bench "" cubwt-bwt "dna=random:4@100M"
+fi
 echo "== one GPU against two"
 compared sa32-multi "dna=random:4@$S" --check-max 2G
 bench "" sa32 "words=words@$S"
