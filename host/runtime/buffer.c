@@ -204,7 +204,8 @@ clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *s
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes)
 {
     int split = 0;
-    clsa_status st = clsa__copy_threads(ctx, src, off, dst, bytes, 0, &split);
+    clsa_status st = clsa__staged_read(ctx, src, off, dst, bytes, &split);
+    if (!st && !split) st = clsa__copy_threads(ctx, src, off, dst, bytes, 0, &split);
     if (st || split) return st;
     for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {
         cl_event ev = NULL;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 /* A mapped page-locked buffer of bytes, or NULL (then plain memory serves). */
-static cl_mem map_pinned(clsa_context *ctx, size_t bytes, void **ptr)
+cl_mem clsa__map_pinned(clsa_context *ctx, size_t bytes, void **ptr)
 {
     *ptr = NULL;
     if (!ctx->has_device || bytes > ctx->tune.max_alloc) return NULL;
@@ -28,7 +28,7 @@ static cl_mem map_pinned(clsa_context *ctx, size_t bytes, void **ptr)
     return m;
 }
 
-static void unmap_pinned(clsa_context *ctx, struct clsa_pinned *p)
+void clsa__unmap_pinned(clsa_context *ctx, struct clsa_pinned *p)
 {
     if (!p->mem) {
         free(p->ptr);
@@ -59,7 +59,7 @@ clsa_status clsa_host_alloc(clsa_context *ctx, size_t bytes, void **ptr)
         ctx->pinned_cap = cap;
     }
     void *p;
-    cl_mem m = map_pinned(ctx, bytes, &p);
+    cl_mem m = clsa__map_pinned(ctx, bytes, &p);
     if (!m && !(p = malloc(bytes))) {
         st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "clsa_host_alloc: no %zu bytes of host memory",
                         bytes);
@@ -83,7 +83,7 @@ clsa_status clsa_host_free(clsa_context *ctx, void *ptr)
     clsa_status st = CLSA_ERR_INVALID_ARG;
     for (size_t i = 0; i < ctx->npinned; i++)
         if (ctx->pinned[i].ptr == ptr) {
-            unmap_pinned(ctx, &ctx->pinned[i]);
+            clsa__unmap_pinned(ctx, &ctx->pinned[i]);
             ctx->pinned[i] = ctx->pinned[--ctx->npinned];
             st = CLSA_OK;
             break;
@@ -107,7 +107,7 @@ int clsa__is_pinned(const clsa_context *ctx, const void *p, size_t bytes)
 
 void clsa__host_free_all(clsa_context *ctx)
 {
-    for (size_t i = 0; i < ctx->npinned; i++) unmap_pinned(ctx, &ctx->pinned[i]);
+    for (size_t i = 0; i < ctx->npinned; i++) clsa__unmap_pinned(ctx, &ctx->pinned[i]);
     free(ctx->pinned);
     ctx->pinned = NULL;
     ctx->npinned = ctx->pinned_cap = 0;

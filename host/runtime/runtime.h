@@ -60,6 +60,10 @@ typedef struct clsa_tuning {
                                * 0: never */
     unsigned pack_threads;    /* host threads packing them */
     size_t pack_chunk;        /* text bytes packed and copied as one piece */
+    size_t stage_min;         /* reads of at least this many bytes into pageable memory
+                               * go through page-locked slots (staged_read.c); 0: never */
+    unsigned stage_threads;   /* host threads copying out of them */
+    size_t stage_slot;        /* bytes of one slot (two a thread) */
     unsigned part_decline;    /* several devices: one device instead when more than
                                * n / part_decline suffixes are unsorted after the initial
                                * sort (host/sa/pd_part.c); 0: never */
@@ -80,6 +84,8 @@ typedef struct clsa_tuning {
 #define CLSA_MAX_KERNELS 256
 /* Extra queues for copies split over threads (copy_threads.c). */
 #define CLSA_COPY_QUEUES 7
+/* Most host threads of a staged read (staged_read.c). */
+#define CLSA_STAGE_THREADS 16
 #define CLSA_MSG_CAP 8192
 
 typedef struct clsa_program_slot {
@@ -158,6 +164,10 @@ struct clsa_context {
         cl_mem mem;
     } *pinned;
     size_t npinned, pinned_cap;
+    /* Page-locked slots of staged reads (staged_read.c), made when first
+     * used, kept until clsa_destroy. */
+    struct clsa_pinned stage[2 * CLSA_STAGE_THREADS];
+    unsigned nstage;
     /* Profiling events not read yet (launch.c): read when the public call
      * ends, so that timing does not make each kernel wait for the last. */
     struct clsa_pending_event {
@@ -263,6 +273,13 @@ clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, siz
 clsa_status clsa__copy_threads(clsa_context *ctx, cl_mem buf, size_t off, void *host,
                                size_t bytes, int write, int *done);
 void clsa__copy_queues_release(clsa_context *ctx);
+/* A large read into pageable memory through the context's page-locked
+ * slots, several host threads copying out of them while the next pieces
+ * arrive (staged_read.c); *done = 0 when it is not worth it (the caller
+ * reads). */
+clsa_status clsa__staged_read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes,
+                              int *done);
+void clsa__stage_release(clsa_context *ctx);
 
 /* ---- byte texts crossing to the device (text_pack.c) ------------------------
  * dst[0, n) = text.  Texts of at most 16 distinct bytes go up packed to 1, 2
@@ -327,6 +344,10 @@ cl_int clsa__oclgrind_write(clsa_context *ctx, cl_mem dst, size_t off, const voi
 /* ---- page-locked host memory (host_mem.c) ----------------------------------
  * 1 if [p, p + bytes) lies inside one clsa_host_alloc array of a device. */
 int clsa__is_pinned(const clsa_context *ctx, const void *p, size_t bytes);
+/* A mapped page-locked buffer of bytes, or NULL; its unmapping and release
+ * (waits for the commands that use it; a NULL mem frees a malloc'd ptr). */
+cl_mem clsa__map_pinned(clsa_context *ctx, size_t bytes, void **ptr);
+void clsa__unmap_pinned(clsa_context *ctx, struct clsa_pinned *p);
 /* Frees every array clsa_host_alloc gave (clsa_destroy). */
 void clsa__host_free_all(clsa_context *ctx);
 /* Reads the profiling events still pending into the phase times. */

@@ -37,6 +37,10 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "pack_min")) t->pack_min = (size_t)v;
     else if (!strcmp(key, "pack_threads")) t->pack_threads = v > 64 ? 64 : (unsigned)v;
     else if (!strcmp(key, "pack_chunk")) t->pack_chunk = (size_t)v;
+    else if (!strcmp(key, "stage_min")) t->stage_min = (size_t)v;
+    else if (!strcmp(key, "stage_threads"))
+        t->stage_threads = v > CLSA_STAGE_THREADS ? CLSA_STAGE_THREADS : (unsigned)v;
+    else if (!strcmp(key, "stage_slot")) t->stage_slot = (size_t)v;
     else if (!strcmp(key, "part_decline")) t->part_decline = (unsigned)v;
     else if (!strcmp(key, "part_sample")) t->part_sample = (unsigned)v;
     else if (!strcmp(key, "ooc64")) t->ooc64 = v != 0;
@@ -49,6 +53,7 @@ static int zero_allowed(const char *key)
 {
     return !strcmp(key, "onesweep") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
            !strcmp(key, "pool") || !strcmp(key, "part_decline") || !strcmp(key, "pack_min") ||
+           !strcmp(key, "stage_min") ||
            !strcmp(key, "part_sample");
 }
 
@@ -145,6 +150,11 @@ void clsa__tuning_init(clsa_tuning *t)
     t->pack_threads = cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
     t->pack_min = t->host_unified || t->pack_threads < 4 ? 0 : (size_t)8 << 20;
     t->pack_chunk = (size_t)2 << 20;
+    /* Staged reads: off until measured on the GPU machine (stage_min=1
+     * forces them; tests do so on the CPU devices). */
+    t->stage_min = 0;
+    t->stage_threads = cores < 1 ? 1 : cores > 8 ? 8 : (unsigned)cores;
+    t->stage_slot = (size_t)4 << 20;
     t->part_decline = 32;
     t->part_sample = 65536;
     /* the out-of-core path: 64-bit host arrays only where n needs them;

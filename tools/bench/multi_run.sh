@@ -10,7 +10,8 @@
 #   CLSA_BENCH_COMMIT=<hash> bash tools/bench/multi_run.sh   (carry .device, .corpus, .anchors)
 #
 # Env: MR_SIZE (1G), MR_WIDE (3500M, the two-GPU 64-bit row; empty: none),
-# MR_MEMLOOP (1: clsa-memloop first), MR_ANCHORS (1: libcubwt beside the
+# MR_MEMLOOP (1: clsa-memloop first), MR_WORDS (0: not the words and text
+# rows of two GPUs), MR_REPS (3), MR_ANCHORS (1: libcubwt beside the
 # one-GPU DNA rows where .anchors was carried; 0: not built),
 # MR_TUNES ("pack_min=0 -": the CLSA_TUNE of each compared row, - the
 # defaults), MR_LIMIT (seconds after the build, 480), MR_DEVICES
@@ -39,7 +40,7 @@ bench() { # CLSA_TUNE OPS INPUT [extra options]
     [ "$(left)" -gt 20 ] || { echo "-- skipped ($ops $in $tune): time"; return; }
     echo "-- $ops $in CLSA_TUNE=${tune:-(defaults)}"
     CLSA_TUNE=$tune CLSA_DEVICE=$ONE CLSA_BENCH_DEVICES=$DEVS \
-        timeout $(($(left) < 120 ? $(left) : 120)) "$BENCH" -r 3 --ref-reps 0 --no-profile \
+        timeout $(($(left) < 120 ? $(left) : 120)) "$BENCH" -r "${MR_REPS:-3}" --ref-reps 0 --no-profile \
         --no-resident --check-max 100M --dir "$CORPUS" "$@" "$ops" "$in" 2>&1 |
         grep -vE '^\[bench|^# clsa-bench|^op  '
 }
@@ -71,10 +72,12 @@ if [ "$ANCHORS" = 1 ]; then
 fi
 echo "== one GPU against two"
 compared sa32-multi "dna=random:4@$S" --check-max 2G
-bench "" sa32 "words=words@$S"
-bench "" sa32-multi "words=words@$S"
-bench "part_decline=0" sa32-multi "words=words@$S"
-bench "" sa32-multi "text=$TEXT@100M"
-bench "part_decline=0" sa32-multi "text=$TEXT@100M"
+if [ "${MR_WORDS:-1}" = 1 ]; then
+    bench "" sa32 "words=words@$S"
+    bench "" sa32-multi "words=words@$S"
+    bench "part_decline=0" sa32-multi "words=words@$S"
+    bench "" sa32-multi "text=$TEXT@100M"
+    bench "part_decline=0" sa32-multi "text=$TEXT@100M"
+fi
 [ -n "${MR_WIDE-3500M}" ] && bench "" sa64-multi "dna=random:4@${MR_WIDE-3500M}" --check-max 8G
 echo "== done, $(left) s left"
