@@ -13,10 +13,11 @@ mkdir -p "$OUT"
 } >"$OUT/env.txt"
 
 BUILD=${SESSION_BUILD:-build}
-# build_release TARGET...: those targets, Release, tests and MPI off, in
-# $BUILD; exit 3 with the build's tail when it fails.
+# build_release TARGET...: those targets, Release, tests off and MPI off
+# (BUILD_MPI=ON: on, the MPI that FindMPI finds), in $BUILD; exit 3 with the
+# build's tail when it fails.
 build_release() {
-    cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF -DCLSA_MPI=OFF >/dev/null &&
+    cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF -DCLSA_MPI="${BUILD_MPI:-OFF}" >/dev/null &&
         cmake --build "$BUILD" -j"$(nproc)" --target "$@" >"$OUT/build.txt" 2>&1 ||
         { tail -30 "$OUT/build.txt"; exit 3; }
     rm -f "$OUT/build.txt"
