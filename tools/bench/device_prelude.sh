@@ -13,10 +13,11 @@ mkdir -p "$OUT"
 } >"$OUT/env.txt"
 
 BUILD=${SESSION_BUILD:-build}
-# build_release TARGET...: those targets, Release, tests and MPI off, in
-# $BUILD, with the CUDA anchors (clsa-bench's cubwt-sa, cubwt-bwt) when
-# BUILD_ANCHORS=1, .anchors was carried and nvcc is there ($ANCHORS says);
-# exit 3 with the build's tail when it fails.
+# build_release TARGET...: those targets, Release, tests off and MPI off
+# (BUILD_MPI=ON: on, the MPI that FindMPI finds), in $BUILD, with the CUDA
+# anchors (clsa-bench's cubwt-sa, cubwt-bwt) when BUILD_ANCHORS=1, .anchors
+# was carried and nvcc is there ($ANCHORS says); exit 3 with the build's
+# tail when it fails.
 ANCHORS=0
 build_release() {
     local cuda=() nvcc
@@ -25,8 +26,8 @@ build_release() {
         cuda=(-DCLSA_BENCH_CUDA=ON -DCLSA_ANCHORS_DIR="$ROOT/.anchors" -DCMAKE_CUDA_COMPILER="$nvcc")
         ANCHORS=1
     fi
-    cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF -DCLSA_MPI=OFF \
-        "${cuda[@]}" >/dev/null &&
+    cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF \
+        -DCLSA_MPI="${BUILD_MPI:-OFF}" "${cuda[@]}" >/dev/null &&
         cmake --build "$BUILD" -j"$(nproc)" --target "$@" >"$OUT/build.txt" 2>&1 ||
         { tail -30 "$OUT/build.txt"; exit 3; }
     rm -f "$OUT/build.txt"
