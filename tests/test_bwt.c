@@ -136,17 +136,6 @@ static void mem_forms(void **state)
     free(got);
 }
 
-/* 1 when kernel name ran on c since its last stats reset (profiled context). */
-static int kernel_ran(clsa_context *c, const char *name)
-{
-    char got[64];
-    double ms;
-    uint64_t launches;
-    for (size_t i = 0; clsa_get_kernel_time(c, i, got, sizeof got, &ms, &launches) == CLSA_OK; i++)
-        if (!strcmp(got, name) && launches > 0) return 1;
-    return 0;
-}
-
 /* BWT and ISA from text take the sorting's final ranks where it ends with
  * them (bwt_from_isa, no inversion) and the suffix array where it does not
  * (CLSA_TUNE sa_path=64 always): both against divbwt and divsufsort, and
@@ -176,7 +165,7 @@ static void from_ranks(void **state)
                 fail_msg("%s:%u n=%zu%s: bwt differs from divbwt", gen_name(kinds[k].kind),
                          kinds[k].param, n, plain ? " (sa_path=64)" : "");
             /* a periodic text always ends its doubling with ranks */
-            if (kinds[k].kind == GEN_PERIODIC && kernel_ran(c, "bwt_from_isa") == plain)
+            if (kinds[k].kind == GEN_PERIODIC && tu_kernel_ran(c, "bwt_from_isa") == plain)
                 fail_msg("periodic%s: bwt_from_isa %s", plain ? " (sa_path=64)" : "",
                          plain ? "ran" : "did not run");
             memset(isa, 0x5A, n * 4);

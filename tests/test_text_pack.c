@@ -1,13 +1,17 @@
-/* Byte texts of at most 16 distinct bytes go to the device packed
- * (host/runtime/text_pack.c), forced here on every implementation with
- * CLSA_TUNE pack_min=1 and pieces of 64 bytes over 3 threads, so that the
- * packing of later pieces overlaps the copies of earlier ones.  Every call
- * that uploads a text is checked against libdivsufsort (SA, ISA, BWT),
- * Kasai (LCP) or the text itself (inverse BWT), and the route against the
- * kernels that ran: packed where the text has at most 16 distinct bytes,
- * as it is otherwise and where a byte the alphabet sample missed stops the
- * packing. */
+/* Byte texts of a small alphabet go to the device packed through staged
+ * writes (host/runtime/text_pack.c, staged_copy.c), forced here with
+ * CLSA_TUNE pack_min=1, stage_min=1 and slots of 16 bytes (64 symbols at 2
+ * bits) over 3 threads, so that many pieces go round the threads.  Every
+ * call that uploads a text is checked against libdivsufsort (SA, ISA,
+ * BWT), Kasai (LCP) or the text itself (inverse BWT), and the route against
+ * the kernels that ran: packed where the text has at most 2^pack_bits
+ * distinct bytes, as it is otherwise and where a byte the alphabet sample
+ * missed stops the packing.  Oclgrind has no staged copies (its calls stay
+ * on one thread), so nothing is packed there: the results are still
+ * checked. */
 #include <divsufsort.h>
+
+#include "runtime.h"
 
 #include "gen.h"
 #include "testutil.h"
@@ -20,15 +24,10 @@ static clsa_context *packing_context(const char *tune)
     return ctx;
 }
 
-/* 1 when kernel name ran on c since its last stats reset (profiled context). */
-static int kernel_ran(clsa_context *c, const char *name)
+/* Whether a text of d distinct bytes should go up packed on ctx. */
+static int packs(const clsa_context *ctx, unsigned d, unsigned bits)
 {
-    char got[64];
-    double ms;
-    uint64_t launches;
-    for (size_t i = 0; clsa_get_kernel_time(c, i, got, sizeof got, &ms, &launches) == CLSA_OK; i++)
-        if (!strcmp(got, name) && launches > 0) return 1;
-    return 0;
+    return !ctx->oclgrind && d <= (1u << bits);
 }
 
 static unsigned distinct(const uint8_t *t, size_t n)
@@ -51,7 +50,7 @@ static int sa_matches(clsa_context *ctx, const uint8_t *t, size_t n, int32_t *sa
     clsa_reset_stats(ctx);
     assert_int_equal(clsa_sa32(ctx, t, sa, (int64_t)n), CLSA_OK);
     assert_memory_equal(sa, ref, n * 4);
-    return kernel_ran(ctx, "text_unpack");
+    return tu_kernel_ran(ctx, "text_unpack");
 }
 
 /* Alphabets of 1 to 17 symbols at lengths around the 1, 2 and 4 bits a
@@ -59,7 +58,10 @@ static int sa_matches(clsa_context *ctx, const uint8_t *t, size_t n, int32_t *sa
 static void sa_over_alphabets(void **state)
 {
     (void)state;
-    clsa_context *ctx = packing_context("pack_min=1,pack_chunk=64,pack_threads=3");
+    clsa_context *ctx =
+        packing_context("pack_min=1,pack_bits=4,stage_min=1,stage_slot=16,stage_threads=3");
+    /* the default width: at most 4 symbols */
+    clsa_context *two = packing_context("pack_min=1,stage_min=1,stage_slot=16,stage_threads=3");
     static const unsigned sigmas[] = {1, 2, 3, 4, 5, 9, 16, 17};
     static const size_t small[] = {1, 2, 3, 7, 8, 9, 63, 64, 65, 129, 1000};
     static const size_t large[] = {4097, 20001};
@@ -73,16 +75,20 @@ static void sa_over_alphabets(void **state)
             if (tu_small() && sigmas[s] % 2 == 0 && n > 64) continue; /* Oclgrind: fewer */
             gen_fill(t, n, sigmas[s] == 1 ? GEN_ALL_EQUAL : GEN_RANDOM, sigmas[s],
                      (uint64_t)(31 * s + k + 1));
+            unsigned d = distinct(t, n);
             int packed = sa_matches(ctx, t, n, sa, ref);
-            if (packed != (distinct(t, n) <= 16))
+            if (packed != packs(ctx, d, 4))
                 fail_msg("sigma %u, n %zu: packed %d with %u distinct bytes", sigmas[s], n, packed,
-                         distinct(t, n));
+                         d);
+            if (n == 1000 && sa_matches(two, t, n, sa, ref) != packs(two, d, 2))
+                fail_msg("2 bits, sigma %u: packed with %u distinct bytes", sigmas[s], d);
         }
     /* pack_min=0: never packed */
     clsa_context *off = packing_context("pack_min=0");
     gen_fill(t, 1000, GEN_RANDOM, 4, 5);
     assert_false(sa_matches(off, t, 1000, sa, ref));
     clsa_destroy(off);
+    clsa_destroy(two);
     clsa_destroy(ctx);
     free(t);
     free(sa);
@@ -97,8 +103,9 @@ static void sa_over_alphabets(void **state)
 static void byte_outside_the_sample(void **state)
 {
     (void)state;
-    if (tu_small()) return; /* host logic past 64 KiB: 3 minutes under Oclgrind */
-    clsa_context *ctx = packing_context("pack_min=1,pack_chunk=4096,pack_threads=3");
+    if (tu_small()) return; /* past 64 KiB: 3 minutes under Oclgrind, which has no packing */
+    clsa_context *ctx =
+        packing_context("pack_min=1,pack_bits=4,stage_min=1,stage_slot=1024,stage_threads=3");
     size_t n = 150000, gap = n / 65;
     /* between the sample blocks 61 and 62, past the first 64 KiB */
     size_t at = gap * 61 + 1024 + (gap - 1024) / 2;
@@ -137,11 +144,14 @@ static void kasai(const uint8_t *t, const int32_t *sa, int32_t *lcp, size_t n)
 }
 
 /* The other calls that upload a text (ISA, BWT, inverse BWT, LCP) on a
- * packed DNA-like text with a fifth symbol, against the references. */
+ * DNA-like text with a fifth symbol (4 bits a byte), against the
+ * references. */
 static void index_calls(void **state)
 {
     (void)state;
-    clsa_context *ctx = packing_context("pack_min=1,pack_chunk=256,pack_threads=2");
+    clsa_context *ctx =
+        packing_context("pack_min=1,pack_bits=4,stage_min=1,stage_slot=64,stage_threads=2");
+    int up = packs(ctx, 5, 4);
     size_t n = tu_size(30000, 3000);
     uint8_t *t = tu_malloc(n), *bwt = tu_malloc(n), *ref_bwt = tu_malloc(n), *back = tu_malloc(n);
     int32_t *ref = tu_malloc(n * 4), *got = tu_malloc(n * 4), *want = tu_malloc(n * 4);
@@ -153,7 +163,7 @@ static void index_calls(void **state)
     assert_int_equal(clsa_isa32(ctx, t, got, (int64_t)n), CLSA_OK);
     for (size_t i = 0; i < n; i++) want[ref[i]] = (int32_t)i;
     assert_memory_equal(got, want, n * 4);
-    assert_true(kernel_ran(ctx, "text_unpack"));
+    assert_int_equal(tu_kernel_ran(ctx, "text_unpack"), up);
 
     int64_t primary = 0;
     saidx_t want_primary = divbwt(t, ref_bwt, NULL, (saidx_t)n);
@@ -161,18 +171,18 @@ static void index_calls(void **state)
     assert_int_equal(clsa_bwt(ctx, t, bwt, (int64_t)n, &primary), CLSA_OK);
     assert_int_equal(primary, want_primary);
     assert_memory_equal(bwt, ref_bwt, n);
-    assert_true(kernel_ran(ctx, "text_unpack"));
+    assert_int_equal(tu_kernel_ran(ctx, "text_unpack"), up);
 
     clsa_reset_stats(ctx);
     assert_int_equal(clsa_unbwt(ctx, bwt, back, (int64_t)n, primary), CLSA_OK);
     assert_memory_equal(back, t, n);
-    assert_true(kernel_ran(ctx, "text_unpack"));
+    assert_int_equal(tu_kernel_ran(ctx, "text_unpack"), up);
 
     kasai(t, ref, want, n);
     clsa_reset_stats(ctx);
     assert_int_equal(clsa_lcp32(ctx, t, got, (int64_t)n), CLSA_OK);
     assert_memory_equal(got, want, n * 4);
-    assert_true(kernel_ran(ctx, "text_unpack"));
+    assert_int_equal(tu_kernel_ran(ctx, "text_unpack"), up);
 
     clsa_destroy(ctx);
     free(t);
@@ -191,7 +201,7 @@ static void index_calls(void **state)
 static void several_devices(void **state)
 {
     (void)state;
-    const char *tune = "pack_min=1,pack_chunk=64,pack_threads=2,part_decline=0";
+    const char *tune = "pack_min=1,stage_min=1,stage_slot=16,stage_threads=2,part_decline=0";
     clsa_context *ctxs[2] = {packing_context(tune), packing_context(tune)};
     size_t n = tu_size(20000, 500);
     uint8_t *t = tu_malloc(n);
@@ -201,7 +211,7 @@ static void several_devices(void **state)
     for (int r = 0; r < 2; r++) clsa_reset_stats(ctxs[r]);
     assert_int_equal(clsa_sa32_multi(ctxs, 2, t, sa, (int64_t)n), CLSA_OK);
     assert_memory_equal(sa, ref, n * 4);
-    for (int r = 0; r < 2 && !tu_small(); r++) assert_true(kernel_ran(ctxs[r], "text_unpack"));
+    for (int r = 0; r < 2 && !tu_small(); r++) assert_true(tu_kernel_ran(ctxs[r], "text_unpack"));
     for (int r = 0; r < 2; r++) clsa_destroy(ctxs[r]);
     free(t);
     free(sa);

@@ -71,6 +71,18 @@ static inline uint64_t tu_next(tu_rng *r)
 }
 static inline uint32_t tu_below(tu_rng *r, uint32_t m) { return (uint32_t)(tu_next(r) % m); }
 
+/* 1 when kernel (or timed copy) `name` ran on c since its last stats reset
+ * (a profiled context). */
+static inline int tu_kernel_ran(clsa_context *c, const char *name)
+{
+    char got[64];
+    double ms;
+    uint64_t launches;
+    for (size_t i = 0; clsa_get_kernel_time(c, i, got, sizeof got, &ms, &launches) == CLSA_OK; i++)
+        if (!strcmp(got, name) && launches > 0) return 1;
+    return 0;
+}
+
 static inline void *tu_malloc(size_t n)
 {
     void *p = malloc(n ? n : 1);

@@ -182,6 +182,13 @@ static int partial(cl_mem buf, size_t off, size_t bytes)
             bytes < size);
 }
 
+/* A staged write's filler for a plain copy (staged_copy.c). */
+static int copy_fill(void *arg, size_t from, size_t len, void *slot)
+{
+    memcpy(slot, (const char *)arg + from, len);
+    return 1;
+}
+
 clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *src, size_t bytes)
 {
     clsa_status st = CLSA_OK;
@@ -189,6 +196,11 @@ clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *s
         return clsa__cl(ctx, clsa__oclgrind_write(ctx, dst, off, src, bytes),
                         "clEnqueueWriteBuffer", NULL);
     int split = 0;
+    if (ctx->tune.stage_min && bytes >= ctx->tune.stage_min && !clsa__is_pinned(ctx, src, bytes) &&
+        ((st = clsa__staged_write(ctx, dst, off, bytes, copy_fill, (void *)(uintptr_t)src,
+                                  &split)) ||
+         split))
+        return st;
     if ((st = clsa__copy_threads(ctx, dst, off, (void *)(uintptr_t)src, bytes, 1, &split)) || split)
         return st;
     for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {

@@ -50,6 +50,17 @@ static void charge(clsa_context *ctx, cl_event ev, int phase, const char *what)
     clReleaseEvent(ev);
 }
 
+void clsa__charge_ms(clsa_context *ctx, int phase, const char *what, double ms)
+{
+    if (phase < 0 || phase >= CLSA_PHASE_COUNT) return;
+    ctx->stats.phase_ms[phase] += ms;
+    struct clsa_kernel_time *e = kernel_entry(ctx, what);
+    if (e) {
+        e->ms += ms;
+        e->launches++;
+    }
+}
+
 void clsa__profile_drain(clsa_context *ctx)
 {
     for (size_t i = 0; i < ctx->npending; i++)

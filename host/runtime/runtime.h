@@ -55,14 +55,14 @@ typedef struct clsa_tuning {
     unsigned copy_threads;    /* host threads (and queues) of a copy of copy_min bytes
                                * or more (copy_threads.c); 1: one */
     size_t copy_min;          /* below it one enqueue (threads would cost more) */
-    size_t pack_min;          /* byte texts of at least this many bytes with at most 16
-                               * distinct bytes cross to the device packed (text_pack.c);
-                               * 0: never */
-    unsigned pack_threads;    /* host threads packing them */
-    size_t pack_chunk;        /* text bytes packed and copied as one piece */
-    size_t stage_min;         /* reads of at least this many bytes into pageable memory
-                               * go through page-locked slots (staged_read.c); 0: never */
-    unsigned stage_threads;   /* host threads copying out of them */
+    size_t pack_min;          /* byte texts of at least this many bytes with at most
+                               * 2^pack_bits distinct bytes cross to the device packed
+                               * through staged writes (text_pack.c); 0: never */
+    unsigned pack_bits;       /* 1, 2 or 4 */
+    size_t stage_min;         /* copies of at least this many bytes between pageable
+                               * memory and the device go through page-locked slots
+                               * (staged_copy.c); 0: never, and no packed texts */
+    unsigned stage_threads;   /* host threads filling and emptying them */
     size_t stage_slot;        /* bytes of one slot (two a thread) */
     unsigned part_decline;    /* several devices: one device instead when more than
                                * n / part_decline suffixes are unsorted after the initial
@@ -84,7 +84,7 @@ typedef struct clsa_tuning {
 #define CLSA_MAX_KERNELS 256
 /* Extra queues for copies split over threads (copy_threads.c). */
 #define CLSA_COPY_QUEUES 7
-/* Most host threads of a staged read (staged_read.c). */
+/* Most host threads of a staged copy (staged_copy.c). */
 #define CLSA_STAGE_THREADS 16
 #define CLSA_MSG_CAP 8192
 
@@ -164,7 +164,7 @@ struct clsa_context {
         cl_mem mem;
     } *pinned;
     size_t npinned, pinned_cap;
-    /* Page-locked slots of staged reads (staged_read.c), made when first
+    /* Page-locked slots of staged copies (staged_copy.c), made when first
      * used, kept until clsa_destroy. */
     struct clsa_pinned stage[2 * CLSA_STAGE_THREADS];
     unsigned nstage;
@@ -273,12 +273,20 @@ clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, siz
 clsa_status clsa__copy_threads(clsa_context *ctx, cl_mem buf, size_t off, void *host,
                                size_t bytes, int write, int *done);
 void clsa__copy_queues_release(clsa_context *ctx);
-/* A large read into pageable memory through the context's page-locked
- * slots, several host threads copying out of them while the next pieces
- * arrive (staged_read.c); *done = 0 when it is not worth it (the caller
- * reads). */
+/* Large copies between pageable memory and the device through the
+ * context's page-locked slots, several host threads filling or emptying
+ * them while the bus moves the pieces before (staged_copy.c).  Available
+ * on a context with a device that does not share memory with the host
+ * (or where CLSA_TUNE stage_min forces it), not on Oclgrind; *done = 0
+ * when not available (the caller copies otherwise). */
+int clsa__staged_ready(clsa_context *ctx);
 clsa_status clsa__staged_read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes,
                               int *done);
+/* The bytes [from, from + len) of what a staged write writes, put into
+ * slot; 0 stops the write (*done = 0: the filler's state says why). */
+typedef int (*clsa__stage_fill)(void *arg, size_t from, size_t len, void *slot);
+clsa_status clsa__staged_write(clsa_context *ctx, cl_mem dst, size_t off, size_t bytes,
+                               clsa__stage_fill fill, void *arg, int *done);
 void clsa__stage_release(clsa_context *ctx);
 
 /* ---- byte texts crossing to the device (text_pack.c) ------------------------
@@ -304,6 +312,9 @@ clsa_status clsa__arg(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint
 clsa_status clsa__arg_local(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i,
                             size_t bytes);
 clsa_status clsa__finish(clsa_context *ctx);
+/* Adds ms (a host-timed step, such as a copy over threads) to `phase` and
+ * to the times of `what`. */
+void clsa__charge_ms(clsa_context *ctx, int phase, const char *what, double ms);
 /* Waits for a profiled command, adds its time to `phase`, releases the event. */
 clsa_status clsa__charge_event(clsa_context *ctx, cl_event ev, int phase, const char *what);
 /* Sets the phase later launches are charged to; returns the previous one. */

@@ -1,24 +1,23 @@
-/* Byte texts of a small alphabet (DNA: 4 or 5 distinct bytes) cross to the
+/* Byte texts of a small alphabet (DNA: 4 distinct bytes) cross to the
  * device packed, 1, 2 or 4 bits a byte, and a kernel unpacks them there
- * (cl_kernels/text_pack.cl).  A copy from pageable memory runs at one
- * core's memcpy rate (6-17 GB/s on the GPU machine, docs/BENCHMARKS.md);
- * threads pack faster than that, so the copy shrinks 2-8 times, and the
- * packing of one piece overlaps the copy of the one before.  The alphabet
- * is guessed from a sample and every byte is checked against it as it is
- * packed: a byte outside it stops the packing, and the text goes up as it
- * is (correct, only slower). */
+ * (cl_kernels/text_pack.cl).  The packing is the filler of a staged write
+ * (staged_copy.c): the host threads that would copy the text into the
+ * page-locked slots pack it into them instead, so the bus moves 2-8 times
+ * fewer bytes for no extra pass over the text.  The alphabet is guessed
+ * from a sample and every byte is checked against it as it is packed: a
+ * byte outside it stops the write, and the text goes up as it is (correct,
+ * only slower). */
 #include "runtime.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A text of at most 16 distinct bytes packed to 1, 2 or 4 bits a byte: byte
- * i in data[i / (8 / bits)], the first of a byte's symbols in its high bits;
- * sym[code] = the byte. */
+/* The packed form: byte i of n in packed byte i / (8 / bits), the first of
+ * a byte's symbols in its high bits; sym[code] = the byte. */
 typedef struct packed_text {
     unsigned bits;
     unsigned char sym[16];
-    unsigned char *data; /* malloc'd, bytes long */
     size_t bytes, n;
 } packed_text;
 
@@ -49,9 +48,12 @@ static void sample(const unsigned char *t, size_t n, size_t from, unsigned char 
     for (size_t i = from; i < to; i++) seen[t[i]] = 1;
 }
 
-/* The plan for the bytes a sample of t shows; 0 when they are more than 16. */
-static int plan_of(const unsigned char *t, size_t n, pack_plan *pl)
+/* The plan for the bytes a sample of t shows and the form it packs to; 0
+ * when they are more than 2^pack_bits. */
+static int plan_of(const clsa_context *ctx, const unsigned char *t, size_t n, pack_plan *pl,
+                   packed_text *p)
 {
+    unsigned most = ctx->tune.pack_bits >= 4 ? 16 : ctx->tune.pack_bits >= 2 ? 4 : 2;
     unsigned char seen[256] = {0};
     for (size_t i = 0; i < n && i < SAMPLE_HEAD; i += SAMPLE_BLOCK) sample(t, n, i, seen);
     for (size_t b = 1; b <= SAMPLE_BLOCKS; b++) sample(t, n, n / (SAMPLE_BLOCKS + 1) * b, seen);
@@ -61,11 +63,15 @@ static int plan_of(const unsigned char *t, size_t n, pack_plan *pl)
     memset(pl->sym, 0, sizeof pl->sym);
     for (unsigned c = 0; c < 256; c++) {
         if (!seen[c]) continue;
-        if (sigma == 16) return 0;
+        if (sigma == most) return 0;
         pl->sym[sigma] = (unsigned char)c;
         pl->code[c] = (unsigned char)sigma++;
     }
     pl->bits = sigma <= 2 ? 1 : sigma <= 4 ? 2 : 4;
+    p->bits = pl->bits;
+    p->n = n;
+    p->bytes = (n + 8 / p->bits - 1) / (8 / p->bits);
+    memcpy(p->sym, pl->sym, sizeof p->sym);
     for (unsigned a = 0; a < 256; a++)
         for (unsigned b = 0; b < 256; b++) {
             unsigned char ab[2] = {(unsigned char)a, (unsigned char)b};
@@ -117,131 +123,23 @@ static int pack_range(const pack_plan *pl, const unsigned char *t, size_t from, 
     return pack_pairs(pl, t, from, to, out, 4);
 }
 
-/* Pieces of the text packed by a team of threads in order of their index,
- * so that a copy can follow them. */
-typedef struct pack_job {
+/* A staged write's filler (staged_copy.c): packed bytes [from, from + len)
+ * from the text's bytes [from * per, ...); bad is set (and the write stops)
+ * at a byte outside the alphabet. */
+typedef struct pack_fill_arg {
     const pack_plan *pl;
     const unsigned char *t;
-    unsigned char *out;
-    size_t n, chunk, pieces;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    size_t next;         /* the next piece to take */
-    unsigned char *done; /* per piece */
-    int stop, bad;       /* bad: a byte outside the alphabet */
-} pack_job;
+    size_t n;
+    atomic_int bad;
+} pack_fill_arg;
 
-static void *pack_worker(void *arg)
+static int pack_fill(void *arg, size_t from, size_t len, void *slot)
 {
-    pack_job *j = arg;
-    unsigned per = 8 / j->pl->bits;
-    for (;;) {
-        pthread_mutex_lock(&j->lock);
-        size_t i = j->stop ? j->pieces : j->next;
-        if (i < j->pieces) j->next++;
-        pthread_mutex_unlock(&j->lock);
-        if (i >= j->pieces) return NULL;
-        size_t from = i * j->chunk, to = from + j->chunk < j->n ? from + j->chunk : j->n;
-        int ok = pack_range(j->pl, j->t, from, to, j->out + from / per);
-        pthread_mutex_lock(&j->lock);
-        j->done[i] = 1;
-        if (!ok) j->stop = j->bad = 1;
-        pthread_cond_broadcast(&j->cond);
-        pthread_mutex_unlock(&j->lock);
-    }
-}
-
-typedef struct pack_team {
-    pack_job job;
-    pthread_t tid[64];
-    unsigned started;
-} pack_team;
-
-/* Starts up to `threads` workers on t (a multiple-of-8 piece size); 0 when
- * host memory was refused. */
-static int team_start(pack_team *tm, const pack_plan *pl, const unsigned char *t, size_t n,
-                      unsigned char *out, size_t chunk, unsigned threads)
-{
-    pack_job *j = &tm->job;
-    memset(tm, 0, sizeof *tm);
-    j->pl = pl;
-    j->t = t;
-    j->out = out;
-    j->n = n;
-    j->chunk = chunk;
-    j->pieces = (n + chunk - 1) / chunk;
-    if (!(j->done = calloc(j->pieces, 1))) return 0;
-    pthread_mutex_init(&j->lock, NULL);
-    pthread_cond_init(&j->cond, NULL);
-    if (threads > 64) threads = 64;
-    for (unsigned i = 0; i < threads; i++) {
-        if (pthread_create(&tm->tid[i], NULL, pack_worker, j)) break;
-        tm->started++;
-    }
-    return 1;
-}
-
-/* Whether piece i was packed (waits for it); 0 once the packing stopped. */
-static int team_wait(pack_team *tm, size_t i)
-{
-    pack_job *j = &tm->job;
-    pthread_mutex_lock(&j->lock);
-    while (!j->done[i] && !j->stop) pthread_cond_wait(&j->cond, &j->lock);
-    int ok = j->done[i] && !j->bad;
-    pthread_mutex_unlock(&j->lock);
-    return ok;
-}
-
-/* Stops the team (what is under way finishes) and joins it; 1 when every
- * piece was packed. */
-static int team_end(pack_team *tm)
-{
-    pack_job *j = &tm->job;
-    pthread_mutex_lock(&j->lock);
-    j->stop = 1;
-    pthread_mutex_unlock(&j->lock);
-    for (unsigned i = 0; i < tm->started; i++) pthread_join(tm->tid[i], NULL);
-    int all = !j->bad;
-    for (size_t i = 0; all && i < j->pieces; i++) all = j->done[i];
-    pthread_mutex_destroy(&j->lock);
-    pthread_cond_destroy(&j->cond);
-    free(j->done);
-    return all;
-}
-
-static int worth_packing(const clsa_context *ctx, const void *text, size_t n)
-{
-    return ctx->tune.pack_min && n >= ctx->tune.pack_min && !clsa__is_pinned(ctx, text, n);
-}
-
-static size_t piece_size(const clsa_context *ctx)
-{
-    size_t c = ctx->tune.pack_chunk / 8 * 8;
-    return c ? c : 8;
-}
-
-/* The plan and the host buffer of a packing of text, or 0. */
-static int pack_begin(clsa_context *ctx, const void *text, size_t n, pack_plan **pl,
-                      packed_text *p)
-{
-    memset(p, 0, sizeof *p);
-    if (!worth_packing(ctx, text, n) || !(*pl = malloc(sizeof **pl))) return 0;
-    if (plan_of(text, n, *pl)) {
-        p->bits = (*pl)->bits;
-        p->n = n;
-        p->bytes = (n + 8 / p->bits - 1) / (8 / p->bits);
-        memcpy(p->sym, (*pl)->sym, sizeof p->sym);
-        if ((p->data = malloc(p->bytes))) return 1;
-    }
-    free(*pl);
-    *pl = NULL;
+    pack_fill_arg *a = arg;
+    size_t per = 8 / a->pl->bits, lo = from * per, hi = (from + len) * per;
+    if (pack_range(a->pl, a->t, lo, hi < a->n ? hi : a->n, slot)) return 1;
+    atomic_store(&a->bad, 1);
     return 0;
-}
-
-static void pack_free(packed_text *p)
-{
-    free(p->data);
-    p->data = NULL;
 }
 
 /* dst = the text of the packed bytes already in dpacked. */
@@ -270,44 +168,28 @@ static clsa_status unpack(clsa_context *ctx, cl_mem dpacked, cl_mem dst,
     return st;
 }
 
-/* A device buffer for the packed bytes, or NULL (device memory short: the
- * caller copies the text as it is). */
-static clsa_status packed_buffer(clsa_context *ctx, size_t bytes, cl_mem *out)
-{
-    clsa_status st = clsa__alloc(ctx, bytes, out);
-    if (st == CLSA_ERR_DEVICE_MEMORY) {
-        ctx->message[0] = 0;
-        *out = NULL;
-        return CLSA_OK;
-    }
-    return st;
-}
-
 clsa_status clsa__write_text(clsa_context *ctx, cl_mem dst, const void *text, size_t n)
 {
     pack_plan *pl = NULL;
     packed_text p;
     cl_mem dpacked = NULL;
+    int done = 0;
     clsa_status st = CLSA_OK;
-    if (!pack_begin(ctx, text, n, &pl, &p)) return clsa__write(ctx, dst, 0, text, n);
-    size_t chunk = piece_size(ctx), per = 8 / p.bits;
-    pack_team tm;
-    int packed = 0;
-    if ((st = packed_buffer(ctx, p.bytes, &dpacked)) || !dpacked ||
-        !team_start(&tm, pl, text, n, p.data, chunk, ctx->tune.pack_threads))
+    if (!ctx->tune.pack_min || n < ctx->tune.pack_min || clsa__is_pinned(ctx, text, n) ||
+        !clsa__staged_ready(ctx) || !(pl = malloc(sizeof *pl)) || !plan_of(ctx, text, n, pl, &p))
         goto done;
-    if (!tm.started) pack_worker(&tm.job); /* no thread: pack it all here first */
-    for (size_t i = 0; i < tm.job.pieces && !st; i++) {
-        if (!team_wait(&tm, i)) break;
-        size_t from = i * chunk / per, to = (i + 1) * chunk / per;
-        st = clsa__write(ctx, dpacked, from, p.data + from, (to < p.bytes ? to : p.bytes) - from);
+    st = clsa__alloc(ctx, p.bytes, &dpacked);
+    if (st == CLSA_ERR_DEVICE_MEMORY) { /* no room: the text as it is */
+        ctx->message[0] = 0;
+        st = CLSA_OK;
+        goto done;
     }
-    packed = team_end(&tm);
-    if (!st && packed) st = unpack(ctx, dpacked, dst, &p);
+    pack_fill_arg fa = {pl, text, n, 0};
+    if (!st) st = clsa__staged_write(ctx, dpacked, 0, p.bytes, pack_fill, &fa, &done);
+    if (!st && done) st = unpack(ctx, dpacked, dst, &p);
 done:
     clsa__free(ctx, &dpacked);
-    pack_free(&p);
     free(pl);
-    if (st || packed) return st;
-    return clsa__write(ctx, dst, 0, text, n); /* a byte the sample missed, or no room */
+    if (st || done) return st;
+    return clsa__write(ctx, dst, 0, text, n); /* a byte the sample missed, or not worth it */
 }

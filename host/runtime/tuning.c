@@ -35,8 +35,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "copy_threads")) t->copy_threads = v > 8 ? 8 : (unsigned)v;
     else if (!strcmp(key, "copy_min")) t->copy_min = (size_t)v;
     else if (!strcmp(key, "pack_min")) t->pack_min = (size_t)v;
-    else if (!strcmp(key, "pack_threads")) t->pack_threads = v > 64 ? 64 : (unsigned)v;
-    else if (!strcmp(key, "pack_chunk")) t->pack_chunk = (size_t)v;
+    else if (!strcmp(key, "pack_bits")) t->pack_bits = (unsigned)v;
     else if (!strcmp(key, "stage_min")) t->stage_min = (size_t)v;
     else if (!strcmp(key, "stage_threads"))
         t->stage_threads = v > CLSA_STAGE_THREADS ? CLSA_STAGE_THREADS : (unsigned)v;
@@ -140,21 +139,26 @@ void clsa__tuning_init(clsa_tuning *t)
     t->pool = 1;
     t->copy_threads = 1;
     t->copy_min = (size_t)64 << 20;
-    /* A discrete device's upload of pageable memory runs at one core's
-     * memcpy rate (6-17 GB/s); one thread packs DNA at about 2 GB/s
-     * (text_pack.c), so the packed upload gains where at least 4 threads
-     * pack.  Devices that share memory with the host gain nothing; tests
-     * force it with pack_min=1 and small pieces (pack_chunk).  Pieces of
-     * 2 MiB: the first copy waits for one piece, not a share of the text. */
+    /* Copies of pageable memory run at one core's memcpy rate through the
+     * driver's own staging, page-locked memory moves at bus speed: large
+     * copies on a device that does not share memory with the host go
+     * through page-locked slots that several threads fill and empty
+     * (staged_copy.c; H100, BENCHMARKS.md run 14: random DNA 1 GB 0.80 ->
+     * 0.66 s, text 100 MB 0.124 -> 0.112 s, with 4 MiB slots).  Slots of
+     * 2 MiB, two a thread: 32 MiB of page-locked memory with 8 threads, made
+     * once a context (page-locking costs about 0.4 ms a MB).
+     * stage_min=1 forces it (tests, on the CPU devices). */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    t->pack_threads = cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
-    t->pack_min = t->host_unified || t->pack_threads < 4 ? 0 : (size_t)8 << 20;
-    t->pack_chunk = (size_t)2 << 20;
-    /* Staged reads: off until measured on the GPU machine (stage_min=1
-     * forces them; tests do so on the CPU devices). */
-    t->stage_min = 0;
     t->stage_threads = cores < 1 ? 1 : cores > 8 ? 8 : (unsigned)cores;
-    t->stage_slot = (size_t)4 << 20;
+    t->stage_min = t->host_unified ? 0 : (size_t)16 << 20;
+    t->stage_slot = (size_t)2 << 20;
+    /* Staged writes of a text of at most 4 distinct bytes pack it 4 to a
+     * byte in the same pass (text_pack.c); one thread packs DNA at about
+     * 2 GB/s, so it gains where at least 4 threads pack (H100, runs 13-14:
+     * random DNA 100 MB 0.0751 -> 0.0700 s).  4 bits a byte for up to 16
+     * symbols (pack_bits=4) lost on real DNA at 32 MiB (0.0285 -> 0.0308 s). */
+    t->pack_min = t->stage_threads < 4 ? 0 : (size_t)8 << 20;
+    t->pack_bits = 2;
     t->part_decline = 32;
     t->part_sample = 65536;
     /* the out-of-core path: 64-bit host arrays only where n needs them;

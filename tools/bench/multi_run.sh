@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# multi_run.sh - one device call on the 2-GPU machine: the packed text upload (CLSA_TUNE pack_min)
-# against the plain one on one GPU, then one GPU against two (clsa-bench
-# sa32 / sa32-multi) with each upload; device memory over repeated calls
+# multi_run.sh - one device call on the 2-GPU machine: one GPU against two
+# (clsa-bench sa32 / sa32-multi), then rows on one GPU, each under every
+# CLSA_TUNE of MR_TUNES (the staged and packed copies against plain ones by
+# default), libcubwt beside them; device memory over repeated calls
 # (clsa-memloop) with MR_MEMLOOP=1.  Every clsa-bench row runs in a
 # process of its own (a failed row cannot take the next one's device memory)
 # and without the device-resident and profiled extras unless said.  Results:
@@ -13,8 +14,8 @@
 # MR_MEMLOOP (1: clsa-memloop first), MR_WORDS (0: not the words and text
 # rows of two GPUs), MR_REPS (3), MR_ANCHORS (1: libcubwt beside the
 # one-GPU DNA rows where .anchors was carried; 0: not built),
-# MR_TUNES ("pack_min=0 -": the CLSA_TUNE of each compared row, - the
-# defaults), MR_LIMIT (seconds after the build, 480), MR_DEVICES
+# MR_TUNES ("pack_min=0,stage_min=0 -": the CLSA_TUNE of each compared
+# row, - the defaults), MR_LIMIT (seconds after the build, 480), MR_DEVICES
 # (nvidia:0,nvidia:1; the first alone is the one-GPU row).
 set -uo pipefail
 # shellcheck source=device_prelude.sh
@@ -51,27 +52,26 @@ fi
 # compared: each row once per CLSA_TUNE of MR_TUNES, one after the other
 compared() { # OPS INPUT [extra options]
     local t
-    for t in ${MR_TUNES:-pack_min=0 -}; do
+    for t in ${MR_TUNES:-pack_min=0,stage_min=0 -}; do
         [ "$t" = - ] && t=
         bench "$t" "$@"
     done
 }
-echo "== one GPU: the text uploaded plain and packed"
-compared sa32 "dna=random:4@$S"
-compared sa32 "dna=random:4@100M"
-compared sa32 "dna=random:4@400M"
-compared sa32 "realdna=dna.fa-stripped"
-compared bwt "dna=random:4@100M"
-compared sa32 "text=$TEXT@100M"
-if [ "$ANCHORS" = 1 ]; then
-    echo "== libcubwt on the same inputs (one GPU)"
-    for in in "dna=random:4@100M" "dna=random:4@400M" "realdna=dna.fa-stripped"; do
-        bench "" cubwt-sa "$in"
-    done
-    bench "" cubwt-bwt "dna=random:4@100M"
-fi
 echo "== one GPU against two"
+compared sa32 "dna=random:4@$S"
 compared sa32-multi "dna=random:4@$S" --check-max 2G
+echo "== one GPU: plain copies against staged and packed ones, libcubwt beside"
+# with_anchor OP ANCHOR INPUT: OP compared, then the CUDA anchor once
+with_anchor() {
+    compared "$1" "$3"
+    [ "$ANCHORS" = 1 ] && bench "" "$2" "$3"
+}
+with_anchor sa32 cubwt-sa "dna=random:4@100M"
+with_anchor sa32 cubwt-sa "text=$TEXT@100M"
+with_anchor sa32 cubwt-sa "realdna=dna.fa-stripped"
+with_anchor bwt cubwt-bwt "dna=random:4@100M"
+with_anchor bwt cubwt-bwt "text=$TEXT@100M"
+with_anchor sa32 cubwt-sa "dna=random:4@400M"
 if [ "${MR_WORDS:-1}" = 1 ]; then
     bench "" sa32 "words=words@$S"
     bench "" sa32-multi "words=words@$S"

@@ -1,0 +1,194 @@
+/* Large copies between pageable host memory and the device through
+ * page-locked slots.  A driver copies pageable memory through staging
+ * buffers of its own, filled or emptied in the calling thread, so a copy
+ * runs at one core's memcpy rate (6-17 GB/s on the GPU machine,
+ * docs/BENCHMARKS.md) while the bus moves page-locked memory at about
+ * 55 GB/s.  Here each of several host threads owns two mapped page-locked
+ * slots of the context and the pieces of a copy go round the threads in
+ * turn: a thread empties (or fills) one slot while the bus moves its other
+ * piece.  A staged write's pieces come from a filler, a memcpy or the
+ * packing of a text (text_pack.c), which so costs no extra pass.  The slots
+ * are made on the first staged copy and kept until clsa_destroy.  Off on
+ * Oclgrind (its calls stay on one thread); profiled calls charge the
+ * copy's wall time to the transfer phase. */
+#include "runtime.h"
+
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct stage_part {
+    cl_command_queue q;
+    cl_mem buf;
+    size_t off, bytes, slot;
+    char *host;                  /* reads: the destination */
+    clsa__stage_fill fill;       /* writes: the source */
+    void *fill_arg;
+    void *ptr[2];
+    unsigned first, step;        /* this thread's pieces: first, first + step, ... */
+    atomic_int *stop;            /* a filler said stop, or a call failed */
+    cl_int err;
+    const char *call;            /* the call that failed */
+} stage_part;
+
+static size_t piece_len(const stage_part *p, size_t k)
+{
+    size_t from = k * p->slot;
+    return p->bytes - from < p->slot ? p->bytes - from : p->slot;
+}
+
+static void failed(stage_part *p, cl_int err, const char *call)
+{
+    if (err == CL_SUCCESS || p->err != CL_SUCCESS) return;
+    p->err = err;
+    p->call = call;
+    atomic_store(p->stop, 1);
+}
+
+static void wait_slot(stage_part *p, cl_event *ev)
+{
+    if (!*ev) return;
+    cl_int w = clWaitForEvents(1, ev);
+    clReleaseEvent(*ev);
+    *ev = NULL;
+    failed(p, w, "clWaitForEvents");
+}
+
+/* Asks for piece k into slot s; *ev its event. */
+static void ask(stage_part *p, size_t k, int s, cl_event *ev)
+{
+    failed(p,
+           clEnqueueReadBuffer(p->q, p->buf, CL_FALSE, p->off + k * p->slot, piece_len(p, k),
+                               p->ptr[s], 0, NULL, ev),
+           "clEnqueueReadBuffer");
+}
+
+static void *read_run(void *arg)
+{
+    stage_part *p = arg;
+    size_t pieces = (p->bytes + p->slot - 1) / p->slot;
+    cl_event ev[2] = {NULL, NULL};
+    size_t k = p->first;
+    if (k < pieces) ask(p, k, 0, &ev[0]);
+    for (int s = 0; k < pieces && p->err == CL_SUCCESS; k += p->step, s ^= 1) {
+        if (k + p->step < pieces) ask(p, k + p->step, s ^ 1, &ev[s ^ 1]);
+        wait_slot(p, &ev[s]);
+        if (p->err != CL_SUCCESS || atomic_load(p->stop)) break;
+        memcpy(p->host + k * p->slot, p->ptr[s], piece_len(p, k));
+    }
+    for (int s = 0; s < 2; s++) wait_slot(p, &ev[s]); /* no slot back while in use */
+    return NULL;
+}
+
+static void *write_run(void *arg)
+{
+    stage_part *p = arg;
+    size_t pieces = (p->bytes + p->slot - 1) / p->slot;
+    cl_event ev[2] = {NULL, NULL};
+    int s = 0;
+    for (size_t k = p->first; k < pieces && p->err == CL_SUCCESS; k += p->step, s ^= 1) {
+        wait_slot(p, &ev[s]); /* the slot's last piece has left */
+        if (p->err != CL_SUCCESS || atomic_load(p->stop)) break;
+        if (!p->fill(p->fill_arg, k * p->slot, piece_len(p, k), p->ptr[s])) {
+            atomic_store(p->stop, 1);
+            break;
+        }
+        failed(p,
+               clEnqueueWriteBuffer(p->q, p->buf, CL_FALSE, p->off + k * p->slot,
+                                    piece_len(p, k), p->ptr[s], 0, NULL, &ev[s]),
+               "clEnqueueWriteBuffer");
+    }
+    for (s = 0; s < 2; s++) wait_slot(p, &ev[s]);
+    return NULL;
+}
+
+static unsigned team_size(const clsa_context *ctx)
+{
+    unsigned t = ctx->tune.stage_threads;
+    return t < 1 ? 1 : t > CLSA_STAGE_THREADS ? CLSA_STAGE_THREADS : t;
+}
+
+int clsa__staged_ready(clsa_context *ctx)
+{
+    if (!ctx->tune.stage_min || !ctx->tune.stage_slot || ctx->oclgrind) return 0;
+    size_t need = 2 * (size_t)team_size(ctx);
+    if (ctx->nstage && ctx->stage[0].bytes != ctx->tune.stage_slot) clsa__stage_release(ctx);
+    while (ctx->nstage < need) {
+        struct clsa_pinned *s = &ctx->stage[ctx->nstage];
+        s->bytes = ctx->tune.stage_slot;
+        if (!(s->mem = clsa__map_pinned(ctx, s->bytes, &s->ptr))) return 0;
+        ctx->nstage++;
+    }
+    return 1;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* Runs the copy over the team: part 0 on this thread.  *done = 1 when every
+ * piece moved. */
+static clsa_status run_team(clsa_context *ctx, stage_part *proto, void *(*run)(void *),
+                            const char *what, int *done)
+{
+    unsigned t = team_size(ctx), started = 0;
+    stage_part part[CLSA_STAGE_THREADS];
+    pthread_t tid[CLSA_STAGE_THREADS];
+    atomic_int stop;
+    atomic_init(&stop, 0);
+    double t0 = now_ms();
+    for (unsigned i = 0; i < t; i++) {
+        part[i] = *proto;
+        part[i].ptr[0] = ctx->stage[2 * i].ptr;
+        part[i].ptr[1] = ctx->stage[2 * i + 1].ptr;
+        part[i].first = i;
+        part[i].step = t;
+        part[i].stop = &stop;
+        part[i].err = CL_SUCCESS;
+        part[i].call = what;
+    }
+    for (unsigned i = 1; i < t; i++) {
+        if (pthread_create(&tid[i - 1], NULL, run, &part[i])) break;
+        started++;
+    }
+    run(&part[0]);
+    for (unsigned i = started + 1; i < t; i++) run(&part[i]); /* a thread that did not start */
+    for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
+    if (ctx->profiling) clsa__charge_ms(ctx, CLSA_PHASE_TRANSFER, what, now_ms() - t0);
+    for (unsigned i = 0; i < t; i++)
+        if (part[i].err != CL_SUCCESS)
+            return clsa__cl(ctx, part[i].err, part[i].call, NULL);
+    *done = !atomic_load(&stop);
+    return CLSA_OK;
+}
+
+clsa_status clsa__staged_read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes,
+                              int *done)
+{
+    *done = 0;
+    if (!bytes || bytes < ctx->tune.stage_min || clsa__is_pinned(ctx, dst, bytes) ||
+        !clsa__staged_ready(ctx))
+        return CLSA_OK;
+    stage_part proto = {.q = ctx->queue, .buf = src, .off = off, .bytes = bytes,
+                        .slot = ctx->tune.stage_slot, .host = dst};
+    return run_team(ctx, &proto, read_run, "staged read", done);
+}
+
+clsa_status clsa__staged_write(clsa_context *ctx, cl_mem dst, size_t off, size_t bytes,
+                               clsa__stage_fill fill, void *arg, int *done)
+{
+    *done = 0;
+    if (!bytes || !clsa__staged_ready(ctx)) return CLSA_OK;
+    stage_part proto = {.q = ctx->queue, .buf = dst, .off = off, .bytes = bytes,
+                        .slot = ctx->tune.stage_slot, .fill = fill, .fill_arg = arg};
+    return run_team(ctx, &proto, write_run, "staged write", done);
+}
+
+void clsa__stage_release(clsa_context *ctx)
+{
+    for (unsigned i = 0; i < ctx->nstage; i++) clsa__unmap_pinned(ctx, &ctx->stage[i]);
+    ctx->nstage = 0;
+}
