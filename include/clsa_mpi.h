@@ -35,9 +35,18 @@ CLSA_API int64_t clsa_mpi_part_lo(int64_t n, int nranks, int r);
 
 /* Suffix array of text[0..n), this rank's slice of it.
  *   comm     the ranks taking part (not modified; duplicated inside).
- *   ctx      this rank's context: the local sorts run on its device
- *            (clsa_radix_sort_u64_v64); NULL or a host-only context: on the
- *            host.  Each rank passes its own (one GPU per rank).
+ *   ctx      this rank's context.  Each rank passes its own (one GPU per
+ *            rank).  When every rank's is a device context with room for
+ *            the whole in-memory suffix array working set (about 17-20
+ *            bytes per text byte) and n < 2^32, the ranks split the
+ *            suffixes by sampled splitters and each sorts its range on its
+ *            device with the whole pipeline, trading only the ranks a pass
+ *            reads (the engine of clsa_sa32_multi; texts whose sample says
+ *            the trades would cost more are built by rank 0's device); the
+ *            slices are then exchanged into the equal ranges below.  Else
+ *            (NULL, host-only or smaller contexts) the host-side engine
+ *            runs, its local sorts on each rank's device
+ *            (clsa_radix_sort_u64_v64) or on the host.
  *   text     the whole text on every rank (the same n bytes everywhere);
  *            may be NULL when n = 0.
  *   n        the text's length, the same on every rank, >= 0.
@@ -46,7 +55,9 @@ CLSA_API int64_t clsa_mpi_part_lo(int64_t n, int nranks, int r);
  *            range is empty.
  *   err      receives the agreed failure message (cap bytes; may be NULL);
  *            "" on success.
- * Work space per rank: about 60 bytes per owned position besides the text. */
+ * Work space per rank: about 60 bytes per owned position besides the text
+ * (the host-side engine); the device engine needs 4 bytes per entry of the
+ * rank's slice and its equal range besides the text. */
 CLSA_API clsa_status clsa_mpi_sa64(MPI_Comm comm, clsa_context *ctx, const uint8_t *text,
                                    int64_t n, int64_t *sa_part, char *err, size_t cap);
 
@@ -56,7 +67,7 @@ CLSA_API clsa_status clsa_mpi_sa64(MPI_Comm comm, clsa_context *ctx, const uint8
 CLSA_API int64_t clsa_mpi_window_hi(int64_t n, int nranks, int r);
 
 /* As clsa_mpi_sa64, but each rank gives only its window of the text, so no
- * rank holds the whole text:
+ * rank holds the whole text (always the host-side engine):
  *   text_part  text[lo .. clsa_mpi_window_hi(n, P, r)) for this rank r;
  *              may be NULL when the rank's range is empty.
  * The other parameters and the result are those of clsa_mpi_sa64. */
@@ -64,11 +75,12 @@ CLSA_API clsa_status clsa_mpi_sa64_part(MPI_Comm comm, clsa_context *ctx,
                                         const uint8_t *text_part, int64_t n, int64_t *sa_part,
                                         char *err, size_t cap);
 
-/* Reads text_path (each rank only its window, through MPI-IO), builds its suffix
- * array as clsa_mpi_sa64 does and writes it to sa_path as one file in the
+/* Reads text_path through MPI-IO (each rank only its window; the whole text
+ * where the device engine runs), builds its suffix array as clsa_mpi_sa64
+ * does and writes it to sa_path as one file in the
  * format of `clsa sa`: n little-endian entries of index_bits / 8 bytes, no
  * header.  index_bits: 32 (n < 2^31, else CLSA_ERR_TOO_LARGE) or 64.  The
- * ranks write their slices at their offsets (MPI_File_write_at_all) into
+ * ranks write their slices at their offsets (MPI_File_write_at) into
  * "<sa_path>.clsa-mpi-tmp", which rank 0 renames to sa_path only when every
  * rank reports success; on any failure it is removed.  *n_out (may be NULL)
  * gets the text's length. */

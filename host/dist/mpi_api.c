@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "comm_mpi.h"
+#include "device_member.h"
 
 enum { IO_CHUNK = 1 << 30 }; /* MPI-IO counts are int */
 
@@ -17,6 +18,44 @@ static void set_err(char *err, size_t cap, const char *msg)
 }
 
 int64_t clsa_mpi_window_hi(int64_t n, int nranks, int r) { return dist_window_hi(n, nranks, r); }
+
+/* Collective: 1 when every rank's context can be a member of the device
+ * engine for n bytes (its own device, room for the in-memory working set,
+ * n < 2^32): then each rank sorts one range of suffixes on its device
+ * (host/sa/pd_part.h) instead of the host-side engine of dist_sa.c. */
+static int device_engine(dist_comm *c, clsa_context *ctx, int64_t n)
+{
+    int64_t ok = n > 0 && c->size <= 255 && dist_device_fits(ctx, n);
+    return !c->allreduce(c, &ok, 1, DIST_MIN) && ok == 1;
+}
+
+/* sa_part = SA[lo, hi) of this rank's equal range, from the members'
+ * slices (consecutive in rank order).  Status agreed. */
+static clsa_status slices_to_parts(dist_comm *c, const dist_host_slice *sl, int64_t n,
+                                   int64_t *sa_part, char *msg, size_t cap)
+{
+    int64_t *sc = calloc((size_t)c->size, sizeof *sc), *rc = calloc((size_t)c->size, sizeof *rc);
+    int64_t lo = dist_part_lo(n, c->size, c->rank), m = dist_part_lo(n, c->size, c->rank + 1) - lo;
+    uint32_t *recv = malloc((size_t)(m ? m : 1) * 4);
+    clsa_status st = sc && rc && recv ? CLSA_OK : CLSA_ERR_HOST_MEMORY;
+    if (st) snprintf(msg, cap, "out of host memory for the SA exchange");
+    for (int r = 0; !st && r < c->size; r++) {
+        int64_t a = dist_part_lo(n, c->size, r), b = dist_part_lo(n, c->size, r + 1);
+        int64_t from = a > (int64_t)sl->base ? a : (int64_t)sl->base;
+        int64_t to = b < (int64_t)(sl->base + sl->count) ? b : (int64_t)(sl->base + sl->count);
+        sc[r] = to > from ? to - from : 0;
+    }
+    if (!(st = dist_agree(c, st, msg, cap)) &&
+        (c->alltoall_counts(c, sc, rc) || c->alltoallv(c, sl->v, sc, recv, rc, 4))) {
+        snprintf(msg, cap, "%s", c->msg);
+        st = CLSA_ERR_IO;
+    }
+    for (int64_t i = 0; !st && i < m; i++) sa_part[i] = recv[i];
+    free(sc);
+    free(rc);
+    free(recv);
+    return dist_agree(c, st, msg, cap);
+}
 
 /* window: this rank's bytes [lo, window_hi); whole: 1 when the caller gave
  * the whole text instead (the message names the call). */
@@ -48,8 +87,14 @@ static clsa_status sa_window(MPI_Comm comm, clsa_context *ctx, const uint8_t *te
                  (long long)-v[1], (long long)v[0]);
         st = CLSA_ERR_INVALID_ARG;
     }
-    if (!(st = dist_agree(&c, st, msg, sizeof msg)))
+    if (!(st = dist_agree(&c, st, msg, sizeof msg)) && whole && device_engine(&c, ctx, n)) {
+        dist_host_slice sl;
+        if (!(st = dist_device_sa(&c, ctx, text, n, &sl, msg, sizeof msg)))
+            st = slices_to_parts(&c, &sl, n, sa_part, msg, sizeof msg);
+        free(sl.v);
+    } else if (!st) {
         st = dist_sa(&c, ctx, whole && text ? text + lo : text, n, sa_part, msg, sizeof msg);
+    }
     dist_comm_mpi_close(&dup);
     set_err(err, cap, st ? msg : "");
     return st;
@@ -77,9 +122,11 @@ static clsa_status mpi_io_fail(char *msg, size_t cap, const char *what, const ch
 }
 
 /* Each rank reads only its window of the text (its range plus the initial
- * key's overlap, dist_window_hi): the doubling needs no other text byte. */
-static clsa_status read_text(dist_comm *c, MPI_Comm comm, const char *path, uint8_t **text,
-                             int64_t *n, char *msg, size_t cap)
+ * key's overlap, dist_window_hi): the doubling needs no other text byte.
+ * Where every rank's context can run the device engine (*whole = 1), each
+ * reads the whole text instead. */
+static clsa_status read_text(dist_comm *c, MPI_Comm comm, const char *path, clsa_context *ctx,
+                             uint8_t **text, int64_t *n, int *whole, char *msg, size_t cap)
 {
     MPI_File fh;
     MPI_Offset size = 0;
@@ -91,8 +138,10 @@ static clsa_status read_text(dist_comm *c, MPI_Comm comm, const char *path, uint
     MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
     if ((e = MPI_File_get_size(fh, &size)) != MPI_SUCCESS)
         st = mpi_io_fail(msg, cap, "cannot size", path, e);
-    MPI_Offset lo = dist_part_lo(size, c->size, c->rank),
-               end = dist_window_hi(size, c->size, c->rank);
+    int64_t sz = st ? -1 : (int64_t)size; /* every rank takes part in the vote */
+    *whole = device_engine(c, ctx, sz);
+    MPI_Offset lo = *whole ? 0 : dist_part_lo(size, c->size, c->rank),
+               end = *whole ? size : dist_window_hi(size, c->size, c->rank);
     *text = st ? NULL : malloc((size_t)(end - lo) + 1);
     if (!st && !*text) {
         snprintf(msg, cap, "out of host memory for the text window (%lld bytes)",
@@ -115,20 +164,22 @@ static clsa_status read_text(dist_comm *c, MPI_Comm comm, const char *path, uint
     return dist_agree(c, st, msg, cap);
 }
 
-static void to_width(const int64_t *sa, int64_t m, int width, uint8_t *out)
+/* The slice's entries (int64_t, or uint32_t when sa32) as width-byte
+ * little-endian integers. */
+static void to_width(const void *sa, int sa32, int64_t m, int width, uint8_t *out)
 {
     for (int64_t k = 0; k < m; k++) {
-        uint64_t v = (uint64_t)sa[k];
+        uint64_t v = sa32 ? ((const uint32_t *)sa)[k] : (uint64_t)((const int64_t *)sa)[k];
         for (int b = 0; b < width; b++) out[k * width + b] = (uint8_t)(v >> (8 * b));
     }
 }
 
-/* Each rank writes its slice at its offset into the temporary file; the
- * file takes the final name only when every rank succeeded. */
-static clsa_status write_sa(dist_comm *c, MPI_Comm comm, const char *path, const int64_t *sa,
-                            int64_t n, int width, char *msg, size_t cap)
+/* Each rank writes its slice SA[lo, lo + m) at its offset into the
+ * temporary file; the file takes the final name only when every rank
+ * succeeded. */
+static clsa_status write_sa(dist_comm *c, MPI_Comm comm, const char *path, const void *sa, int sa32,
+                            int64_t lo, int64_t m, int64_t n, int width, char *msg, size_t cap)
 {
-    int64_t lo = dist_part_lo(n, c->size, c->rank), m = dist_part_lo(n, c->size, c->rank + 1) - lo;
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
     uint8_t *buf = malloc((size_t)(m ? m : 1) * (size_t)width);
@@ -137,7 +188,7 @@ static clsa_status write_sa(dist_comm *c, MPI_Comm comm, const char *path, const
     if (!st) st = dist_fault(c, "write", msg, cap);
     if ((st = dist_agree(c, st, msg, cap))) goto done;
     snprintf(tmp, plen + 16, "%s.clsa-mpi-tmp", path);
-    to_width(sa, m, width, buf);
+    to_width(sa, sa32, m, width, buf);
     MPI_File fh;
     int e = MPI_File_open(comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
     if (e != MPI_SUCCESS) st = mpi_io_fail(msg, cap, "cannot create", tmp, e);
@@ -187,8 +238,9 @@ clsa_status clsa_mpi_sa_file(MPI_Comm comm, clsa_context *ctx, const char *text_
                  !text_path || !sa_path ? "NULL path" : "index_bits must be 32 or 64");
         st = CLSA_ERR_INVALID_ARG;
     }
+    int whole = 0;
     if ((st = dist_agree(&c, st, msg, sizeof msg)) ||
-        (st = read_text(&c, dup, text_path, &text, &n, msg, sizeof msg)))
+        (st = read_text(&c, dup, text_path, ctx, &text, &n, &whole, msg, sizeof msg)))
         goto done;
     if (index_bits == 32 && n > INT32_MAX) {
         snprintf(msg, sizeof msg, "'%s' has %lld bytes: too large for a 32-bit suffix array",
@@ -196,14 +248,22 @@ clsa_status clsa_mpi_sa_file(MPI_Comm comm, clsa_context *ctx, const char *text_
         st = CLSA_ERR_TOO_LARGE;
         goto done;
     }
-    int64_t m = dist_part_lo(n, c.size, c.rank + 1) - dist_part_lo(n, c.size, c.rank);
+    if (whole) { /* the device engine: each rank writes its member's slice */
+        dist_host_slice sl;
+        if (!(st = dist_device_sa(&c, ctx, text, n, &sl, msg, sizeof msg)))
+            st = write_sa(&c, dup, sa_path, sl.v, 1, (int64_t)sl.base, (int64_t)sl.count, n,
+                          index_bits / 8, msg, sizeof msg);
+        free(sl.v);
+        goto done;
+    }
+    int64_t lo = dist_part_lo(n, c.size, c.rank), m = dist_part_lo(n, c.size, c.rank + 1) - lo;
     sa = malloc((size_t)(m ? m : 1) * sizeof *sa);
     st = sa ? CLSA_OK : CLSA_ERR_HOST_MEMORY;
     if (st) snprintf(msg, sizeof msg, "out of host memory for the SA slice");
     if ((st = dist_agree(&c, st, msg, sizeof msg)) ||
         (st = dist_sa(&c, ctx, text, n, sa, msg, sizeof msg)))
         goto done;
-    st = write_sa(&c, dup, sa_path, sa, n, index_bits / 8, msg, sizeof msg);
+    st = write_sa(&c, dup, sa_path, sa, 0, lo, m, n, index_bits / 8, msg, sizeof msg);
 done:
     if (n_out) *n_out = n;
     free(text);

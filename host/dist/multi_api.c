@@ -6,7 +6,7 @@
  * distributed engine of dist_sa.c, whose sorts are on the host's side. */
 #include "comm_threads.h"
 #include "runtime.h"
-#include "sa/out_of_core.h"
+#include "device_member.h"
 #include "sa/pd_part.h"
 #include "sa/sa.h"
 
@@ -31,55 +31,26 @@ typedef struct member {
     int *go;
 } member;
 
-/* The slice base.. of a 32-bit device SA into the caller's array. */
-static clsa_status read_slice(clsa_context *ctx, cl_mem dsa, const clsa__pd_part *p, void *out,
-                              int index64)
+/* The slice SA[base, base + count) of a 32-bit device SA into the
+ * caller's array (a dist_slice_reader; arg: the member). */
+static clsa_status read_slice(void *arg, clsa_context *ctx, cl_mem dsa, uint64_t base,
+                              uint64_t count)
 {
-    if (!p->count) return CLSA_OK;
-    if (!index64) return clsa__read(ctx, dsa, 0, (int32_t *)out + p->base, (size_t)p->count * 4);
+    const member *m = arg;
+    if (!count) return CLSA_OK;
+    if (!m->index64) return clsa__read(ctx, dsa, 0, (int32_t *)m->out + base, (size_t)count * 4);
     /* widened in place: the 32-bit slice is read into the upper half of
      * the 64-bit one and spread from the front (entry i's 4 bytes lie at
      * or after entry i's 8) */
-    int64_t *dst = (int64_t *)out + p->base;
-    uint32_t *src = (uint32_t *)(void *)(dst + p->count / 2);
-    clsa_status st = clsa__read(ctx, dsa, 0, src, (size_t)p->count * 4);
-    for (uint64_t i = 0; !st && i < p->count; i++) {
+    int64_t *dst = (int64_t *)m->out + base;
+    uint32_t *src = (uint32_t *)(void *)(dst + count / 2);
+    clsa_status st = clsa__read(ctx, dsa, 0, src, (size_t)count * 4);
+    for (uint64_t i = 0; !st && i < count; i++) {
         uint32_t v;
         memcpy(&v, src + i, 4);
         dst[i] = v;
     }
     return st;
-}
-
-/* A member of the device engine: the whole text on its device, its part
- * of the suffixes sorted there, its slice of SA read into the caller's. */
-static void part_member(member *m)
-{
-    clsa_context *ctx = m->ctx;
-    clsa__pd_part p;
-    memset(&p, 0, sizeof p);
-    p.comm = &m->c;
-    p.split = m->split;
-    p.host_text = m->text;
-    p.msg = m->msg;
-    p.cap = sizeof m->msg;
-    m->msg[0] = 0;
-    cl_mem dtext = NULL, dsa = NULL;
-    clsa__call_begin(ctx);
-    clsa_status st = clsa__alloc(ctx, (size_t)m->n, &dtext);
-    if (!st) st = clsa__alloc(ctx, (size_t)m->n * 4, &dsa);
-    if (!st) st = clsa__write_text(ctx, dtext, m->text, (size_t)m->n);
-    st = clsa__sa_device_part(ctx, dtext, dsa, m->n, &p, st);
-    if (!st && p.declined && m->c.rank == 0) { /* one device, with the text already there */
-        st = clsa__sa_device(ctx, dtext, dsa, m->n, 0);
-        p.base = 0;
-        p.count = (uint64_t)m->n;
-    }
-    if (!st && (!p.declined || m->c.rank == 0)) st = read_slice(ctx, dsa, &p, m->out, m->index64);
-    if (st && !m->msg[0]) snprintf(m->msg, sizeof m->msg, "%s", clsa_last_error(ctx));
-    clsa__free(ctx, &dtext);
-    clsa__free(ctx, &dsa);
-    m->st = clsa__call_end(ctx, st);
 }
 
 static void *run_member(void *arg)
@@ -91,7 +62,8 @@ static void *run_member(void *arg)
     pthread_mutex_unlock(m->lock);
     if (go < 0) return NULL;
     if (m->split) {
-        part_member(m);
+        m->st = dist_device_member(&m->c, m->ctx, m->text, m->n, m->split, read_slice, m, m->msg,
+                                   sizeof m->msg);
         return NULL;
     }
     int64_t lo = dist_part_lo(m->n, m->c.size, m->c.rank);
@@ -175,26 +147,17 @@ static const char *bad_arg(clsa_context *const *ctxs, int k, const uint8_t *text
 }
 
 /* The device engine runs when every member is its own device context
- * with room for the in-memory working set and n < 2^32, and none is
- * Oclgrind's (its kernels are safe only from the thread that made the
- * context, and the engine's members launch from threads of their own). */
+ * that dist_device_fits (none Oclgrind's: its kernels are safe only from
+ * the thread that made the context, and the members launch from threads
+ * of their own). */
 static int devices_fit(clsa_context *const *ctxs, int k, int64_t n)
 {
-    if ((uint64_t)n > UINT32_MAX || k > 255) return 0; /* pd_part.c routes by a byte */
+    if (k > 255) return 0; /* pd_part.c routes by a byte */
     for (int r = 0; r < k; r++) {
-        if (!ctxs[r] || ctxs[r]->oclgrind || !clsa__use_device(ctxs[r], (uint64_t)n) ||
-            clsa__sa_in_memory_need((uint64_t)n, 1, 0) > clsa__mem_free(ctxs[r]))
-            return 0;
+        if (!dist_device_fits(ctxs[r], n)) return 0;
         for (int q = 0; q < r; q++)
             if (ctxs[q] == ctxs[r]) return 0;
     }
-    return 1;
-}
-
-static int one_byte(const uint8_t *text, int64_t n)
-{
-    for (int64_t i = 1; i < n; i++)
-        if (text[i] != text[0]) return 0;
     return 1;
 }
 
@@ -220,8 +183,7 @@ static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, 
         /* one device for one repeated byte (all suffixes but the last 7
          * share a key: nothing to split) and for inputs whose sample says
          * the initial sort would leave too many suffixes unsorted */
-        if (one_byte(text, n) || !clsa__pd_part_worth(text, (uint64_t)n, ctxs[0]->tune.part_sample,
-                                                      ctxs[0]->tune.part_decline))
+        if (dist_device_one(text, n, ctxs[0]))
             return index64 ? clsa_sa64(ctxs[0], text, sa, n) : clsa_sa32(ctxs[0], text, sa, n);
         uint64_t *split = malloc(sizeof(uint64_t) * (size_t)k);
         clsa_status st = CLSA_ERR_HOST_MEMORY;

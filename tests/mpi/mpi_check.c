@@ -22,7 +22,7 @@
 
 static int rank_, size_;
 static int failures;
-static clsa_context *open_device(void);
+static clsa_context *open_device(int profile);
 
 static void fail(const char *fmt, const char *what, long long n)
 {
@@ -263,11 +263,12 @@ static void run_faults(clsa_context *ctx)
     free(text);
 }
 
-static clsa_context *open_device(void)
+static clsa_context *open_device(int profile)
 {
     clsa_options o;
     clsa_options_init(&o);
     o.backend = CLSA_BACKEND_DEVICE;
+    o.profile = profile;
     clsa_context *ctx = NULL;
     char err[256];
     int bad = clsa_create_ex(&o, &ctx, err, sizeof err) != CLSA_OK;
@@ -288,9 +289,14 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
     int device = argc > 1 && !strcmp(argv[1], "device");
     int faults = argc > 2 && !strcmp(argv[2], "fault");
+    /* split: the device engine (each rank sorts one range of suffixes on its
+     * device, host/sa/pd_part.h) even where it would leave the work to rank
+     * 0's device (CLSA_TUNE part_decline=0); checked by its kernels */
+    int split = device && argc > 2 && !strcmp(argv[2], "split");
+    if (split) setenv("CLSA_TUNE", "part_decline=0", 1);
     const char *s = getenv("CLSA_TEST_SMALL");
     int small = s && *s && strcmp(s, "0");
-    clsa_context *ctx = device ? open_device() : NULL;
+    clsa_context *ctx = device ? open_device(split) : NULL;
     if (faults) run_faults(ctx);
     else run_cases(ctx, small);
     if (device && !faults) {
@@ -300,10 +306,21 @@ int main(int argc, char **argv)
         MPI_Allreduce(MPI_IN_PLACE, &none, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         if (none) fail("%s: a rank launched no kernel (n=%lld)", "device mode", 0);
     }
+    if (split) {
+        char name[64];
+        double ms;
+        uint64_t launches;
+        int engine = 0;
+        for (size_t i = 0;
+             clsa_get_kernel_time(ctx, i, name, sizeof name, &ms, &launches) == CLSA_OK; i++)
+            engine |= !strcmp(name, "pd_part_own") && launches > 0;
+        MPI_Allreduce(MPI_IN_PLACE, &engine, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (!engine) fail("%s: a rank did not run the device engine (n=%lld)", "split mode", 0);
+    }
     MPI_Bcast(&failures, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rank_ == 0)
         printf("%s: %d ranks, %s, %s\n", failures ? "FAILED" : "ok", size_,
-               device ? "device" : "host", faults ? "faults" : "cases");
+               device ? "device" : "host", faults ? "faults" : split ? "cases, split" : "cases");
     clsa_destroy(ctx);
     MPI_Finalize();
     return failures ? 1 : 0;

@@ -1,0 +1,97 @@
+/* One member of the device engine (host/sa/pd_part.h) over any dist_comm:
+ * the threads of clsa_sa32/64_multi (multi_api.c) or the ranks of an MPI
+ * job (mpi_api.c).  Every member holds the whole text and has its own
+ * device context. */
+#include "runtime.h"
+#include "device_member.h"
+#include "sa/out_of_core.h"
+#include "sa/pd_part.h"
+#include "sa/sa.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int dist_device_fits(clsa_context *ctx, int64_t n)
+{
+    return ctx && ctx->has_device && !ctx->oclgrind && n >= 0 && (uint64_t)n <= UINT32_MAX &&
+           clsa__use_device(ctx, (uint64_t)n) &&
+           clsa__sa_in_memory_need((uint64_t)n, 1, 0) <= clsa__mem_free(ctx);
+}
+
+int dist_device_one(const uint8_t *text, int64_t n, const clsa_context *ctx)
+{
+    for (int64_t i = 1; i < n; i++)
+        if (text[i] != text[0])
+            return !clsa__pd_part_worth(text, (uint64_t)n, ctx->tune.part_sample,
+                                        ctx->tune.part_decline);
+    return 1; /* one repeated byte: all suffixes but the last 7 share a key */
+}
+
+clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
+                               const uint64_t *split, dist_slice_reader read, void *arg,
+                               char *msg, size_t cap)
+{
+    int alone = !split; /* member 0 builds it all, the others nothing (no collective) */
+    clsa__pd_part p;
+    memset(&p, 0, sizeof p);
+    p.comm = c;
+    p.split = split;
+    p.host_text = text;
+    p.msg = msg;
+    p.cap = cap;
+    msg[0] = 0;
+    cl_mem dtext = NULL, dsa = NULL;
+    clsa__call_begin(ctx);
+    clsa_status st = CLSA_OK;
+    if (!alone || c->rank == 0) {
+        st = clsa__alloc(ctx, (size_t)n, &dtext);
+        if (!st) st = clsa__alloc(ctx, (size_t)n * 4, &dsa);
+        if (!st) st = clsa__write_text(ctx, dtext, text, (size_t)n);
+    }
+    if (!alone) st = clsa__sa_device_part(ctx, dtext, dsa, n, &p, st);
+    if (!st && (alone || p.declined)) { /* one device, with the text already there */
+        if (c->rank == 0) st = clsa__sa_device(ctx, dtext, dsa, n, 0);
+        p.base = 0;
+        p.count = c->rank == 0 ? (uint64_t)n : 0;
+    }
+    if (!st) st = read(arg, ctx, dsa, p.base, p.count);
+    if (st && !msg[0]) snprintf(msg, cap, "%s", clsa_last_error(ctx));
+    clsa__free(ctx, &dtext);
+    clsa__free(ctx, &dsa);
+    return clsa__call_end(ctx, st);
+}
+
+static clsa_status keep_slice(void *arg, clsa_context *ctx, cl_mem dsa, uint64_t base,
+                              uint64_t count)
+{
+    dist_host_slice *sl = arg;
+    sl->base = base;
+    sl->count = count;
+    if (!count) return CLSA_OK;
+    if (!(sl->v = malloc((size_t)count * 4)))
+        return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "out of host memory for the SA slice "
+                          "(%llu entries)", (unsigned long long)count);
+    return clsa__read(ctx, dsa, 0, sl->v, (size_t)count * 4);
+}
+
+clsa_status dist_device_sa(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
+                           dist_host_slice *out, char *msg, size_t cap)
+{
+    int64_t alone = dist_device_one(text, n, ctx);
+    uint64_t *split = NULL;
+    clsa_status st = CLSA_OK;
+    memset(out, 0, sizeof *out);
+    if (c->allreduce(c, &alone, 1, DIST_MAX)) { /* every member the same way */
+        snprintf(msg, cap, "%s", c->msg);
+        st = CLSA_ERR_IO;
+    } else if (!alone && (!(split = malloc(sizeof *split * (size_t)c->size)) ||
+                          clsa__pd_part_splitters(text, (uint64_t)n, c->size, split))) {
+        snprintf(msg, cap, "out of host memory for the splitters");
+        st = CLSA_ERR_HOST_MEMORY;
+    }
+    if (!(st = dist_agree(c, st, msg, cap)))
+        st = dist_device_member(c, ctx, text, n, alone ? NULL : split, keep_slice, out, msg, cap);
+    free(split);
+    return dist_agree(c, st, msg, cap);
+}

@@ -1,0 +1,53 @@
+/* One member of the device engine (host/sa/pd_part.h) over a dist_comm
+ * (device_member.c): clsa_sa32/64_multi's threads and the ranks of the MPI
+ * calls.  libclsa_mpi reaches the engine through the two exported calls
+ * below (a private interface between the two libraries of one version). */
+#ifndef CLSA_DIST_DEVICE_MEMBER_H
+#define CLSA_DIST_DEVICE_MEMBER_H
+#include "comm.h"
+
+#define CLSA_DIST_EXPORT __attribute__((visibility("default")))
+
+/* Whether ctx can be a member for an n-byte text: a device context with
+ * room for the in-memory working set, n < 2^32, not Oclgrind's (whose
+ * kernels run from the thread that made the context only). */
+CLSA_DIST_EXPORT int dist_device_fits(clsa_context *ctx, int64_t n);
+
+/* A member's slice SA[base, base + count) in host memory (malloc'd). */
+typedef struct dist_host_slice {
+    uint32_t *v;
+    uint64_t base, count;
+} dist_host_slice;
+
+/* Collective over c (every member calls it with the same n and the whole
+ * text, and each its own context, for which dist_device_fits holds): the
+ * suffixes split by sampled splitters (or, where one device should build
+ * it all, dist_device_one, member 0 alone), each member's range sorted on
+ * its device, its slice into *out (members in suffix order).  Status and
+ * msg agreed. */
+CLSA_DIST_EXPORT clsa_status dist_device_sa(dist_comm *c, clsa_context *ctx, const uint8_t *text,
+                                            int64_t n, dist_host_slice *out, char *msg,
+                                            size_t cap);
+
+#ifdef CLSA_RUNTIME_H
+/* 1 when one device should build the whole array instead: one repeated
+ * byte (nothing to split), or a sample says the initial sort leaves too
+ * many suffixes unsorted for the rank exchanges to pay (pd_part.h). */
+int dist_device_one(const uint8_t *text, int64_t n, const clsa_context *ctx);
+
+/* Reads the member's slice SA[base, base + count) (32-bit entries in dsa)
+ * to where the caller keeps it. */
+typedef clsa_status (*dist_slice_reader)(void *arg, clsa_context *ctx, cl_mem dsa, uint64_t base,
+                                         uint64_t count);
+
+/* Collective over c: the whole text up to ctx's device, this member's part
+ * sorted, its slice handed to read.  split: the c->size - 1 splitters
+ * (clsa__pd_part_splitters), or NULL for member 0 to build the whole array
+ * alone (the others get count 0).  Failures are agreed at every exchange;
+ * the last step (read) is not: the caller agrees its status.  msg: the
+ * failure's text.  Runs as a public call on ctx (its lock). */
+clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
+                               const uint64_t *split, dist_slice_reader read, void *arg,
+                               char *msg, size_t cap);
+#endif
+#endif
