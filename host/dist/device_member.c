@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int dist_device_fits(clsa_context *ctx, int64_t n)
+int clsa__dist_device_fits(clsa_context *ctx, int64_t n)
 {
     return ctx && ctx->has_device && !ctx->oclgrind && n >= 0 && (uint64_t)n <= UINT32_MAX &&
            clsa__use_device(ctx, (uint64_t)n) &&
@@ -75,7 +75,7 @@ static clsa_status keep_slice(void *arg, clsa_context *ctx, cl_mem dsa, uint64_t
     return clsa__read(ctx, dsa, 0, sl->v, (size_t)count * 4);
 }
 
-clsa_status dist_device_sa(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
+clsa_status clsa__dist_device_sa(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
                            dist_host_slice *out, char *msg, size_t cap)
 {
     int64_t alone = dist_device_one(text, n, ctx);

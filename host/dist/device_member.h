@@ -11,7 +11,7 @@
 /* Whether ctx can be a member for an n-byte text: a device context with
  * room for the in-memory working set, n < 2^32, not Oclgrind's (whose
  * kernels run from the thread that made the context only). */
-CLSA_DIST_EXPORT int dist_device_fits(clsa_context *ctx, int64_t n);
+CLSA_DIST_EXPORT int clsa__dist_device_fits(clsa_context *ctx, int64_t n);
 
 /* A member's slice SA[base, base + count) in host memory (malloc'd). */
 typedef struct dist_host_slice {
@@ -20,12 +20,12 @@ typedef struct dist_host_slice {
 } dist_host_slice;
 
 /* Collective over c (every member calls it with the same n and the whole
- * text, and each its own context, for which dist_device_fits holds): the
+ * text, and each its own context, for which clsa__dist_device_fits holds): the
  * suffixes split by sampled splitters (or, where one device should build
  * it all, dist_device_one, member 0 alone), each member's range sorted on
  * its device, its slice into *out (members in suffix order).  Status and
  * msg agreed. */
-CLSA_DIST_EXPORT clsa_status dist_device_sa(dist_comm *c, clsa_context *ctx, const uint8_t *text,
+CLSA_DIST_EXPORT clsa_status clsa__dist_device_sa(dist_comm *c, clsa_context *ctx, const uint8_t *text,
                                             int64_t n, dist_host_slice *out, char *msg,
                                             size_t cap);
 

@@ -25,7 +25,7 @@ int64_t clsa_mpi_window_hi(int64_t n, int nranks, int r) { return dist_window_hi
  * (host/sa/pd_part.h) instead of the host-side engine of dist_sa.c. */
 static int device_engine(dist_comm *c, clsa_context *ctx, int64_t n)
 {
-    int64_t ok = n > 0 && c->size <= 255 && dist_device_fits(ctx, n);
+    int64_t ok = n > 0 && c->size <= 255 && clsa__dist_device_fits(ctx, n);
     return !c->allreduce(c, &ok, 1, DIST_MIN) && ok == 1;
 }
 
@@ -89,7 +89,7 @@ static clsa_status sa_window(MPI_Comm comm, clsa_context *ctx, const uint8_t *te
     }
     if (!(st = dist_agree(&c, st, msg, sizeof msg)) && whole && device_engine(&c, ctx, n)) {
         dist_host_slice sl;
-        if (!(st = dist_device_sa(&c, ctx, text, n, &sl, msg, sizeof msg)))
+        if (!(st = clsa__dist_device_sa(&c, ctx, text, n, &sl, msg, sizeof msg)))
             st = slices_to_parts(&c, &sl, n, sa_part, msg, sizeof msg);
         free(sl.v);
     } else if (!st) {
@@ -250,7 +250,7 @@ clsa_status clsa_mpi_sa_file(MPI_Comm comm, clsa_context *ctx, const char *text_
     }
     if (whole) { /* the device engine: each rank writes its member's slice */
         dist_host_slice sl;
-        if (!(st = dist_device_sa(&c, ctx, text, n, &sl, msg, sizeof msg)))
+        if (!(st = clsa__dist_device_sa(&c, ctx, text, n, &sl, msg, sizeof msg)))
             st = write_sa(&c, dup, sa_path, sl.v, 1, (int64_t)sl.base, (int64_t)sl.count, n,
                           index_bits / 8, msg, sizeof msg);
         free(sl.v);

@@ -147,14 +147,14 @@ static const char *bad_arg(clsa_context *const *ctxs, int k, const uint8_t *text
 }
 
 /* The device engine runs when every member is its own device context
- * that dist_device_fits (none Oclgrind's: its kernels are safe only from
+ * that clsa__dist_device_fits (none Oclgrind's: its kernels are safe only from
  * the thread that made the context, and the members launch from threads
  * of their own). */
 static int devices_fit(clsa_context *const *ctxs, int k, int64_t n)
 {
     if (k > 255) return 0; /* pd_part.c routes by a byte */
     for (int r = 0; r < k; r++) {
-        if (!dist_device_fits(ctxs[r], n)) return 0;
+        if (!clsa__dist_device_fits(ctxs[r], n)) return 0;
         for (int q = 0; q < r; q++)
             if (ctxs[q] == ctxs[r]) return 0;
     }
