@@ -63,23 +63,6 @@ static void report(const char *spec, const char *what, uint64_t got, uint64_t wa
                  (unsigned long long)got, (unsigned long long)want);
 }
 
-static void kasai(const uint8_t *t, const int32_t *sa, int32_t *lcp, int32_t *rank, size_t n)
-{
-    for (size_t i = 0; i < n; i++) rank[sa[i]] = (int32_t)i;
-    size_t h = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (rank[i] == 0) {
-            lcp[0] = 0;
-            h = 0;
-            continue;
-        }
-        size_t j = (size_t)sa[rank[i] - 1];
-        while (i + h < n && j + h < n && t[i + h] == t[j + h]) h++;
-        lcp[rank[i]] = (int32_t)h;
-        if (h) h--;
-    }
-}
-
 static void one_input(clsa_context **ctx, const input *in)
 {
     gen_kind kind;
@@ -119,7 +102,7 @@ static void one_input(clsa_context **ctx, const input *in)
         report(label, "bwt", fnv(bwt, n) ^ (uint64_t)primary, fnv(rbwt, n) ^ (uint64_t)rprimary);
     }
     if (clsa_lcp32) {
-        kasai(t, ref, rlcp, aux, n);
+        tu_kasai32(t, ref, rlcp, aux, n);
         TU_OK(*ctx, clsa_lcp32(*ctx, t, sa, (int64_t)n));
         report(label, "lcp32", hash_ints(sa, n, 4), hash_ints(rlcp, n, 4));
     }

@@ -124,25 +124,6 @@ static void byte_outside_the_sample(void **state)
     free(ref);
 }
 
-static void kasai(const uint8_t *t, const int32_t *sa, int32_t *lcp, size_t n)
-{
-    int32_t *rank = tu_malloc(n * 4);
-    for (size_t i = 0; i < n; i++) rank[sa[i]] = (int32_t)i;
-    size_t h = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (rank[i] == 0) {
-            lcp[0] = 0;
-            h = 0;
-            continue;
-        }
-        size_t j = (size_t)sa[rank[i] - 1];
-        while (i + h < n && j + h < n && t[i + h] == t[j + h]) h++;
-        lcp[rank[i]] = (int32_t)h;
-        if (h) h--;
-    }
-    free(rank);
-}
-
 /* The other calls that upload a text (ISA, BWT, inverse BWT, LCP) on a
  * DNA-like text with a fifth symbol (4 bits a byte), against the
  * references. */
@@ -178,7 +159,9 @@ static void index_calls(void **state)
     assert_memory_equal(back, t, n);
     assert_int_equal(tu_kernel_ran(ctx, "text_unpack"), up);
 
-    kasai(t, ref, want, n);
+    int32_t *rank = tu_malloc(n * 4);
+    tu_kasai32(t, ref, want, rank, n);
+    free(rank);
     clsa_reset_stats(ctx);
     assert_int_equal(clsa_lcp32(ctx, t, got, (int64_t)n), CLSA_OK);
     assert_memory_equal(got, want, n * 4);

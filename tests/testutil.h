@@ -83,6 +83,26 @@ static inline int tu_kernel_ran(clsa_context *c, const char *name)
     return 0;
 }
 
+/* Kasai et al.'s LCP of sa (32-bit), the reference; rank: n entries of
+ * work space. */
+static inline void tu_kasai32(const uint8_t *t, const int32_t *sa, int32_t *lcp, int32_t *rank,
+                              size_t n)
+{
+    for (size_t i = 0; i < n; i++) rank[sa[i]] = (int32_t)i;
+    size_t h = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (rank[i] == 0) {
+            lcp[0] = 0;
+            h = 0;
+            continue;
+        }
+        size_t j = (size_t)sa[rank[i] - 1];
+        while (i + h < n && j + h < n && t[i + h] == t[j + h]) h++;
+        lcp[rank[i]] = (int32_t)h;
+        if (h) h--;
+    }
+}
+
 static inline void *tu_malloc(size_t n)
 {
     void *p = malloc(n ? n : 1);

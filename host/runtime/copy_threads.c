@@ -53,28 +53,34 @@ clsa_status clsa__copy_threads(clsa_context *ctx, cl_mem buf, size_t off, void *
     /* the other queues do not wait for this one's kernels */
     if ((err = clFinish(ctx->queue)) != CL_SUCCESS) return clsa__cl(ctx, err, "clFinish", NULL);
     copy_part part[CLSA_COPY_QUEUES + 1];
-    pthread_t tid[CLSA_COPY_QUEUES];
     size_t each = (bytes / t + 4095) / 4096 * 4096;
-    unsigned started = 0;
     for (unsigned i = 0; i < t; i++) {
         size_t from = (size_t)i * each < bytes ? (size_t)i * each : bytes;
         size_t to = from + each < bytes ? from + each : bytes;
         part[i] = (copy_part){i ? ctx->copy_queue[i - 1] : ctx->queue, buf, off + from, to - from,
                               (char *)host + from, write, CL_SUCCESS};
     }
-    for (unsigned i = 1; i < t; i++) {
-        if (pthread_create(&tid[i - 1], NULL, copy_run, &part[i])) break;
-        started++;
-    }
-    copy_run(&part[0]);
-    for (unsigned i = started + 1; i < t; i++) copy_run(&part[i]); /* a thread that did not start */
-    for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
+    clsa__run_team(copy_run, part, sizeof *part, t);
     for (unsigned i = 0; i < t; i++)
         if (part[i].err != CL_SUCCESS)
             return clsa__cl(ctx, part[i].err, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer",
                             NULL);
     *done = 1;
     return CLSA_OK;
+}
+
+void clsa__run_team(void *(*run)(void *), void *parts, size_t size, unsigned t)
+{
+    pthread_t tid[16];
+    unsigned started = 0;
+    if (t > 16) t = 16;
+    for (unsigned i = 1; i < t; i++) {
+        if (pthread_create(&tid[i - 1], NULL, run, (char *)parts + i * size)) break;
+        started++;
+    }
+    run(parts);
+    for (unsigned i = started + 1; i < t; i++) run((char *)parts + i * size); /* not started */
+    for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
 }
 
 void clsa__copy_queues_release(clsa_context *ctx)

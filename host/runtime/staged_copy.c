@@ -134,9 +134,8 @@ static double now_ms(void)
 static clsa_status run_team(clsa_context *ctx, stage_part *proto, void *(*run)(void *),
                             const char *what, int *done)
 {
-    unsigned t = team_size(ctx), started = 0;
+    unsigned t = team_size(ctx);
     stage_part part[CLSA_STAGE_THREADS];
-    pthread_t tid[CLSA_STAGE_THREADS];
     atomic_int stop;
     atomic_init(&stop, 0);
     double t0 = now_ms();
@@ -150,13 +149,7 @@ static clsa_status run_team(clsa_context *ctx, stage_part *proto, void *(*run)(v
         part[i].err = CL_SUCCESS;
         part[i].call = what;
     }
-    for (unsigned i = 1; i < t; i++) {
-        if (pthread_create(&tid[i - 1], NULL, run, &part[i])) break;
-        started++;
-    }
-    run(&part[0]);
-    for (unsigned i = started + 1; i < t; i++) run(&part[i]); /* a thread that did not start */
-    for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
+    clsa__run_team(run, part, sizeof *part, t);
     if (ctx->profiling) clsa__charge_ms(ctx, CLSA_PHASE_TRANSFER, what, now_ms() - t0);
     for (unsigned i = 0; i < t; i++)
         if (part[i].err != CL_SUCCESS)
