@@ -63,20 +63,7 @@ static void make_text(void)
     assert_int_equal(divsufsort(text, ref32, TEXT_N), 0);
     static int32_t tmp[TEXT_N], rank[TEXT_N];
     ref_primary = divbwt(text, ref_bwt, tmp, TEXT_N);
-    /* Kasai et al. */
-    for (int i = 0; i < TEXT_N; i++) rank[ref32[i]] = i;
-    int h = 0;
-    for (int i = 0; i < TEXT_N; i++) {
-        if (rank[i] == 0) {
-            ref_lcp[0] = 0;
-            h = 0;
-            continue;
-        }
-        int j = ref32[rank[i] - 1];
-        while (i + h < TEXT_N && j + h < TEXT_N && text[i + h] == text[j + h]) h++;
-        ref_lcp[rank[i]] = h;
-        if (h) h--;
-    }
+    tu_kasai32(text, ref32, ref_lcp, rank, TEXT_N);
 }
 
 /* (The context's page-locked slots of staged copies live until clsa_destroy.) */
