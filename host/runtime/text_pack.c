@@ -9,7 +9,6 @@
  * only slower). */
 #include "runtime.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,22 +123,19 @@ static int pack_range(const pack_plan *pl, const unsigned char *t, size_t from, 
 }
 
 /* A staged write's filler (staged_copy.c): packed bytes [from, from + len)
- * from the text's bytes [from * per, ...); bad is set (and the write stops)
- * at a byte outside the alphabet. */
+ * from the text's bytes [from * per, ...); 0 (the write stops) at a byte
+ * outside the alphabet. */
 typedef struct pack_fill_arg {
     const pack_plan *pl;
     const unsigned char *t;
     size_t n;
-    atomic_int bad;
 } pack_fill_arg;
 
 static int pack_fill(void *arg, size_t from, size_t len, void *slot)
 {
-    pack_fill_arg *a = arg;
+    const pack_fill_arg *a = arg;
     size_t per = 8 / a->pl->bits, lo = from * per, hi = (from + len) * per;
-    if (pack_range(a->pl, a->t, lo, hi < a->n ? hi : a->n, slot)) return 1;
-    atomic_store(&a->bad, 1);
-    return 0;
+    return pack_range(a->pl, a->t, lo, hi < a->n ? hi : a->n, slot);
 }
 
 /* dst = the text of the packed bytes already in dpacked. */
@@ -184,7 +180,7 @@ clsa_status clsa__write_text(clsa_context *ctx, cl_mem dst, const void *text, si
         st = CLSA_OK;
         goto done;
     }
-    pack_fill_arg fa = {pl, text, n, 0};
+    pack_fill_arg fa = {pl, text, n};
     if (!st) st = clsa__staged_write(ctx, dpacked, 0, p.bytes, pack_fill, &fa, &done);
     if (!st && done) st = unpack(ctx, dpacked, dst, &p);
 done:
