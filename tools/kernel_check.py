@@ -50,7 +50,7 @@ SEG = "-DTILE=2048 -DWG=256"
 
 def variants():
     v = []
-    for f in ["buffer", "compact", "unbwt"]:
+    for f in ["buffer", "compact", "unbwt", "text_pack"]:
         v.append((f, 0, ""))
     for f in ["scan", "isa", "lcp", "bwt", "lcs", "rmq"]:
         v += [(f, 0, ""), (f, 1, "")]
