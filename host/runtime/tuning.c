@@ -143,10 +143,11 @@ void clsa__tuning_init(clsa_tuning *t)
      * driver's own staging, page-locked memory moves at bus speed: large
      * copies on a device that does not share memory with the host go
      * through page-locked slots that several threads fill and empty
-     * (staged_copy.c; H100, BENCHMARKS.md run 14: random DNA 1 GB 0.80 ->
-     * 0.66 s, text 100 MB 0.124 -> 0.112 s, with 4 MiB slots).  Slots of
-     * 2 MiB, two a thread: 32 MiB of page-locked memory with 8 threads, made
-     * once a context (page-locking costs about 0.4 ms a MB).
+     * (staged_copy.c; H100, BENCHMARKS.md run 14d, plain -> staged and
+     * packed: random DNA 1 GB 0.847 -> 0.642 s, text 100 MB 0.125 -> 0.104
+     * s).  Slots of 2 MiB, two a thread: 32 MiB of page-locked memory with 8
+     * threads, made once a context (page-locking costs about 0.4 ms a MB);
+     * 16 threads measured no faster than 8 (run 14b).
      * stage_min=1 forces it (tests, on the CPU devices). */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     t->stage_threads = cores < 1 ? 1 : cores > 8 ? 8 : (unsigned)cores;
