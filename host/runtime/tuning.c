@@ -155,7 +155,7 @@ void clsa__tuning_init(clsa_tuning *t)
     t->stage_slot = (size_t)2 << 20;
     /* Staged writes of a text of at most 4 distinct bytes pack it 4 to a
      * byte in the same pass (text_pack.c); one thread packs DNA at about
-     * 2 GB/s, so it gains where at least 4 threads pack (H100, runs 13-14:
+     * 2 GB/s, so it gains where at least 4 threads pack (H100, run 14b:
      * random DNA 100 MB 0.0751 -> 0.0700 s).  4 bits a byte for up to 16
      * symbols (pack_bits=4) lost on real DNA at 32 MiB (0.0285 -> 0.0308 s). */
     t->pack_min = t->stage_threads < 4 ? 0 : (size_t)8 << 20;
