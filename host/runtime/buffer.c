@@ -172,7 +172,6 @@ static clsa_status timed(clsa_context *ctx, cl_int err, cl_event ev, const char 
     return clsa__charge_event(ctx, ev, CLSA_PHASE_TRANSFER, call);
 }
 
-
 /* Whether [off, off + bytes) is less than all of buf. */
 static int partial(cl_mem buf, size_t off, size_t bytes)
 {
@@ -180,6 +179,14 @@ static int partial(cl_mem buf, size_t off, size_t bytes)
     return off != 0 ||
            (clGetMemObjectInfo(buf, CL_MEM_SIZE, sizeof size, &size, NULL) == CL_SUCCESS &&
             bytes < size);
+}
+
+/* Whether a copy of host memory goes through the staged slots: large, and
+ * not already page-locked (clsa_host_alloc's arrays copy at bus speed). */
+static int staged(const clsa_context *ctx, const void *host, size_t bytes)
+{
+    return ctx->tune.stage_min && bytes >= ctx->tune.stage_min &&
+           !clsa__is_pinned(ctx, host, bytes);
 }
 
 /* A staged write's filler for a plain copy (staged_copy.c). */
@@ -196,7 +203,7 @@ clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *s
         return clsa__cl(ctx, clsa__oclgrind_write(ctx, dst, off, src, bytes),
                         "clEnqueueWriteBuffer", NULL);
     int split = 0;
-    if (ctx->tune.stage_min && bytes >= ctx->tune.stage_min && !clsa__is_pinned(ctx, src, bytes) &&
+    if (staged(ctx, src, bytes) &&
         ((st = clsa__staged_write(ctx, dst, off, bytes, copy_fill, (void *)(uintptr_t)src,
                                   &split)) ||
          split))
@@ -206,8 +213,8 @@ clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *s
     for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {
         cl_event ev = NULL;
         cl_int err = clEnqueueWriteBuffer(ctx->queue, dst, CL_TRUE, off + done,
-                                          clsa__piece(done, bytes), (const char *)src + done, 0, NULL,
-                                          ctx->profiling ? &ev : NULL);
+                                          clsa__piece(done, bytes), (const char *)src + done, 0,
+                                          NULL, ctx->profiling ? &ev : NULL);
         st = timed(ctx, err, ev, "clEnqueueWriteBuffer");
     }
     return st;
@@ -216,13 +223,14 @@ clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *s
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes)
 {
     int split = 0;
-    clsa_status st = clsa__staged_read(ctx, src, off, dst, bytes, &split);
+    clsa_status st = staged(ctx, dst, bytes) ? clsa__staged_read(ctx, src, off, dst, bytes, &split)
+                                             : CLSA_OK;
     if (!st && !split) st = clsa__copy_threads(ctx, src, off, dst, bytes, 0, &split);
     if (st || split) return st;
     for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {
         cl_event ev = NULL;
-        cl_int err = clEnqueueReadBuffer(ctx->queue, src, CL_TRUE, off + done, clsa__piece(done, bytes),
-                                         (char *)dst + done, 0, NULL,
+        cl_int err = clEnqueueReadBuffer(ctx->queue, src, CL_TRUE, off + done,
+                                         clsa__piece(done, bytes), (char *)dst + done, 0, NULL,
                                          ctx->profiling ? &ev : NULL);
         st = timed(ctx, err, ev, "clEnqueueReadBuffer");
     }

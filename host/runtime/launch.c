@@ -38,15 +38,8 @@ static void charge(clsa_context *ctx, cl_event ev, int phase, const char *what)
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) ==
             CL_SUCCESS &&
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) ==
-            CL_SUCCESS && t1 >= t0 && phase >= 0 && phase < CLSA_PHASE_COUNT) {
-        double ms = (double)(t1 - t0) * 1e-6;
-        ctx->stats.phase_ms[phase] += ms;
-        struct clsa_kernel_time *e = kernel_entry(ctx, what && *what ? what : "?");
-        if (e) {
-            e->ms += ms;
-            e->launches++;
-        }
-    }
+            CL_SUCCESS && t1 >= t0)
+        clsa__charge_ms(ctx, phase, what && *what ? what : "?", (double)(t1 - t0) * 1e-6);
     clReleaseEvent(ev);
 }
 

@@ -162,9 +162,7 @@ clsa_status clsa__staged_read(clsa_context *ctx, cl_mem src, size_t off, void *d
                               int *done)
 {
     *done = 0;
-    if (!bytes || bytes < ctx->tune.stage_min || clsa__is_pinned(ctx, dst, bytes) ||
-        !clsa__staged_ready(ctx))
-        return CLSA_OK;
+    if (!bytes || !clsa__staged_ready(ctx)) return CLSA_OK;
     stage_part proto = {.q = ctx->queue, .buf = src, .off = off, .bytes = bytes,
                         .slot = ctx->tune.stage_slot, .host = dst};
     return run_team(ctx, &proto, read_run, "staged read", done);
