@@ -43,10 +43,8 @@ static void release(clsa_context **ctxs, int k)
  * made; unset again afterwards). */
 static void two_contexts(clsa_context **ctxs, const char *tune)
 {
-    if (tune) setenv("CLSA_TUNE", tune, 1);
-    ctxs[0] = tu_context();
-    ctxs[1] = tu_context();
-    unsetenv("CLSA_TUNE");
+    ctxs[0] = tu_context_tuned(tune, 0);
+    ctxs[1] = tu_context_tuned(tune, 0);
 }
 
 static void run_with(clsa_context **ctxs, int k, gen_kind kind, unsigned param, int64_t n,

@@ -12,18 +12,10 @@
 #include "runtime.h"
 #include "testutil.h"
 
-static clsa_context *staging_context(const char *tune)
-{
-    setenv("CLSA_TUNE", tune, 1);
-    clsa_context *ctx = tu_context_opts(1);
-    unsetenv("CLSA_TUNE");
-    return ctx;
-}
-
 static void suffix_arrays(void **state)
 {
     (void)state;
-    clsa_context *ctx = staging_context("stage_min=1,stage_slot=1000,stage_threads=3");
+    clsa_context *ctx = tu_context_tuned("stage_min=1,stage_slot=1000,stage_threads=3", 1);
     static const size_t sizes[] = {1, 7, 250, 251, 1000, 4099, 30011};
     size_t most = 30011;
     uint8_t *t = tu_malloc(most);
@@ -55,7 +47,7 @@ static void suffix_arrays(void **state)
 static void bwt_bytes(void **state)
 {
     (void)state;
-    clsa_context *ctx = staging_context("stage_min=1,stage_slot=333,stage_threads=2");
+    clsa_context *ctx = tu_context_tuned("stage_min=1,stage_slot=333,stage_threads=2", 1);
     size_t n = tu_size(20000, 700);
     uint8_t *t = tu_malloc(n), *bwt = tu_malloc(n), *ref = tu_malloc(n);
     gen_fill(t, n, GEN_RANDOM, 20, 3);

@@ -16,13 +16,8 @@
 #include "gen.h"
 #include "testutil.h"
 
-static clsa_context *packing_context(const char *tune)
-{
-    setenv("CLSA_TUNE", tune, 1);
-    clsa_context *ctx = tu_context_opts(1);
-    unsetenv("CLSA_TUNE");
-    return ctx;
-}
+/* A profiled context (the route is read off the kernels that ran). */
+static clsa_context *packing_context(const char *tune) { return tu_context_tuned(tune, 1); }
 
 /* Whether a text of d distinct bytes should go up packed on ctx. */
 static int packs(const clsa_context *ctx, unsigned d, unsigned bits)

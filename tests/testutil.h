@@ -60,6 +60,16 @@ static inline clsa_context *tu_context_opts(int profile)
 
 static inline clsa_context *tu_context(void) { return tu_context_opts(0); }
 
+/* The same, made under CLSA_TUNE = tune (NULL: none; read when a context is
+ * made, unset again afterwards). */
+static inline clsa_context *tu_context_tuned(const char *tune, int profile)
+{
+    if (tune) setenv("CLSA_TUNE", tune, 1);
+    clsa_context *ctx = tu_context_opts(profile);
+    unsetenv("CLSA_TUNE");
+    return ctx;
+}
+
 /* Deterministic generator (splitmix64): same seed, same data everywhere. */
 typedef struct tu_rng { uint64_t s; } tu_rng;
 static inline uint64_t tu_next(tu_rng *r)
