@@ -395,18 +395,7 @@ static void streams(void **state)
     unlink(bwt_file);
     /* lcp to stdout, from stdin, against Kasai */
     int32_t *rank = tu_malloc(n * 4), *lcp = tu_malloc(n * 4);
-    for (size_t i = 0; i < n; i++) rank[ref[i]] = (int32_t)i;
-    for (size_t i = 0, h = 0; i < n; i++) {
-        if (rank[i] == 0) {
-            lcp[0] = 0;
-            h = 0;
-            continue;
-        }
-        size_t j = (size_t)ref[rank[i] - 1];
-        while (i + h < n && j + h < n && t[i + h] == t[j + h]) h++;
-        lcp[rank[i]] = (int32_t)h;
-        if (h) h--;
-    }
+    tu_kasai32(t, ref, lcp, rank, n);
     snprintf(args, sizeof args, "lcp --backend host - - < %s", in);
     assert_int_equal(run(args), 0);
     same_bytes(path, (const uint8_t *)lcp, n * 4, "lcp - -");
