@@ -344,3 +344,76 @@ __kernel void grp_large_bounds(const __global uint *lists, uint nclass, ulong co
     offs[i] = starts[j];
     lens[i] = (idx_t)grp_len(starts, g, m, j);
 }
+
+/* ---- groups longer than R1 sorted together ----------------------------------
+ * The C groups of class nclass, compacted in list order into L slots, go
+ * through two stable radix sorts over their suffixes only (the other
+ * groups are sorted in local memory): by key2 carrying each suffix's
+ * compacted position j, then by the long group of j carrying the suffix.
+ * offs[i]: first slot of the i-th long group; spans[i] its length (uint,
+ * for clsa__scan), turned into the exclusive scan cstart by the host. */
+__kernel void grp_large_spans(const __global uint *lists, uint nclass, ulong count,
+                              const __global idx_t *starts, ulong g, ulong m,
+                              __global idx_t *offs, __global uint *spans)
+{
+    ulong i = get_global_id(0);
+    if (i >= count) return;
+    ulong j = lists[grp_region(m, nclass, nclass) + i];
+    offs[i] = starts[j];
+    spans[i] = (uint)grp_len(starts, g, m, j);
+}
+
+/* The long group of compacted position j: the last i with cstart[i] <= j
+ * (cstart strictly increasing, cstart[0] = 0). */
+static uint grp_large_of(const __global uint *cstart, uint count, uint j)
+{
+    uint lo = 0, hi = count;
+    while (hi - lo > 1) {
+        uint mid = lo + (hi - lo) / 2;
+        if (cstart[mid] <= j) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static ulong grp_large_slot(const __global idx_t *offs, const __global uint *cstart, uint i,
+                            uint j)
+{
+    return (ulong)offs[i] + (j - cstart[i]);
+}
+
+/* keys[j] = key2 of the suffix at compacted position j, vals[j] = j. */
+__kernel void grp_large_keys(const __global idx_t *u, const __global idx_t *isa, ulong n, ulong h,
+                             const __global idx_t *offs, const __global uint *cstart, uint count,
+                             uint total, __global idx_t *keys, __global idx_t *vals)
+{
+    uint j = (uint)get_global_id(0);
+    if (j >= total) return;
+    idx_t p = u[grp_large_slot(offs, cstart, grp_large_of(cstart, count, j), j)];
+    keys[j] = grp_key2(isa, n, h, p);
+    vals[j] = j;
+}
+
+/* After the sort by key2: keys[k] = the long group of position vals[k],
+ * vals[k] = its suffix (u is not written yet). */
+__kernel void grp_large_regroup(const __global idx_t *u, const __global idx_t *offs,
+                                const __global uint *cstart, uint count, uint total,
+                                __global idx_t *keys, __global idx_t *vals)
+{
+    uint k = (uint)get_global_id(0);
+    if (k >= total) return;
+    uint j = (uint)vals[k], i = grp_large_of(cstart, count, j);
+    keys[k] = i;
+    vals[k] = u[grp_large_slot(offs, cstart, i, j)];
+}
+
+/* Sorted suffixes back to their groups' slots (position k of the sorted
+ * order is slot k of the compaction: the groups kept their spans). */
+__kernel void grp_large_put(const __global idx_t *vals, const __global idx_t *offs,
+                            const __global uint *cstart, uint count, uint total,
+                            __global idx_t *u)
+{
+    uint k = (uint)get_global_id(0);
+    if (k >= total) return;
+    u[grp_large_slot(offs, cstart, grp_large_of(cstart, count, k), k)] = vals[k];
+}

@@ -125,8 +125,9 @@ static void hard_inputs(void **state)
 /* Each sort path of the doubling loop forced on inputs that have many
  * unsorted groups of all lengths: one radix sort of everything
  * (sa_path=1; 3: without the combined (group, key2) key), length classes
- * (sa_path=2), classes with a tiny R1 so the segmented sort takes the
- * long groups, and the same with the half-size working set (sa_path + 4:
+ * (sa_path=2), classes with a tiny R1 so that many groups are long: sorted
+ * by radix sorts over their suffixes alone (default), or by the segmented
+ * sort (sa_path + 256), and the same with the half-size working set (sa_path + 4:
  * global sorts in two halves and a merge, as on inputs where nearly all
  * suffixes stay unsorted); the default carries each group's first slot in
  * the top bit of u from one pass to the next, sa_path + 16 finds the heads
@@ -135,9 +136,13 @@ static void hard_inputs(void **state)
 static void forced_paths(void **state)
 {
     (void)state;
-    static const char *tunes[] = {"sa_path=1", "sa_path=2", "sa_path=2,r1=32", "sa_path=3",
-                                  "sa_path=4", "sa_path=7", "sa_path=6,r1=32", "sa_path=17",
-                                  "sa_path=18,r1=32", "sa_path=32"};
+    static const char *tunes[] = {"sa_path=1",          "sa_path=2",
+                                  "sa_path=2,r1=32",    "sa_path=3",
+                                  "sa_path=4",          "sa_path=7",
+                                  "sa_path=6,r1=32",    "sa_path=17",
+                                  "sa_path=18,r1=32",   "sa_path=32",
+                                  "r1=32",              "sa_path=258,r1=32",
+                                  "sa_path=262,r1=32",  "sa_path=4,r1=16"};
     static const hard_case kinds[] = {{GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 100},
                                       {GEN_RANDOM, 2}, {GEN_MUTATED, 3000}, {GEN_THUE_MORSE, 0}};
     size_t sizes[] = {100, 3000, 40000};
@@ -151,6 +156,49 @@ static void forced_paths(void **state)
                 if (tu_small() && (i > 0 || k % 7 != t)) continue;
                 if (!tu_small() && i == 2 && k % 2) continue;
                 check_gen(kinds[k].kind, kinds[k].param, sizes[i], 77 + k, (int)(i + k + t) % 2);
+            }
+        clsa_destroy(ctx);
+    }
+    ctx = saved;
+}
+
+/* Groups longer than R1 sorted by radix sorts over their suffixes alone
+ * (host/sa/prefix_doubling.c sort_long).  A text of two repeated blocks
+ * (mutated): a short block whose many copies make long groups, a long
+ * block whose few copies make short ones; the long groups' share of the
+ * unsorted suffixes (a sixth, a third) puts the sorts' arrays in k alone
+ * or in k and sk (then the split gathers the old heads: grp_old_heads).
+ * Checked against libdivsufsort, the route by the kernels that ran; the
+ * segmented sort of the same groups (sa_path + 256) must not meet them. */
+static void long_groups(void **state)
+{
+    (void)state;
+    static const char *tunes[] = {"r1=16", "r1=32,sa_path=4", "r1=16,sa_path=256"};
+    clsa_context *saved = ctx;
+    for (size_t t = 0; t < sizeof tunes / sizeof *tunes; t++) {
+        ctx = tu_context_tuned(tunes[t], 1);
+        for (size_t share = 6; share >= 3; share -= 3)
+            for (int index64 = 0; index64 < 2; index64++) {
+                /* Oclgrind: one size and layout a tune, the smallest that keeps the
+                 * digit table within the 20 B/n budget */
+                if (tu_small() && (index64 != (int)(t + share) % 2 || share != 6 - 3 * (t % 2)))
+                    continue;
+                size_t n = tu_small() ? 8000 : 60000, a = n / share;
+                uint8_t *text = tu_malloc(n);
+                gen_fill(text, a, GEN_MUTATED, (unsigned)(a / 100), 7 + share);
+                gen_fill(text + a, n - a, GEN_MUTATED, (unsigned)((n - a) / 6), 9 + share);
+                char what[64];
+                snprintf(what, sizeof what, "two blocks, a %zuth, %s", share, tunes[t]);
+                clsa_reset_stats(ctx);
+                check_sa(text, n, index64, what);
+                int ran = tu_kernel_ran(ctx, "grp_large_regroup");
+                if (strstr(tunes[t], "256")) {
+                    assert_false(ran);
+                } else {
+                    assert_true(ran);
+                    assert_int_equal(tu_kernel_ran(ctx, "grp_old_heads"), share == 3);
+                }
+                free(text);
             }
         clsa_destroy(ctx);
     }
@@ -251,7 +299,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(edge_cases),  cmocka_unit_test(random_inputs),
         cmocka_unit_test(random_inputs_64), cmocka_unit_test(hard_inputs),
-        cmocka_unit_test(forced_paths), cmocka_unit_test(stats),
+        cmocka_unit_test(forced_paths), cmocka_unit_test(long_groups),
+        cmocka_unit_test(stats),
         cmocka_unit_test(out_of_memory),
     };
     const char *filter = getenv("CLSA_TEST_FILTER"); /* e.g. "hard_*" while debugging */

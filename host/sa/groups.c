@@ -2,6 +2,7 @@
  * Ranks are looked up per group through scans of head flags and a scatter
  * of one value per head, so no segmented scan is needed. */
 #include "groups.h"
+#include "prim/radix_sort.h"
 #include "prim/scan.h"
 
 #include <string.h>
@@ -258,4 +259,40 @@ clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
     return RUN(w, "grp_large_bounds", (size_t)count, CLSA_KARG(w->k), CLSA_KARG(nc),
                CLSA_KARG(count), CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(offs),
                CLSA_KARG(lens));
+}
+
+clsa_status clsa__groups_sort_long(clsa_context *ctx, clsa__sa_work *w, const clsa__grp_classes *c,
+                                   uint64_t h, const cl_mem views[4], size_t table_bytes)
+{
+    int iw = w->index64 ? 8 : 4;
+    uint32_t count = c->count[c->nclass], total = (uint32_t)c->large_slots;
+    cl_ulong m = w->m, g = w->g, n = w->n, hh = h, cc = count;
+    cl_uint nc = c->nclass;
+    cl_mem offs = NULL, cstart = NULL;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, (size_t)count * iw, &offs));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)count * 4, &cstart));
+    /* the class lists are in k, where the keys go: spans first */
+    CLSA_TRY(RUN(w, "grp_large_spans", count, CLSA_KARG(w->k), CLSA_KARG(nc), CLSA_KARG(cc),
+                 CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(offs),
+                 CLSA_KARG(cstart)));
+    CLSA_TRY(clsa__scan(ctx, cstart, cstart, count, 0, 0, NULL));
+    CLSA_TRY(RUN(w, "grp_large_keys", total, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(n),
+                 CLSA_KARG(hh), CLSA_KARG(offs), CLSA_KARG(cstart), CLSA_KARG(count),
+                 CLSA_KARG(total), CLSA_KARG(views[0]), CLSA_KARG(views[2])));
+    CLSA_TRY(clsa__radix_sort_capped(ctx, views[0], views[2], total, iw, iw, 0,
+                                     clsa__bits_of(n), views[1], views[3], table_bytes));
+    CLSA_TRY(RUN(w, "grp_large_regroup", total, CLSA_KARG(w->u), CLSA_KARG(offs),
+                 CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(views[0]),
+                 CLSA_KARG(views[2])));
+    if (count > 1)
+        CLSA_TRY(clsa__radix_sort_capped(ctx, views[0], views[2], total, iw, iw, 0,
+                                         clsa__bits_of(count - 1), views[1], views[3],
+                                         table_bytes));
+    CLSA_TRY(RUN(w, "grp_large_put", total, CLSA_KARG(views[2]), CLSA_KARG(offs),
+                 CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(w->u)));
+done:
+    clsa__free(ctx, &offs);
+    clsa__free(ctx, &cstart);
+    return st;
 }

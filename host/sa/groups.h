@@ -76,6 +76,14 @@ clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
 clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
                                       const clsa__grp_classes *c, cl_mem offs, cl_mem lens);
 
+/* Groups longer than R1 sorted by key2 at distance h with radix sorts over
+ * their suffixes only: views = keys, scratch keys, values, scratch values,
+ * c->large_slots idx_t each, cut from free work arrays by the caller;
+ * table_bytes bounds the radix sort's digit table.  Reads the class lists
+ * in k and the starts in sv before anything is written to the views. */
+clsa_status clsa__groups_sort_long(clsa_context *ctx, clsa__sa_work *w, const clsa__grp_classes *c,
+                                   uint64_t h, const cl_mem views[4], size_t table_bytes);
+
 /* After u was sorted by (old rank, key2 at distance h): splits the groups,
  * writes the new ranks into isa (read until then as the old ranks), drops
  * the singletons from u (compacted; u and sk may swap buffers), updates m

@@ -231,11 +231,54 @@ done:
     return st;
 }
 
+static size_t round_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+/* Byte offsets of the long groups' sort arrays (clsa__groups_sort_long:
+ * keys, scratch keys, values, scratch values) in the work arrays: all four
+ * in k, or (*uses_sk) keys and values in k, the scratch in sk at the same
+ * offsets.  k and sk hold at least m idx_t; 0 when the arrays do not fit. */
+static int long_layout(clsa_context *ctx, const clsa__sa_work *w, uint64_t slots, size_t off[4],
+                       int *uses_sk)
+{
+    size_t iw = w->index64 ? 8 : 4, a = align_elems(ctx, 1), cap = w->m * iw;
+    size_t b = (size_t)slots * iw;
+    for (int i = 0; i < 4; i++) off[i] = i * round_up(b, a);
+    *uses_sk = off[3] + b > cap;
+    if (!*uses_sk) return 1;
+    off[1] = 0;
+    off[2] = off[3] = round_up(b, a);
+    return off[2] + b <= cap;
+}
+
+/* Groups longer than R1 by radix sorts over their suffixes, the arrays
+ * cut from k (and sk: then *starts_valid = 0, the split finds the old
+ * groups again). */
+static clsa_status sort_long(clsa_context *ctx, clsa__sa_work *w, const clsa__grp_classes *c,
+                             uint64_t h, const size_t off[4], int uses_sk, int *starts_valid)
+{
+    size_t iw = w->index64 ? 8 : 4, bytes = (size_t)c->large_slots * iw;
+    cl_mem views[4] = {NULL, NULL, NULL, NULL};
+    clsa_status st = CLSA_OK;
+    clsa__set_phase(ctx, CLSA_PHASE_SORT_L);
+    for (int i = 0; i < 4; i++)
+        CLSA_TRY(sub_view(ctx, uses_sk && (i & 1) ? w->sk : w->k, off[i], bytes, &views[i]));
+    CLSA_TRY(clsa__groups_sort_long(ctx, w, c, h, views, table_cap(c->large_slots)));
+    if (uses_sk) *starts_valid = 0;
+done:
+    for (int i = 0; i < 4; i++)
+        if (views[i]) clReleaseMemObject(views[i]);
+    return st;
+}
+
 /* One doubling step at distance h over the m unsorted suffixes.  Groups
  * up to R1 are sorted in local memory with the keys gathered in the
- * kernel; longer ones by the segmented sort, unless they hold most
- * suffixes (or its scratch would break the memory budget): then one
- * radix sort of everything is cheaper. */
+ * kernel.  Longer ones, while they hold at most half the suffixes, by
+ * radix sorts over just their suffixes (the arrays in the work arrays k and
+ * sk, so no memory beyond the digit table), else by the segmented sort;
+ * when they hold most suffixes (or the segmented sort's scratch would
+ * break the memory budget) one radix sort of everything is cheaper.
+ * CLSA_TUNE sa_path + 256: no sort of the long groups alone (the
+ * segmented sort or the global one, as before it). */
 static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
 {
     size_t iw = w->index64 ? 8 : 4;
@@ -249,9 +292,16 @@ static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h
     uint64_t extra = 4 * iw * c.large_slots + 2 * iw * c.count[c.nclass];
     uint64_t budget = 5 * iw * w->n;
     unsigned path = ctx->tune.sa_path & 3; /* + 4: half-size working set (shrink) */
+    size_t off[4];
+    int uses_sk = 0;
+    uint64_t long_extra = table_cap(c.large_slots) + (uint64_t)c.count[c.nclass] * (iw + 4);
+    int long_radix = c.count[c.nclass] && !(ctx->tune.sa_path & 256) && path != 1 && path != 3 &&
+                     c.large_slots * 2 <= w->m &&
+                     ctx->stats.current_device_bytes + long_extra <= budget &&
+                     long_layout(ctx, w, c.large_slots, off, &uses_sk);
     int global = path == 1 || path == 3 ||
-                 (path != 2 && (c.large_slots * 2 > w->m ||
-                                              ctx->stats.current_device_bytes + extra > budget));
+                 (path != 2 && !long_radix &&
+                  (c.large_slots * 2 > w->m || ctx->stats.current_device_bytes + extra > budget));
     int starts_valid = !global;
     if (global) {
         int group_shift;
@@ -266,7 +316,9 @@ static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h
     } else {
         clsa__set_phase(ctx, CLSA_PHASE_SORT_S);
         if ((st = clsa__groups_sort_small(ctx, w, &c, h))) return st;
-        if (c.count[c.nclass] && (st = sort_large(ctx, w, &c, h))) return st;
+        if (long_radix) st = sort_long(ctx, w, &c, h, off, uses_sk, &starts_valid);
+        else if (c.count[c.nclass]) st = sort_large(ctx, w, &c, h);
+        if (st) return st;
     }
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     return clsa__groups_split(ctx, w, h, starts_valid);
