@@ -16,7 +16,10 @@
 # one-GPU DNA rows where .anchors was carried; 0: not built),
 # MR_TUNES ("pack_min=0,stage_min=0 -": the CLSA_TUNE of each compared
 # row, - the defaults), MR_LIMIT (seconds after the build, 480), MR_DEVICES
-# (nvidia:0,nvidia:1; the first alone is the one-GPU row).
+# (nvidia:0,nvidia:1; the first alone is the one-GPU row), MR_RESIDENT (1:
+# also the device-resident timing, "on device"), MR_ROWS ("OP|ANCHOR|INPUT
+# ...": only these rows on one GPU, each under MR_TUNES and then its CUDA
+# anchor, - for none; a one-GPU machine is enough).
 set -uo pipefail
 # shellcheck source=device_prelude.sh
 . "$(dirname "$(readlink -f "$0")")/device_prelude.sh"
@@ -35,6 +38,8 @@ DEVS=${MR_DEVICES:-nvidia:0,nvidia:1}
 ONE=${DEVS%%,*}
 ONE=${ONE:-nvidia:0}
 N=$(numfmt --from=si "${S^^}")
+RESIDENT=--no-resident
+[ "${MR_RESIDENT:-0}" = 1 ] && RESIDENT=
 bench() { # CLSA_TUNE OPS INPUT [extra options]
     local tune=$1 ops=$2 in=$3
     shift 3
@@ -42,7 +47,7 @@ bench() { # CLSA_TUNE OPS INPUT [extra options]
     echo "-- $ops $in CLSA_TUNE=${tune:-(defaults)}"
     CLSA_TUNE=$tune CLSA_DEVICE=$ONE CLSA_BENCH_DEVICES=$DEVS \
         timeout $(($(left) < 120 ? $(left) : 120)) "$BENCH" -r "${MR_REPS:-3}" --ref-reps 0 --no-profile \
-        --no-resident --check-max 100M --dir "$CORPUS" "$@" "$ops" "$in" 2>&1 |
+        $RESIDENT --check-max 100M --dir "$CORPUS" "$@" "$ops" "$in" 2>&1 |
         grep -vE '^\[bench|^# clsa-bench|^op  '
 }
 if [ "${MR_MEMLOOP:-0}" = 1 ]; then
@@ -57,15 +62,24 @@ compared() { # OPS INPUT [extra options]
         bench "$t" "$@"
     done
 }
+# with_anchor OP ANCHOR INPUT: OP compared, then the CUDA anchor once
+with_anchor() {
+    compared "$1" "$3"
+    [ "$ANCHORS" = 1 ] && [ "$2" != - ] && bench "" "$2" "$3"
+}
+if [ -n "${MR_ROWS:-}" ]; then
+    echo "== rows on one GPU under MR_TUNES (${MR_TUNES:-pack_min=0,stage_min=0 -})"
+    for row in $MR_ROWS; do
+        IFS='|' read -r op anchor input <<<"$row"
+        with_anchor "$op" "$anchor" "${input//\$TEXT/$TEXT}"
+    done
+    echo "== done, $(left) s left"
+    exit 0
+fi
 echo "== one GPU against two"
 compared sa32 "dna=random:4@$S"
 compared sa32-multi "dna=random:4@$S" --check-max 2G
 echo "== one GPU: plain copies against staged and packed ones, libcubwt beside"
-# with_anchor OP ANCHOR INPUT: OP compared, then the CUDA anchor once
-with_anchor() {
-    compared "$1" "$3"
-    [ "$ANCHORS" = 1 ] && bench "" "$2" "$3"
-}
 with_anchor sa32 cubwt-sa "dna=random:4@100M"
 with_anchor sa32 cubwt-sa "text=$TEXT@100M"
 with_anchor sa32 cubwt-sa "realdna=dna.fa-stripped"
