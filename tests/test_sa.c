@@ -213,14 +213,16 @@ static void direct_chosen(void **state)
     gen_fill(per, n, GEN_PERIODIC, 3, 1);
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         clsa_context *saved = ctx;
+        const char *tune = cases[c].tune ? cases[c].tune : "auto";
         ctx = tu_context_tuned(cases[c].tune, 1);
         for (int index64 = 0; index64 < 2; index64++) {
             clsa_reset_stats(ctx);
-            check_sa(cases[c].periodic ? per : dna, n, index64, cases[c].tune ? cases[c].tune : "auto");
-            int inverted = tu_kernel_ran(ctx, "pd_scatter_pairs") || tu_kernel_ran(ctx, "pd_invert");
+            check_sa(cases[c].periodic ? per : dna, n, index64, tune);
+            int inverted =
+                tu_kernel_ran(ctx, "pd_scatter_pairs") || tu_kernel_ran(ctx, "pd_invert");
             assert_true(tu_kernel_ran(ctx, "grp_rank_split")); /* the loop ran */
             if (inverted == cases[c].direct)
-                fail_msg("%s, %s, %d-bit: direct mode %s", cases[c].tune ? cases[c].tune : "auto",
+                fail_msg("%s, %s, %d-bit: direct mode %s", tune,
                          cases[c].periodic ? "periodic" : "DNA", index64 ? 64 : 32,
                          cases[c].direct ? "expected, the SA was inverted" : "not expected");
         }

@@ -85,8 +85,9 @@ clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
 /* After u was sorted by (old rank, key2 at distance h): splits the groups,
  * writes the new ranks into isa (read until then as the old ranks), drops
  * the singletons from u (compacted; u and sk may swap buffers), updates m
- * and g; with w->sa, also sa[rank] = suffix for each new singleton.  Uses k and sk (m entries) and sv (m / 2 entries: only the heads
- * of groups that stay unsorted are scattered).  starts_valid: sk and sv
+ * and g; with w->sa, also sa[rank] = suffix for each new singleton.
+ * Uses k and sk (m entries) and sv (m / 2 entries: only the heads of
+ * groups that stay unsorted are scattered).  starts_valid: sk and sv
  * still hold clsa__groups_starts' results (the sort did not use them). */
 clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int starts_valid);
 
