@@ -66,12 +66,14 @@ static void grp_load_key(const __global idx_t *u, const __global idx_t *isa, ulo
 
 /* val at a head slot i (see grp_split_heads).  rank = head slot + delta
  * and the old rank = start + delta (start: the old group's first slot),
- * so a new group keeps its old rank exactly when it starts at start. */
-static idx_t grp_head_val(ulong i, idx_t start, idx_t delta, int single, ulong n)
+ * so a new group keeps its old rank exactly when it starts at start.
+ * direct (the SA written by grp_rank_split): a singleton always gets its
+ * rank, as its SA slot needs it. */
+static idx_t grp_head_val(ulong i, idx_t start, idx_t delta, int single, ulong n, int direct)
 {
     int same = (ulong)start == i;
     if (!single) return same ? GRP_NONE : delta;
-    return same && grp_single_same_ok(n) ? GRP_SAME : (idx_t)i + delta;
+    return same && grp_single_same_ok(n) && !direct ? GRP_SAME : (idx_t)i + delta;
 }
 
 /* First kernel of a split, one pass over the m slots (scan = inclusive
@@ -94,7 +96,8 @@ static idx_t grp_head_val(ulong i, idx_t start, idx_t delta, int single, ulong n
  * writes only its own slot of scan. */
 __kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa,
                               const __global idx_t *starts, ulong g, ulong m, ulong n, ulong h,
-                              __global uint *scan, __global idx_t *val, __local idx_t *lk)
+                              __global uint *scan, __global idx_t *val, __local idx_t *lk,
+                              int direct)
 {
     ulong i = get_global_id(0);
     uint lid = get_local_id(0), ls = get_local_size(0);
@@ -109,7 +112,8 @@ __kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa
     int head = (ulong)start == i || lk[lid] != lk[lid + 1];
     int next = i + 1 >= end || lk[lid + 1] != lk[lid + 2];
     scan[i] = head && !next;
-    val[i] = head ? grp_head_val(i, start, isa[u[i]] - start, next, n) : GRP_NONE;
+    val[i] = head ? grp_head_val(i, start, isa[u[i]] - start, next, n, direct)
+                  : GRP_NONE;
 }
 
 /* New ranks after a doubling sort (heads: grp_head_ranks of the heads
@@ -117,17 +121,22 @@ __kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa
  * or GRP_HEAD with marks, at those heads): a singleton's rank is in val,
  * the others' is their head's.  GRP_SAME: the rank did not change, the
  * random ISA write is saved.  scan := keep flag (the suffix stays
- * unsorted) for the compaction, | 2 at a group's first slot with marks. */
+ * unsorted) for the compaction, | 2 at a group's first slot with marks.
+ * direct: a singleton's rank is its final SA index, sa[rank] = suffix
+ * (the SA is built as the suffixes finish, no inversion at the end; sa
+ * is unread otherwise). */
 __kernel void grp_rank_split(const __global idx_t *u, __global uint *scan,
                              const __global idx_t *heads, const __global idx_t *val, ulong m,
-                             ulong n, __global idx_t *isa, int marks)
+                             ulong n, __global idx_t *isa, int marks, __global idx_t *sa,
+                             int direct)
 {
     ulong i = get_global_id(0);
     if (i >= m) return;
-    idx_t v = val[i];
+    idx_t v = val[i], p = u[i];
     int head = marks && v == GRP_HEAD, single = v != GRP_NONE && !head;
     idx_t r = single ? v : heads[scan[i] - 1];
-    if (r != GRP_SAME || (single && !grp_single_same_ok(n))) isa[u[i]] = r;
+    if (r != GRP_SAME || (single && !grp_single_same_ok(n))) isa[p] = r;
+    if (direct && single) sa[r] = p;
     scan[i] = single ? 0u : 1u | (uint)head << 1;
 }
 

@@ -433,11 +433,12 @@ static void one_string_vs_divsufsort(void **state)
 
 /* Byte sets take the device's byte path with a free byte as the
  * separator (zero_copy=0 and 1: copied or wrapped text), and the 32-bit
- * path when all 256 byte values occur; both against the host backend. */
+ * path when all 256 byte values occur; both against the host backend.
+ * Direct mode (docs/SA.md) forced on (sa_path=512) and off (128). */
 static void byte_routes(void **state)
 {
     (void)state;
-    static const char *tunes[] = {"zero_copy=0", "zero_copy=1"};
+    static const char *tunes[] = {"zero_copy=0", "zero_copy=1", "sa_path=512", "sa_path=128"};
     tu_rng r = {777};
     int64_t k = tu_small() ? 20 : 3000;
     int64_t *len = tu_malloc((size_t)k * 8);
@@ -459,7 +460,7 @@ static void byte_routes(void **state)
             text[i] = all ? (uint8_t)(i < span ? i : tu_below(&r, span))
                           : (uint8_t)(0x807f0100u >> (8 * tu_below(&r, 4)));
         TU_OK(NULL, clsa_gsa32(NULL, text, len, k, want, NULL));
-        for (int t = 0; t < 2; t++) {
+        for (int t = 0; t < 4; t++) {
             setenv("CLSA_TUNE", tunes[t], 1);
             clsa_context *c = tu_context();
             TU_OK(c, clsa_gsa32(c, text, len, k, got, NULL));

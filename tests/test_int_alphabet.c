@@ -198,11 +198,13 @@ static void large_texts(void **state)
  * written over a copy of the text (zero_copy=0, what a GPU takes), into a
  * buffer of their own (zero_copy=1: the caller's text is only read), and
  * the unpacked start from one symbol (sa_path=8); plus a 16-bit text using
- * all 65,536 values, where the codes do not fit 16 bits (unpacked). */
+ * all 65,536 values, where the codes do not fit 16 bits (unpacked).  Also
+ * direct mode forced (sa_path=512) and off on the unpacked start (136). */
 static void initial_routes(void **state)
 {
     (void)state;
-    static const char *tunes[] = {"zero_copy=0", "zero_copy=1", "sa_path=8"};
+    static const char *tunes[] = {"zero_copy=0", "zero_copy=1", "sa_path=8", "sa_path=512",
+                                  "sa_path=136"};
     tu_rng r = {4242};
     size_t n = tu_small() ? 300 : 30000, nall = tu_small() ? 0 : 70000;
     void *texts[3] = {fill(&r, 2, n, 2), fill(&r, 4, n, 5), NULL};
@@ -217,7 +219,7 @@ static void initial_routes(void **state)
     }
     const char *old = getenv("CLSA_TUNE");
     char *saved = old ? strdup(old) : NULL;
-    for (int t = 0; t < 3; t++) {
+    for (int t = 0; t < 5; t++) {
         setenv("CLSA_TUNE", tunes[t], 1);
         clsa_context *c = tu_context();
         for (int k = 0; k < 3; k++) {

@@ -205,6 +205,82 @@ static void long_groups(void **state)
     ctx = saved;
 }
 
+/* Direct mode (docs/SA.md): the SA buffer keeps the initial sort's order
+ * and each split writes its new singletons into it, no inversion at the
+ * end.  Forced on whatever the memory budget (sa_path + 512; also with
+ * the global sort, classes with a tiny R1, the half-size working set and
+ * heads by gathering) and off (sa_path + 128) over the generated inputs,
+ * 0, 1, 2 bytes included, both index widths. */
+static void direct_paths(void **state)
+{
+    (void)state;
+    static const char *tunes[] = {"sa_path=512", "sa_path=128", "sa_path=513",
+                                  "sa_path=514,r1=32", "sa_path=532", "sa_path=519"};
+    static const hard_case kinds[] = {{GEN_RANDOM, 4},   {GEN_RANDOM, 2},    {GEN_RANDOM, 256},
+                                      {GEN_ALL_EQUAL, 0}, {GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0},
+                                      {GEN_MUTATED, 100}, {GEN_THUE_MORSE, 0}};
+    static const size_t sizes[] = {0, 1, 2, 17, 300, 5000, 40000};
+    clsa_context *saved = ctx;
+    for (size_t t = 0; t < sizeof tunes / sizeof *tunes; t++) {
+        ctx = tu_context_tuned(tunes[t], 0);
+        for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+            for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+                if (tu_small() && (sizes[i] > 300 || (k + i + t) % 4)) continue;
+                if (!tu_small() && sizes[i] > 5000 && (k + t) % 2) continue;
+                check_gen(kinds[k].kind, kinds[k].param, sizes[i], 91 + k, (int)(i + k + t) % 2);
+            }
+        check_sa((const uint8_t *)"mississippi", 11, (int)t % 2, "mississippi");
+        clsa_destroy(ctx);
+    }
+    ctx = saved;
+}
+
+/* Random DNA with a repeated stretch (a fifth of it): a few suffixes stay
+ * unsorted after the initial sort, so direct mode fits the budget. */
+static uint8_t *dna_with_repeat(size_t n)
+{
+    uint8_t *t = tu_malloc(n);
+    gen_fill(t, n, GEN_RANDOM, 4, 5);
+    memcpy(t + n - n / 5, t + n / 3, n / 5);
+    return t;
+}
+
+/* Which inputs take direct mode: the inversion's kernels (pd_scatter_pairs
+ * bucketed, pd_invert plain) must not run where it does, and must where it
+ * is off (sa_path + 128) or does not fit (a periodic text leaves every
+ * suffix unsorted: the extra array would break 20 bytes per input byte). */
+static void direct_chosen(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *tune;
+        int periodic, direct;
+    } cases[] = {{NULL, 0, 1}, {"sa_path=128", 0, 0}, {NULL, 1, 0}, {"sa_path=512", 1, 1}};
+    size_t n = tu_size(60000, 3000);
+    uint8_t *dna = dna_with_repeat(n), *per = tu_malloc(n);
+    gen_fill(per, n, GEN_PERIODIC, 3, 1);
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        clsa_context *saved = ctx;
+        const char *tune = cases[c].tune ? cases[c].tune : "auto";
+        ctx = tu_context_tuned(cases[c].tune, 1);
+        for (int index64 = 0; index64 < 2; index64++) {
+            clsa_reset_stats(ctx);
+            check_sa(cases[c].periodic ? per : dna, n, index64, tune);
+            int inverted =
+                tu_kernel_ran(ctx, "pd_scatter_pairs") || tu_kernel_ran(ctx, "pd_invert");
+            assert_true(tu_kernel_ran(ctx, "grp_rank_split")); /* the loop ran */
+            if (inverted == cases[c].direct)
+                fail_msg("%s, %s, %d-bit: direct mode %s", tune,
+                         cases[c].periodic ? "periodic" : "DNA", index64 ? 64 : 32,
+                         cases[c].direct ? "expected, the SA was inverted" : "not expected");
+        }
+        clsa_destroy(ctx);
+        ctx = saved;
+    }
+    free(dna);
+    free(per);
+}
+
 /* Peak device bytes per input byte of the 32-bit SA (printed for the
  * docs) on typical and on the inputs that leave nearly every suffix
  * unsorted after the initial sort.  Target <= 20 (docs/SA.md), checked
@@ -300,6 +376,7 @@ int main(void)
         cmocka_unit_test(edge_cases),  cmocka_unit_test(random_inputs),
         cmocka_unit_test(random_inputs_64), cmocka_unit_test(hard_inputs),
         cmocka_unit_test(forced_paths), cmocka_unit_test(long_groups),
+        cmocka_unit_test(direct_paths), cmocka_unit_test(direct_chosen),
         cmocka_unit_test(stats),
         cmocka_unit_test(out_of_memory),
     };

@@ -47,7 +47,10 @@ typedef struct clsa_tuning {
                                  instead of packed codes; + 16 group heads by
                                  gathering old ranks, not marks in u; + 32 ISA
                                  inverted by the plain scatter; + 64 ISA and BWT
-                                 from the SA, not the final ranks (docs/SA.md) */
+                                 from the SA, not the final ranks; + 128 never
+                                 direct mode (SA written as suffixes finish, no
+                                 ISA^-1); + 512 direct mode whatever the 5 iw
+                                 budget (docs/SA.md) */
     unsigned onesweep;        /* radix sort: 1 single pass with decoupled look-back
                                  (radix_onesweep.cl), 0 reduce-then-scan */
     unsigned out_of_core;     /* 1: host-pointer device SAs always take the out-of-core

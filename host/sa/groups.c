@@ -119,20 +119,23 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
 {
     cl_ulong m = w->m, n = w->n, hh = h, g_old = w->g;
     uint32_t g = 0;
+    cl_int direct = w->sa != NULL;
+    cl_mem sa = direct ? w->sa : w->isa; /* unread without direct */
     clsa_status st;
     /* Old groups (sk: scan of their heads, sv: first slots) give each
      * slot's delta. */
     if ((!starts_valid && (st = clsa__groups_starts(ctx, w))) ||
         (st = RUN(w, "grp_split_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
                   CLSA_KARG(w->sv), CLSA_KARG(g_old), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
-                  CLSA_KARG(w->sk), CLSA_KARG(w->k), local_keys(ctx, w, 2))) ||
+                  CLSA_KARG(w->sk), CLSA_KARG(w->k), local_keys(ctx, w, 2),
+                  CLSA_KARG(direct))) ||
         (st = scan_heads(ctx, w, w->sk, w->k, w->sv, &g)))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     cl_int marks = marks_on(ctx, w);
     if ((st = RUN(w, "grp_rank_split", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KARG(w->sv),
                   CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->isa),
-                  CLSA_KARG(marks))))
+                  CLSA_KARG(marks), CLSA_KARG(sa), CLSA_KARG(direct))))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     w->g = g;

@@ -42,6 +42,12 @@ typedef struct clsa__sa_work {
     int marked;     /* the last compaction marked each group's first slot in
                      * the top bit of u (groups.cl GRP_TOP): the next
                      * clsa__groups_starts scans those bits and clears them */
+    int direct_ok;  /* the caller wants the SA (not ranks, not a part) and
+                     * allows direct mode (host/sa/prefix_doubling.c shrink) */
+    cl_mem sa;      /* direct mode: the SA buffer, holding the initial sort's
+                     * order; each split writes sa[rank] = suffix for its
+                     * new singletons, so no inversion is needed.  NULL:
+                     * u may live in the SA buffer, ISA^-1 at the end */
 } clsa__sa_work;
 
 /* Layout of the current groups: sk = inclusive scan of the head flags
@@ -87,8 +93,9 @@ clsa_status clsa__groups_sort_long(clsa_context *ctx, clsa__sa_work *w, const cl
 /* After u was sorted by (old rank, key2 at distance h): splits the groups,
  * writes the new ranks into isa (read until then as the old ranks), drops
  * the singletons from u (compacted; u and sk may swap buffers), updates m
- * and g.  Uses k and sk (m entries) and sv (m / 2 entries: only the heads
- * of groups that stay unsorted are scattered).  starts_valid: sk and sv
+ * and g; with w->sa, also sa[rank] = suffix for each new singleton.
+ * Uses k and sk (m entries) and sv (m / 2 entries: only the heads of
+ * groups that stay unsorted are scattered).  starts_valid: sk and sv
  * still hold clsa__groups_starts' results (the sort did not use them). */
 clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int starts_valid);
 

@@ -9,7 +9,9 @@
  * 3. While u is not empty: sort u stably by ISA[p + h], then by the group
  *    rank (skipped when one group is left), split groups, new ranks, drop
  *    singletons, h *= 2.
- * 4. SA = ISA^-1 (the SA buffer is work space until then).
+ * 4. SA = ISA^-1 (the SA buffer is work space until then), unless in
+ *    direct mode (see shrink) the SA buffer kept the initial order and
+ *    each split wrote its new singletons into it.
  * One repeated byte is answered directly. */
 #include "sa.h"
 #include "groups.h"
@@ -373,22 +375,51 @@ static clsa_status alloc(clsa_context *ctx, pd_buffers *b, size_t bytes, cl_mem 
     return clsa__fail(ctx, CLSA_ERR_UNSUPPORTED, "prefix doubling: too many buffers");
 }
 
-/* After the initial groups: move u into the SA buffer and shrink the work
- * arrays to the m suffixes still unsorted.  k and sk hold m entries; sv
- * holds m too, unless text + SA + ISA + 3 m + the digit table would pass
- * 5 iw bytes per input byte (20 for the 32-bit SA: inputs that leave nearly
- * every suffix unsorted): then sv holds half of m (plus an alignment), and
- * the global sorts run in halves (sort_by_key). */
+/* Direct mode (docs/SA.md): u gets an m-entry buffer of its own, the SA
+ * buffer keeps the initial sort's order (every initial singleton is in its
+ * final slot) and the splits write the others as they finish, so no
+ * inversion at the end.  Taken when the caller wants the SA (direct_ok)
+ * and that buffer plus the loop's three (sized as shrink does, sv in
+ * full) and the digit table keep within 5 iw bytes per input byte and the
+ * device's limit.  held: device bytes once the initial phase's work
+ * arrays are gone.  CLSA_TUNE sa_path + 128: never (ISA^-1 at the end);
+ * + 512: whatever the 5 iw budget (tests). */
+static int direct_fits(const clsa_context *ctx, const clsa__sa_work *w, uint64_t held)
+{
+    uint64_t iw = w->index64 ? 8 : 4, need = 4 * iw * w->m + table_cap(w->m) + 256;
+    if (!w->direct_ok || !w->m || (ctx->tune.sa_path & 128)) return 0;
+    if (held + need > clsa__mem_limit(ctx)) return 0;
+    return (ctx->tune.sa_path & 512) || held + need <= 5 * iw * w->n;
+}
+
+/* After the initial groups: move u into the SA buffer (or, in direct mode,
+ * into an m-entry buffer of its own) and shrink the work arrays to the m
+ * suffixes still unsorted.  k and sk hold m entries; sv holds m too, unless
+ * text + SA + ISA + 3 m + the digit table would pass 5 iw bytes per input
+ * byte (20 for the 32-bit SA: inputs that leave nearly every suffix
+ * unsorted): then sv holds half of m (plus an alignment), and the global
+ * sorts run in halves (sort_by_key). */
 static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl_mem sa)
 {
     size_t iw = w->index64 ? 8 : 4;
     clsa_status st;
-    if (w->u != sa && w->m && (st = clsa__copy(ctx, w->u, 0, sa, 0, w->m * iw))) return st;
-    release(ctx, b, w->u);
-    release(ctx, b, w->sk);
+    release(ctx, b, w->sk); /* (the SA buffer after a compaction: not released) */
     release(ctx, b, w->sv);
-    w->u = sa;
     w->k = w->sk = w->sv = NULL;
+    /* u, when not in the SA buffer, is the initial phase's n-entry array */
+    uint64_t held = ctx->stats.current_device_bytes - (w->u != sa ? iw * w->n : 0);
+    if (direct_fits(ctx, w, held)) {
+        cl_mem u = NULL;
+        if ((st = alloc(ctx, b, w->m * iw, &u)) || (st = clsa__copy(ctx, w->u, 0, u, 0, w->m * iw)))
+            return st;
+        release(ctx, b, w->u);
+        w->u = u;
+        w->sa = sa;
+    } else {
+        if (w->u != sa && w->m && (st = clsa__copy(ctx, w->u, 0, sa, 0, w->m * iw))) return st;
+        release(ctx, b, w->u);
+        w->u = sa;
+    }
     if (w->m == 0) return CLSA_OK;
     size_t al = align_elems(ctx, iw);
     uint64_t full = ctx->stats.current_device_bytes + 3 * iw * (uint64_t)w->m + table_cap(w->m);
@@ -587,6 +618,7 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     memset(&w, 0, sizeof w);
     w.index64 = index64;
     w.n = (uint64_t)n;
+    w.direct_ok = !ranks; /* ranks: the final ISA is wanted, kept as before */
     pd_alphabet a;
     cl_ulong nn = (cl_ulong)n;
     clsa_status st = CLSA_OK;
@@ -627,7 +659,7 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     }
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     CLSA_TRY(clsa__progress(ctx, "inversion", SORTED_SHARE));
-    if (w.isa_unset) { /* the initial sort left the SA in sa (w.u) */
+    if (w.isa_unset || w.sa) { /* the initial sort and the splits left the SA in sa */
     } else if (ranks) {
         CLSA_TRY(clsa__copy(ctx, w.isa, 0, sa, 0, (size_t)w.n * iw));
         *ranks = 1;
