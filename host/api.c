@@ -369,8 +369,12 @@ static clsa_status sa_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, 
     clsa__call_begin(ctx);
     st = sa_args(ctx, text, sa, n, index64);
     if (st == CLSA_OK && n > 0) {
+        uint64_t caller = (uint64_t)n * (index64 ? 9 : 5); /* text and SA */
         ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
-        return clsa__call_end(ctx, clsa__sa_device(ctx, text, sa, n, index64));
+        clsa__hold_caller(ctx, caller, 1);
+        st = clsa__sa_device(ctx, text, sa, n, index64);
+        clsa__hold_caller(ctx, caller, 0);
+        return clsa__call_end(ctx, st);
     }
     clsa__unlock(ctx);
     return st;

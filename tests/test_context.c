@@ -1,5 +1,6 @@
 /* Device choice, adopting an application's queue, statistics. */
 #include "testutil.h"
+#include "gen.h"
 
 static void selector_errors(void **state)
 {
@@ -92,6 +93,41 @@ static void adopt_queue(void **state)
         s += (uint32_t)(i % 7);
         assert_int_equal(host[i], s);
     }
+    /* The suffix array in the caller's buffers works within the same
+     * budget as the host-pointer call (text and SA counted: the same plan,
+     * the same peak, at most 20 bytes per input byte) on a Fibonacci word,
+     * which leaves every suffix unsorted for many passes. */
+    size_t tn = tu_small() ? 3000 : 60000;
+    uint8_t *text = tu_malloc(tn);
+    int32_t *sa = tu_malloc(tn * 4), *ref = tu_malloc(tn * 4);
+    gen_fill(text, tn, GEN_FIBONACCI, 0, 1);
+    cl_mem dtext = clCreateBuffer(clctx, CL_MEM_READ_WRITE, tn, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem dsa = clCreateBuffer(clctx, CL_MEM_READ_WRITE, tn * 4, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clEnqueueWriteBuffer(q, dtext, CL_TRUE, 0, tn, text, 0, NULL, NULL),
+                     CL_SUCCESS);
+    clsa_stats mem_stats, host_stats;
+    clsa_reset_stats(ctx);
+    TU_OK(ctx, clsa_sa32_mem(ctx, dtext, dsa, (int64_t)tn));
+    TU_OK(ctx, clsa_get_stats(ctx, &mem_stats));
+    assert_int_equal(clEnqueueReadBuffer(q, dsa, CL_TRUE, 0, tn * 4, sa, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clsa_sa32(NULL, text, ref, (int64_t)tn), CLSA_OK);
+    assert_memory_equal(sa, ref, tn * 4);
+    clsa_reset_stats(ctx);
+    TU_OK(ctx, clsa_sa32(ctx, text, sa, (int64_t)tn));
+    TU_OK(ctx, clsa_get_stats(ctx, &host_stats));
+    assert_memory_equal(sa, ref, tn * 4);
+    assert_int_equal(mem_stats.doubling_passes, host_stats.doubling_passes);
+    assert_int_equal(mem_stats.peak_device_bytes, host_stats.peak_device_bytes);
+    assert_true(mem_stats.peak_device_bytes <= 20 * tn + 16384);
+    assert_int_equal(mem_stats.current_device_bytes, host_stats.current_device_bytes);
+    clReleaseMemObject(dtext);
+    clReleaseMemObject(dsa);
+    free(text);
+    free(sa);
+    free(ref);
     clsa_destroy(ctx);
     /* still ours and usable */
     assert_int_equal(clFinish(q), CL_SUCCESS);

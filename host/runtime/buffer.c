@@ -48,6 +48,14 @@ static void count_held(clsa_context *ctx, size_t bytes)
         ctx->stats.peak_device_bytes = ctx->stats.current_device_bytes;
 }
 
+void clsa__hold_caller(clsa_context *ctx, uint64_t bytes, int hold)
+{
+    if (hold) count_held(ctx, (size_t)bytes);
+    else ctx->stats.current_device_bytes -= bytes <= ctx->stats.current_device_bytes
+                                                ? bytes
+                                                : ctx->stats.current_device_bytes;
+}
+
 static clsa_status track(clsa_context *ctx, cl_mem m, size_t bytes, int poolable)
 {
     if (ctx->nlive == ctx->live_cap) {

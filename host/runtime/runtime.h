@@ -258,6 +258,11 @@ void clsa__pool_drain(clsa_context *ctx);
 /* Would `bytes` more fit?  CLSA_ERR_DEVICE_MEMORY with a message if not. */
 /* The limit in force (mem_limit, else the device's global memory) and the
  * bytes of it not held now. */
+/* Counts (hold) or stops counting bytes of the caller's own device buffers
+ * as held: a call working in them keeps the same budget (5 iw bytes per
+ * input byte, text and SA included) and reports the same peak as when it
+ * allocates them itself. */
+void clsa__hold_caller(clsa_context *ctx, uint64_t bytes, int hold);
 uint64_t clsa__mem_limit(const clsa_context *ctx);
 uint64_t clsa__mem_free(const clsa_context *ctx);
 clsa_status clsa__reserve_check(clsa_context *ctx, uint64_t bytes, const char *what);

@@ -187,8 +187,7 @@ static void sa_device_resident(bench_env *env, const bench_cfg *cfg, const bench
     }
     clsa_stats s;
     if (clsa_get_stats(env->ctx, &s) == CLSA_OK)
-        row->peak_per_n_dev = (double)(s.peak_device_bytes + (uint64_t)in->n * (1 + w)) /
-                              (double)in->n;
+        row->peak_per_n_dev = (double)s.peak_device_bytes / (double)in->n; /* text and SA in */
 done:
     if (a.dtext) clReleaseMemObject(a.dtext);
     if (a.dsa) clReleaseMemObject(a.dsa);
