@@ -176,9 +176,13 @@ static void small_cases(void **state)
         {1, RANDOM, 2001, 0, 32},    {0, HIGH_BITS, 1500, 0, 32},  {1, ALL_EQUAL, 1100, 0, 32},
         {3, SMALL_RANGE, 1300, 0, 64},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        check_sort(layouts[cases[i].layout], cases[i].p, cases[i].n, cases[i].b, cases[i].e,
-                   500 + i);
+    for (int blind = 0; blind < 2; blind++) { /* digits read back, or all run */
+        ctx->tune.radix_blind = blind ? SIZE_MAX : 0;
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+            check_sort(layouts[cases[i].layout], cases[i].p, cases[i].n, cases[i].b,
+                       cases[i].e, 500 + i + 50 * (size_t)blind);
+    }
+    ctx->tune.radix_blind = 0;
 }
 
 /* Partial bit ranges: bits outside are ignored (stability across them),
@@ -190,14 +194,19 @@ static void bit_ranges(void **state)
     static const unsigned r32[][2] = {{0, 1}, {0, 20}, {5, 29}, {8, 16}, {31, 32}, {3, 3}};
     static const unsigned r64[][2] = {{0, 33}, {32, 64}, {7, 50}, {60, 64}, {13, 14}};
     size_t n = 20011;
-    for (size_t i = 0; i < sizeof r32 / sizeof *r32; i++) {
-        check_sort(layouts[1], RANDOM, n, r32[i][0], r32[i][1], 70 + i);
-        check_sort(layouts[0], SMALL_RANGE, n, r32[i][0], r32[i][1], 80 + i);
+    /* digits read back (constant ones skipped), or every digit run */
+    for (int blind = 0; blind < 2; blind++) {
+        ctx->tune.radix_blind = blind ? SIZE_MAX : 0;
+        for (size_t i = 0; i < sizeof r32 / sizeof *r32; i++) {
+            check_sort(layouts[1], RANDOM, n, r32[i][0], r32[i][1], 70 + i);
+            check_sort(layouts[0], SMALL_RANGE, n, r32[i][0], r32[i][1], 80 + i);
+        }
+        for (size_t i = 0; i < sizeof r64 / sizeof *r64; i++) {
+            check_sort(layouts[2 + i % 2], RANDOM, n, r64[i][0], r64[i][1], 90 + i);
+            check_sort(layouts[3 - i % 2], HIGH_BITS, n, r64[i][0], r64[i][1], 95 + i);
+        }
     }
-    for (size_t i = 0; i < sizeof r64 / sizeof *r64; i++) {
-        check_sort(layouts[2 + i % 2], RANDOM, n, r64[i][0], r64[i][1], 90 + i);
-        check_sort(layouts[3 - i % 2], HIGH_BITS, n, r64[i][0], r64[i][1], 95 + i);
-    }
+    ctx->tune.radix_blind = 0;
 }
 
 /* More than 2^24 pairs (one 8-bit pass keeps CPU devices quick; the index

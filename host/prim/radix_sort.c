@@ -205,8 +205,13 @@ static clsa_status sort_passes(sort_run *r, cl_mem keys, cl_mem values, cl_mem s
     uint64_t varying;
     int have_hist;
     cl_mem kcur = keys, kalt = skeys, vcur = values, valt = svalues, tmp;
-    clsa_status st = first_hist(r, keys, begin_bit, end_bit, &varying, &have_hist);
-    if (st || !varying) return st;
+    clsa_status st = CLSA_OK;
+    if (r->n <= r->ctx->tune.radix_blind) { /* every digit, no read back */
+        varying = clsa__radix_bit_range(begin_bit, end_bit);
+        have_hist = 0;
+    } else if ((st = first_hist(r, keys, begin_bit, end_bit, &varying, &have_hist)) || !varying) {
+        return st;
+    }
     unsigned s = have_hist ? begin_bit : clsa__radix_next_bit(varying, begin_bit);
     while (s < end_bit) {
         unsigned w = clsa__radix_digit_width(r, s, end_bit);

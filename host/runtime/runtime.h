@@ -30,6 +30,10 @@ typedef struct clsa_tuning {
     size_t sort_wg;           /* work-group size for radix sort */
     unsigned radix_bits;      /* LSD radix sort digit width, 4..8 bits */
     size_t radix_items;       /* keys per work-item in LSD radix sort tiles */
+    size_t radix_blind;       /* radix sorts of up to this many keys run every digit of
+                               * their bit range instead of first reading back which
+                               * digits vary (a blocking read costs a GPU more than a
+                               * pass over so few keys); 0: always read */
     unsigned radix_reg;       /* 1: the radix ranking counts digits in registers
                                  (packed 8-bit counters), 0: in local memory */
     unsigned radix_sub;       /* bits per local split round of the radix tile

@@ -23,6 +23,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "radix_bits")) t->radix_bits = v < 4 ? 4 : v > 8 ? 8 : (unsigned)v;
     else if (!strcmp(key, "radix_items")) t->radix_items = v;
     else if (!strcmp(key, "radix_reg")) t->radix_reg = v != 0;
+    else if (!strcmp(key, "radix_blind")) t->radix_blind = (size_t)v;
     else if (!strcmp(key, "radix_sub")) t->radix_sub = v < 1 ? 1 : v > 8 ? 8 : (unsigned)v;
     else if (!strcmp(key, "r1")) t->r1 = v;
     else if (!strcmp(key, "r2")) t->r2 = v;
@@ -51,6 +52,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
 static int zero_allowed(const char *key)
 {
     return !strcmp(key, "onesweep") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
+           !strcmp(key, "radix_blind") ||
            !strcmp(key, "pool") || !strcmp(key, "part_decline") || !strcmp(key, "pack_min") ||
            !strcmp(key, "stage_min") ||
            !strcmp(key, "part_sample");
@@ -97,6 +99,11 @@ void clsa__tuning_init(clsa_tuning *t)
     t->radix_items = 16;
     t->radix_sub = CLSA_RADIX_SUB_BITS;
     t->radix_reg = 1;
+    /* On a GPU a pass over 2^20 keys takes about what the blocking read of
+     * the key masks costs (the queue drains, the next launch waits for the
+     * host), and the SA's small sorts (key2 over bits(n), group numbers)
+     * vary in every digit anyway; CPU devices pay little for a read. */
+    t->radix_blind = t->is_gpu ? (size_t)1 << 20 : 0;
     /* GPUs: the same 4096-key tile as 128 work-items x 32 keys ranks
      * faster (H200, 2^28 u32 pairs: 1.27e10 vs 9.9e9 pairs/s). */
     if (t->is_gpu && t->sort_wg >= 128) {
