@@ -342,16 +342,24 @@ __kernel void grp_sort_local(const __global uint *lists, uint cls, uint nclass, 
     for (uint i = tl; i < len; i += team) u[s + i] = lv[i];
 }
 
+/* First slot of the i-th group of class nclass, *len its length. */
+static idx_t grp_large_at(const __global uint *lists, uint nclass, const __global idx_t *starts,
+                          ulong g, ulong m, ulong i, ulong *len)
+{
+    ulong j = lists[grp_region(m, nclass, nclass) + i];
+    *len = grp_len(starts, g, m, j);
+    return starts[j];
+}
+
 /* Offsets and lengths of the groups of class nclass (for the segmented sort). */
 __kernel void grp_large_bounds(const __global uint *lists, uint nclass, ulong count,
                                const __global idx_t *starts, ulong g, ulong m,
                                __global idx_t *offs, __global idx_t *lens)
 {
-    ulong i = get_global_id(0);
+    ulong i = get_global_id(0), len;
     if (i >= count) return;
-    ulong j = lists[grp_region(m, nclass, nclass) + i];
-    offs[i] = starts[j];
-    lens[i] = (idx_t)grp_len(starts, g, m, j);
+    offs[i] = grp_large_at(lists, nclass, starts, g, m, i, &len);
+    lens[i] = (idx_t)len;
 }
 
 /* ---- groups longer than R1 sorted together ----------------------------------
@@ -365,11 +373,10 @@ __kernel void grp_large_spans(const __global uint *lists, uint nclass, ulong cou
                               const __global idx_t *starts, ulong g, ulong m,
                               __global idx_t *offs, __global uint *spans)
 {
-    ulong i = get_global_id(0);
+    ulong i = get_global_id(0), len;
     if (i >= count) return;
-    ulong j = lists[grp_region(m, nclass, nclass) + i];
-    offs[i] = starts[j];
-    spans[i] = (uint)grp_len(starts, g, m, j);
+    offs[i] = grp_large_at(lists, nclass, starts, g, m, i, &len);
+    spans[i] = (uint)len;
 }
 
 /* The long group of compacted position j: the last i with cstart[i] <= j
