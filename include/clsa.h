@@ -300,7 +300,11 @@ CLSA_API clsa_status clsa_sa_plan(clsa_context *ctx, int64_t n, int sym_bytes, i
                                   clsa_sa_plan_info *out);
 
 /* Device-resident twins: text is a buffer of at least n bytes, sa of at
- * least n entries (4 or 8 bytes each), both on ctx's OpenCL context. */
+ * least n entries (4 or 8 bytes each), both on ctx's OpenCL context.
+ * Their bytes count as held by clsa for the call: the same memory plan,
+ * 20 (32-bit) / 40 (64-bit) bytes per input byte in all, and the same
+ * peak_device_bytes as the host-pointer call, whose copies of text and SA
+ * they replace. */
 CLSA_API clsa_status clsa_sa32_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n);
 CLSA_API clsa_status clsa_sa64_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n);
 
