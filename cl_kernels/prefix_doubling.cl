@@ -162,13 +162,35 @@ __kernel void pd_key2(const __global idx_t *u, const __global idx_t *isa, ulong 
 }
 
 /* Current group rank of the suffix at slot i (sort key that restores the
- * group order after the stable sort by pd_key2). */
+ * group order after the stable sort by pd_key2), or with g > 0 its group
+ * number: the last j with ranks[j] <= its rank (ranks: the g groups' ranks,
+ * increasing; pd_group_ranks), fewer key bits than the rank when the
+ * groups are few. */
 __kernel void pd_rank_key(const __global idx_t *u, const __global idx_t *isa, ulong m,
-                          __global idx_t *keys)
+                          __global idx_t *keys, const __global idx_t *ranks, ulong g)
 {
     ulong i = get_global_id(0);
     if (i >= m) return;
-    keys[i] = isa[u[i]];
+    idx_t r = isa[u[i]];
+    if (!g) {
+        keys[i] = r;
+        return;
+    }
+    ulong lo = 0, hi = g;
+    while (hi - lo > 1) {
+        ulong mid = lo + (hi - lo) / 2;
+        if (ranks[mid] <= r) lo = mid;
+        else hi = mid;
+    }
+    keys[i] = (idx_t)lo;
+}
+
+/* ranks[j] = rank of group j (its first slot starts[j]). */
+__kernel void pd_group_ranks(const __global idx_t *u, const __global idx_t *starts,
+                             const __global idx_t *isa, ulong g, __global idx_t *ranks)
+{
+    ulong j = get_global_id(0);
+    if (j < g) ranks[j] = isa[u[starts[j]]];
 }
 
 /* Every rank is final: SA is the inverse permutation of ISA. */

@@ -132,7 +132,9 @@ static void hard_inputs(void **state)
  * suffixes stay unsorted); the default carries each group's first slot in
  * the top bit of u from one pass to the next, sa_path + 16 finds the heads
  * by gathering the old ranks instead; sa_path + 32 inverts ISA by the plain
- * scatter instead of the bucketed one; radix_blind: every radix sort runs
+ * scatter instead of the bucketed one; sa_path + 1024 restores the groups
+ * after a global sort by rank rather than by group number (few groups);
+ * radix_blind: every radix sort runs
  * all digits of its range without reading back which vary (the GPU default
  * for small sorts). */
 static void forced_paths(void **state)
@@ -145,7 +147,8 @@ static void forced_paths(void **state)
                                   "sa_path=18,r1=32",   "sa_path=32",
                                   "r1=32",              "sa_path=258,r1=32",
                                   "sa_path=262,r1=32",  "sa_path=4,r1=16",
-                                  "radix_blind=1000000", "sa_path=1,radix_blind=1000000"};
+                                  "radix_blind=1000000", "sa_path=1,radix_blind=1000000",
+                                  "sa_path=1027"};
     static const hard_case kinds[] = {{GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 100},
                                       {GEN_RANDOM, 2}, {GEN_MUTATED, 3000}, {GEN_THUE_MORSE, 0}};
     size_t sizes[] = {100, 3000, 40000};

@@ -202,13 +202,31 @@ static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
                          CLSA_KARG(hh), CLSA_KARG(shift), CLSA_KARG(w->k)))
                    ? st
                    : sort_by_key(ctx, w, shift + gbits);
+    /* The second sort by group number rather than rank where that takes
+     * fewer digits (few groups: the periodic inputs' first passes): the
+     * groups' ranks are taken while sv still holds their first slots.
+     * CLSA_TUNE sa_path + 1024: always by rank. */
+    unsigned rbits = clsa__bits_of(w->n - 1);
+    cl_ulong g = (gbits + 7) / 8 < (rbits + 7) / 8 && !(ctx->tune.sa_path & 1024) &&
+                         ctx->stats.current_device_bytes + w->g * kb <= 5 * (uint64_t)kb * w->n
+                     ? w->g
+                     : 0;
+    cl_mem granks = NULL;
+    if (g && ((st = clsa__alloc(ctx, (size_t)g * kb, &granks)) ||
+              (st = RUN(ctx, w->index64, "pd_group_ranks", (size_t)g, CLSA_KARG(w->u),
+                        CLSA_KARG(w->sv), CLSA_KARG(w->isa), CLSA_KARG(g), CLSA_KARG(granks)))))
+        goto done;
+    cl_mem rk = g ? granks : w->k; /* unread without g */
     if ((st = RUN(ctx, w->index64, "pd_key2", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
                   CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->k))) ||
         (st = sort_by_key(ctx, w, shift)) ||
         (st = RUN(ctx, w->index64, "pd_rank_key", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
-                  CLSA_KARG(m), CLSA_KARG(w->k))))
-        return st;
-    return sort_by_key(ctx, w, clsa__bits_of(w->n - 1));
+                  CLSA_KARG(m), CLSA_KARG(w->k), CLSA_KARG(rk), CLSA_KARG(g))))
+        goto done;
+    st = sort_by_key(ctx, w, g ? gbits : rbits);
+done:
+    clsa__free(ctx, &granks);
+    return st;
 }
 
 /* Groups longer than R1 through the segmented sort (merge path up to R2,
