@@ -73,8 +73,7 @@ void clsa__run_team(void *(*run)(void *), void *parts, size_t size, unsigned t)
 {
     pthread_t tid[16];
     unsigned started = 0;
-    if (t > 16) t = 16;
-    for (unsigned i = 1; i < t; i++) {
+    for (unsigned i = 1; i < t && started < 16; i++) {
         if (pthread_create(&tid[i - 1], NULL, run, (char *)parts + i * size)) break;
         started++;
     }

@@ -285,9 +285,9 @@ clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, siz
 clsa_status clsa__copy_threads(clsa_context *ctx, cl_mem buf, size_t off, void *host,
                                size_t bytes, int write, int *done);
 void clsa__copy_queues_release(clsa_context *ctx);
-/* run(parts + i * size) for every i < t (at most 16): part 0 on this
- * thread, the others each on a thread of its own (on this one afterwards
- * where a thread cannot start); returns when all are done. */
+/* run(parts + i * size) for every i < t: part 0 on this thread, the
+ * others each on a thread of its own (up to 16 threads; on this one
+ * afterwards where a thread cannot start); returns when all are done. */
 void clsa__run_team(void *(*run)(void *), void *parts, size_t size, unsigned t);
 /* Large copies between pageable memory and the device through the
  * context's page-locked slots, several host threads filling or emptying
