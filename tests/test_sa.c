@@ -128,8 +128,9 @@ static void hard_inputs(void **state)
  * (sa_path=2), classes with a tiny R1 so that many groups are long: sorted
  * by radix sorts over their suffixes alone (default), or by the segmented
  * sort (sa_path + 256), and the same with the half-size working set (sa_path + 4:
- * global sorts in two halves and a merge, as on inputs where nearly all
- * suffixes stay unsorted); the default carries each group's first slot in
+ * global sorts in two parts split at a group boundary, or, + 2048, in two
+ * halves and a merge, as on inputs where nearly all suffixes stay
+ * unsorted); the default carries each group's first slot in
  * the top bit of u from one pass to the next, sa_path + 16 finds the heads
  * by gathering the old ranks instead; sa_path + 32 inverts ISA by the plain
  * scatter instead of the bucketed one; sa_path + 1024 restores the groups
@@ -148,7 +149,7 @@ static void forced_paths(void **state)
                                   "r1=32",              "sa_path=258,r1=32",
                                   "sa_path=262,r1=32",  "sa_path=4,r1=16",
                                   "radix_blind=1000000", "sa_path=1,radix_blind=1000000",
-                                  "sa_path=1027"};
+                                  "sa_path=1027",       "sa_path=2055"};
     static const hard_case kinds[] = {{GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 100},
                                       {GEN_RANDOM, 2}, {GEN_MUTATED, 3000}, {GEN_THUE_MORSE, 0}};
     size_t sizes[] = {100, 3000, 40000};
@@ -287,6 +288,39 @@ static void direct_chosen(void **state)
     free(per);
 }
 
+/* Global sorts with sv shorter than m (sa_path + 4, as when nearly every
+ * suffix stays unsorted under the memory budget): split at a group
+ * boundary into two parts sorted one after the other (no merge), with the
+ * combined key (sa_path=5) and without it (7); + 2048 keeps the halves
+ * and their merge.  A Fibonacci word: small groups around the middle. */
+static void global_parts(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *tune;
+        int merged;
+    } cases[] = {{"sa_path=5", 0}, {"sa_path=7", 0}, {"sa_path=2053", 1}, {"sa_path=2055", 1}};
+    size_t n = tu_size(60000, 1000);
+    uint8_t *fib = tu_malloc(n);
+    gen_fill(fib, n, GEN_FIBONACCI, 0, 1);
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        if (tu_small() && c % 2) continue; /* Oclgrind: one case of each kind */
+        clsa_context *saved = ctx;
+        ctx = tu_context_tuned(cases[c].tune, 1);
+        for (int index64 = 0; index64 < 2 - tu_small(); index64++) {
+            clsa_reset_stats(ctx);
+            check_sa(fib, n, index64, cases[c].tune);
+            assert_true(tu_kernel_ran(ctx, "radix_scatter") || tu_kernel_ran(ctx, "radix_onesweep"));
+            if (tu_kernel_ran(ctx, "pd_merge_halves") != cases[c].merged)
+                fail_msg("%s, %d-bit: the halves' merge %s", cases[c].tune, index64 ? 64 : 32,
+                         cases[c].merged ? "expected, did not run" : "ran");
+        }
+        clsa_destroy(ctx);
+        ctx = saved;
+    }
+    free(fib);
+}
+
 /* Peak device bytes per input byte of the 32-bit SA (printed for the
  * docs) on typical and on the inputs that leave nearly every suffix
  * unsorted after the initial sort.  Target <= 20 (docs/SA.md), checked
@@ -383,6 +417,7 @@ int main(void)
         cmocka_unit_test(random_inputs_64), cmocka_unit_test(hard_inputs),
         cmocka_unit_test(forced_paths), cmocka_unit_test(long_groups),
         cmocka_unit_test(direct_paths), cmocka_unit_test(direct_chosen),
+        cmocka_unit_test(global_parts),
         cmocka_unit_test(stats),
         cmocka_unit_test(out_of_memory),
     };

@@ -177,37 +177,118 @@ done:
     return st;
 }
 
+/* Where the m slots split into two parts that each fit sv (sv_len slots)
+ * at a group boundary b, so that the global sorts run part by part with no
+ * merge: part A = [0, b), part B = [a, m), a = b rounded down to the
+ * sub-buffer alignment.  B sorts A's tail [a, b) again, which keeps its
+ * order: its groups come before all of B's.  sk and sv must still hold the
+ * head scan and the groups' first slots.  *b = 0 when no boundary of the
+ * group around the middle fits, or CLSA_TUNE sa_path + 2048 (halves and a
+ * merge, as before). */
+static clsa_status group_split(clsa_context *ctx, const clsa__sa_work *w, size_t *b, size_t *a)
+{
+    size_t kb = w->index64 ? 8 : 4, al = align_elems(ctx, kb);
+    uint32_t grp = 0;
+    uint64_t bound[2] = {0, w->m};
+    clsa_status st;
+    *b = *a = 0;
+    if ((ctx->tune.sa_path & 2048) || w->m <= w->sv_len || w->g < 2) return CLSA_OK;
+    if ((st = clsa__read(ctx, w->sk, w->m / 2 * 4, &grp, 4))) return st;
+    if (grp < 1 || grp > w->g)
+        return clsa__fail(ctx, CLSA_ERR_OPENCL, "suffix array: group %u of %zu out of range",
+                          grp, w->g);
+    for (int i = 0; i < 2 && grp - 1 + i < w->g; i++) {
+        union { cl_uint u32; cl_ulong u64; } v = {0};
+        if ((st = clsa__read(ctx, w->sv, (grp - 1 + i) * kb, &v, kb))) return st;
+        bound[i] = kb == 8 ? v.u64 : v.u32;
+    }
+    for (int i = 0; i < 2; i++) {
+        size_t cut = (size_t)bound[i], start = cut / al * al;
+        if (cut > 0 && cut < w->m && cut <= w->sv_len && w->m - start <= w->sv_len) {
+            *b = cut;
+            *a = start;
+            return CLSA_OK;
+        }
+    }
+    return CLSA_OK;
+}
+
+/* The key sorts of sort_global over w's slots: by (group, key2) in k
+ * (combined, keys made beforehand), else by key2, then by the group (its
+ * number through ranks when given, g of them) or its rank. */
+static clsa_status sort_keys(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int combined,
+                             unsigned gbits, cl_mem ranks, cl_ulong g)
+{
+    cl_ulong m = w->m, n = w->n, hh = h;
+    unsigned shift = clsa__bits_of(w->n), rbits = clsa__bits_of(w->n - 1);
+    clsa_status st;
+    if (combined) return sort_by_key(ctx, w, shift + gbits);
+    cl_mem rk = g ? ranks : w->k; /* unread without g */
+    if ((st = RUN(ctx, w->index64, "pd_key2", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
+                  CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->k))) ||
+        (st = sort_by_key(ctx, w, shift)) ||
+        (st = RUN(ctx, w->index64, "pd_rank_key", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
+                  CLSA_KARG(m), CLSA_KARG(w->k), CLSA_KARG(rk), CLSA_KARG(g))))
+        return st;
+    return sort_by_key(ctx, w, g ? gbits : rbits);
+}
+
+/* sort_keys over the two parts of group_split, one after the other. */
+static clsa_status sort_parts(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int combined,
+                              unsigned gbits, cl_mem ranks, cl_ulong g, size_t b, size_t a)
+{
+    size_t kb = w->index64 ? 8 : 4;
+    clsa__sa_work part = *w;
+    cl_mem u2 = NULL, k2 = NULL;
+    clsa_status st = CLSA_OK;
+    part.m = b;
+    CLSA_TRY(sort_keys(ctx, &part, h, combined, gbits, ranks, g));
+    CLSA_TRY(sub_view(ctx, w->u, a * kb, (w->m - a) * kb, &u2));
+    CLSA_TRY(sub_view(ctx, w->k, a * kb, (w->m - a) * kb, &k2));
+    part.u = u2;
+    part.k = k2;
+    part.m = w->m - a;
+    st = sort_keys(ctx, &part, h, combined, gbits, ranks, g);
+done:
+    if (u2) clReleaseMemObject(u2);
+    if (k2) clReleaseMemObject(k2);
+    return st;
+}
+
 /* Sorts all m unsorted suffixes at once.  When the group number and key2
  * fit in one idx_t together (few groups: the periodic inputs that take
  * this path), one sort by (group, key2); else a stable sort by key2, then
  * one by rank to restore the groups.  sk holds the inclusive scan of the
- * head flags (clsa__groups_starts).  *group_shift: k >> it is the group
- * (or its rank) of each slot afterwards, or -1 when k is not in order
- * (the sorts ran in halves). */
+ * head flags (clsa__groups_starts).  When sv is shorter than m, the sorts
+ * run in two parts split at a group boundary (group_split), else in halves
+ * with a merge.  *group_shift: k >> it is the group (or its rank) of each
+ * slot afterwards, or -1 when k is not in order (halves). */
 static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int *group_shift)
 {
     int kb = w->index64 ? 8 : 4;
     cl_ulong m = w->m, n = w->n, hh = h;
     cl_uint shift = clsa__bits_of(w->n);
     unsigned gbits = clsa__bits_of(w->g - 1);
+    size_t b = 0, a = 0;
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_SORT_L);
+    if ((st = group_split(ctx, w, &b, &a))) return st;
     int combined = shift + gbits <= (unsigned)(8 * kb) && (ctx->tune.sa_path & 3) != 3;
-    *group_shift = w->m > w->sv_len || (combined && shift >= (unsigned)(8 * kb)) ? -1
-                   : combined                                                ? (int)shift
-                                                                             : 0;
-    if (combined)
-        return (st = RUN(ctx, w->index64, "pd_key_group", w->m, CLSA_KARG(w->u),
-                         CLSA_KARG(w->isa), CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(n),
-                         CLSA_KARG(hh), CLSA_KARG(shift), CLSA_KARG(w->k)))
-                   ? st
-                   : sort_by_key(ctx, w, shift + gbits);
+    *group_shift = (w->m > w->sv_len && !b) || (combined && shift >= (unsigned)(8 * kb)) ? -1
+                   : combined                                                       ? (int)shift
+                                                                                    : 0;
+    if (combined &&
+        (st = RUN(ctx, w->index64, "pd_key_group", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
+                  CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(shift),
+                  CLSA_KARG(w->k))))
+        return st;
     /* The second sort by group number rather than rank where that takes
      * fewer digits (few groups: the periodic inputs' first passes): the
      * groups' ranks are taken while sv still holds their first slots.
      * CLSA_TUNE sa_path + 1024: always by rank. */
     unsigned rbits = clsa__bits_of(w->n - 1);
-    cl_ulong g = (gbits + 7) / 8 < (rbits + 7) / 8 && !(ctx->tune.sa_path & 1024) &&
+    cl_ulong g = !combined && (gbits + 7) / 8 < (rbits + 7) / 8 &&
+                         !(ctx->tune.sa_path & 1024) &&
                          ctx->stats.current_device_bytes + w->g * kb <= 5 * (uint64_t)kb * w->n
                      ? w->g
                      : 0;
@@ -216,14 +297,8 @@ static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
               (st = RUN(ctx, w->index64, "pd_group_ranks", (size_t)g, CLSA_KARG(w->u),
                         CLSA_KARG(w->sv), CLSA_KARG(w->isa), CLSA_KARG(g), CLSA_KARG(granks)))))
         goto done;
-    cl_mem rk = g ? granks : w->k; /* unread without g */
-    if ((st = RUN(ctx, w->index64, "pd_key2", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
-                  CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->k))) ||
-        (st = sort_by_key(ctx, w, shift)) ||
-        (st = RUN(ctx, w->index64, "pd_rank_key", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
-                  CLSA_KARG(m), CLSA_KARG(w->k), CLSA_KARG(rk), CLSA_KARG(g))))
-        goto done;
-    st = sort_by_key(ctx, w, g ? gbits : rbits);
+    st = b ? sort_parts(ctx, w, h, combined, gbits, granks, g, b, a)
+           : sort_keys(ctx, w, h, combined, gbits, granks, g);
 done:
     clsa__free(ctx, &granks);
     return st;
@@ -415,8 +490,8 @@ static int direct_fits(const clsa_context *ctx, const clsa__sa_work *w, uint64_t
  * suffixes still unsorted.  k and sk hold m entries; sv holds m too, unless
  * text + SA + ISA + 3 m + the digit table would pass 5 iw bytes per input
  * byte (20 for the 32-bit SA: inputs that leave nearly every suffix
- * unsorted): then sv holds half of m (plus an alignment), and the global
- * sorts run in halves (sort_by_key). */
+ * unsorted): then sv holds half of m (plus an alignment, and m / 16 where
+ * that fits), and the global sorts run in two parts (sort_global). */
 static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl_mem sa)
 {
     size_t iw = w->index64 ? 8 : 4;
@@ -440,10 +515,14 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
     }
     if (w->m == 0) return CLSA_OK;
     size_t al = align_elems(ctx, iw);
-    uint64_t full = ctx->stats.current_device_bytes + 3 * iw * (uint64_t)w->m + table_cap(w->m);
+    uint64_t held2 = ctx->stats.current_device_bytes + 2 * iw * (uint64_t)w->m + table_cap(w->m);
     w->sv_len = w->m;
-    if ((ctx->tune.sa_path & 4) || full > 5 * iw * w->n)
-        w->sv_len = w->m - w->m / 2 / al * al + al;
+    if ((ctx->tune.sa_path & 4) || held2 + iw * (uint64_t)w->m > 5 * iw * w->n) {
+        /* half, and an eighth more where it fits: room for a group
+         * boundary to split the sorts at (sort_global) */
+        size_t half = w->m - w->m / 2 / al * al + al, more = half + w->m / 16 / al * al;
+        w->sv_len = held2 + iw * (uint64_t)more <= 5 * iw * w->n ? more : half;
+    }
     if (w->sv_len > w->m) w->sv_len = w->m;
     if ((st = clsa__reserve_check(ctx, (2 * w->m + w->sv_len) * iw + 256,
                                   "suffix array doubling working set")))
