@@ -1,7 +1,9 @@
 /* Copies between pageable memory and the device through the context's
  * page-locked slots (host/runtime/staged_copy.c), forced with CLSA_TUNE
  * stage_min=1 and slots small enough that every copy of a text or a suffix
- * array goes round the threads many times, with a short last piece: the
+ * array goes round the threads many times, with a short last piece (and
+ * pieces shorter than a slot where a copy would not give every thread
+ * one: the arrays of 250 and 1000 entries): the
  * suffix arrays and the BWT against libdivsufsort, the slots made
  * (ctx->nstage) and, on a profiled context, the copies' times checked so
  * the route is known.  Oclgrind keeps the plain copies (its calls stay on

@@ -20,7 +20,7 @@
 typedef struct stage_part {
     cl_command_queue q;
     cl_mem buf;
-    size_t off, bytes, slot;
+    size_t off, bytes, slot;     /* slot: the piece size, at most a slot's */
     char *host;                  /* reads: the destination */
     clsa__stage_fill fill;       /* writes: the source */
     void *fill_arg;
@@ -158,13 +158,24 @@ static clsa_status run_team(clsa_context *ctx, stage_part *proto, void *(*run)(v
     return CLSA_OK;
 }
 
+/* Piece size of a copy: a slot, or less where that would leave threads
+ * idle (a 16 MB text of two symbols packs to 2 MB, one slot: one thread
+ * would pack it all), but not below an eighth of a slot. */
+static size_t piece_of(const clsa_context *ctx, size_t bytes)
+{
+    size_t t = team_size(ctx), slot = ctx->tune.stage_slot;
+    size_t even = ((bytes + t - 1) / t + 63) / 64 * 64;
+    if (even < slot / 8) even = slot / 8;
+    return even < slot && even ? even : slot;
+}
+
 clsa_status clsa__staged_read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes,
                               int *done)
 {
     *done = 0;
     if (!bytes || !clsa__staged_ready(ctx)) return CLSA_OK;
     stage_part proto = {.q = ctx->queue, .buf = src, .off = off, .bytes = bytes,
-                        .slot = ctx->tune.stage_slot, .host = dst};
+                        .slot = piece_of(ctx, bytes), .host = dst};
     return run_team(ctx, &proto, read_run, "staged read", done);
 }
 
@@ -174,7 +185,7 @@ clsa_status clsa__staged_write(clsa_context *ctx, cl_mem dst, size_t off, size_t
     *done = 0;
     if (!bytes || !clsa__staged_ready(ctx)) return CLSA_OK;
     stage_part proto = {.q = ctx->queue, .buf = dst, .off = off, .bytes = bytes,
-                        .slot = ctx->tune.stage_slot, .fill = fill, .fill_arg = arg};
+                        .slot = piece_of(ctx, bytes), .fill = fill, .fill_arg = arg};
     return run_team(ctx, &proto, write_run, "staged write", done);
 }
 
