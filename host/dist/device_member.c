@@ -99,7 +99,9 @@ clsa_status clsa__dist_device_sa(dist_comm *c, clsa_context *ctx, const uint8_t 
 {
     double t0 = now();
     memset(out, 0, sizeof *out);
-    int64_t alone = dist_device_one(text, n, ctx);
+    /* a single member has no one to trade ranks with: the one-device
+     * pipeline (direct SA, bucketed inversion) instead of pd_part's */
+    int64_t alone = c->size == 1 || dist_device_one(text, n, ctx);
     uint64_t *split = NULL;
     clsa_status st = CLSA_OK;
     if (c->allreduce(c, &alone, 1, DIST_MAX)) { /* every member the same way */

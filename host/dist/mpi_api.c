@@ -165,7 +165,7 @@ static clsa_status read_text(dist_comm *c, MPI_Comm comm, const char *path, clsa
 }
 
 /* The slice's entries (int64_t, or uint32_t when sa32) as width-byte
- * little-endian integers. */
+ * little-endian integers, one byte at a time (any host's byte order). */
 static void to_width(const void *sa, int sa32, int64_t m, int width, uint8_t *out)
 {
     for (int64_t k = 0; k < m; k++) {
@@ -174,20 +174,64 @@ static void to_width(const void *sa, int sa32, int64_t m, int width, uint8_t *ou
     }
 }
 
+static int little_endian(void)
+{
+    const uint16_t one = 1;
+    uint8_t low;
+    memcpy(&low, &one, 1);
+    return low;
+}
+
+/* The slice as the file's entries.  A copy of the slice is as large as the
+ * output (4 GB for 1 GB of text), and touching it cost more than the sort
+ * on a GPU, so on a little-endian host the slice is written as it is, or
+ * narrowed in place (entry k's 4 bytes land at or before entry k's 8);
+ * only widening needs *own (malloc'd; NULL returned: out of memory). */
+static const uint8_t *packed(void *sa, int sa32, int64_t m, int width, uint8_t **own)
+{
+    static const uint8_t none[1];
+    uint8_t *b = sa;
+    *own = NULL;
+    if (!m) return none; /* an empty slice may have no array */
+    if (little_endian() && width == (sa32 ? 4 : 8)) return b;
+    if (little_endian() && !sa32) {
+        for (int64_t k = 0; k < m; k++) {
+            uint64_t v;
+            memcpy(&v, b + 8 * k, 8);
+            uint32_t w = (uint32_t)v;
+            memcpy(b + 4 * k, &w, 4);
+        }
+        return b;
+    }
+    if (!(*own = malloc((size_t)(m ? m : 1) * (size_t)width))) return NULL;
+    if (!little_endian()) {
+        to_width(sa, sa32, m, width, *own);
+        return *own;
+    }
+    for (int64_t k = 0; k < m; k++) {
+        uint32_t w;
+        memcpy(&w, b + 4 * k, 4);
+        uint64_t v = w;
+        memcpy(*own + 8 * k, &v, 8);
+    }
+    return *own;
+}
+
 /* Each rank writes its slice SA[lo, lo + m) at its offset into the
  * temporary file; the file takes the final name only when every rank
- * succeeded.  t: the seconds of the packing, then of the MPI-IO. */
-static clsa_status write_sa(dist_comm *c, MPI_Comm comm, const char *path, const void *sa, int sa32,
+ * succeeded.  sa may be overwritten (packed).  t: the seconds of the
+ * packing, then of the MPI-IO. */
+static clsa_status write_sa(dist_comm *c, MPI_Comm comm, const char *path, void *sa, int sa32,
                             int64_t lo, int64_t m, int64_t n, int width, double t[2], char *msg,
                             size_t cap)
 {
     double t0 = MPI_Wtime();
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
-    uint8_t *buf = malloc((size_t)(m ? m : 1) * (size_t)width);
+    uint8_t *own = NULL;
+    const uint8_t *buf = tmp ? packed(sa, sa32, m, width, &own) : NULL;
     clsa_status st = tmp && buf ? CLSA_OK : CLSA_ERR_HOST_MEMORY;
     if (st) snprintf(msg, cap, "out of host memory for the SA slice");
-    if (!st) to_width(sa, sa32, m, width, buf);
     double t1 = MPI_Wtime();
     t[0] = t1 - t0;
     if (!st) st = dist_fault(c, "write", msg, cap);
@@ -220,7 +264,7 @@ static clsa_status write_sa(dist_comm *c, MPI_Comm comm, const char *path, const
 done:
     t[1] = MPI_Wtime() - t1;
     free(tmp);
-    free(buf);
+    free(own);
     return st;
 }
 
