@@ -88,6 +88,31 @@ CLSA_API clsa_status clsa_mpi_sa_file(MPI_Comm comm, clsa_context *ctx, const ch
                                       const char *sa_path, int index_bits, int64_t *n_out,
                                       char *err, size_t cap);
 
+/* Wall seconds of this rank's steps in clsa_mpi_sa_file_ex (MPI_Wtime).
+ * A step ends where the ranks agree on its outcome, so a rank's wait for
+ * slower ranks counts in the step it waits in. */
+typedef struct clsa_mpi_file_stats {
+    double read_s;     /* the text (or this rank's window) into host memory, MPI-IO */
+    double plan_s;     /* device engine: one device or several, sample and splitters */
+    double upload_s;   /* device engine: the text to this rank's device */
+    double sort_s;     /* device engine: the device's sort; host-side engine: all of it */
+    double download_s; /* device engine: this rank's slice to host memory */
+    double pack_s;     /* the slice as index_bits / 8-byte little-endian entries */
+    double write_s;    /* MPI-IO: create, size, write, close and rename */
+    int engine;        /* CLSA_MPI_ENGINE_* */
+} clsa_mpi_file_stats;
+
+#define CLSA_MPI_ENGINE_HOST 0       /* the host-side engine (dist_sa.c's sorts) */
+#define CLSA_MPI_ENGINE_DEVICES 1    /* every rank sorted one range of suffixes on its device */
+#define CLSA_MPI_ENGINE_ONE_DEVICE 2 /* rank 0's device built the whole array (one rank, or
+                                      * a text the ranks' exchanges would not pay for) */
+
+/* clsa_mpi_sa_file, and this rank's step times into *stats (may be NULL;
+ * filled on success and on failure, steps not reached 0). */
+CLSA_API clsa_status clsa_mpi_sa_file_ex(MPI_Comm comm, clsa_context *ctx, const char *text_path,
+                                         const char *sa_path, int index_bits, int64_t *n_out,
+                                         clsa_mpi_file_stats *stats, char *err, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

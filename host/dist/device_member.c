@@ -11,6 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 int clsa__dist_device_fits(clsa_context *ctx, int64_t n)
 {
@@ -30,8 +38,10 @@ int dist_device_one(const uint8_t *text, int64_t n, const clsa_context *ctx)
 
 clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
                                const uint64_t *split, dist_slice_reader read, void *arg,
-                               char *msg, size_t cap)
+                               dist_member_times *t, char *msg, size_t cap)
 {
+    dist_member_times own;
+    if (!t) t = &own;
     int alone = !split; /* member 0 builds it all, the others nothing (no collective) */
     clsa__pd_part p;
     memset(&p, 0, sizeof p);
@@ -44,18 +54,27 @@ clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *t
     cl_mem dtext = NULL, dsa = NULL;
     clsa__call_begin(ctx);
     clsa_status st = CLSA_OK;
+    double t0 = now();
     if (!alone || c->rank == 0) {
         st = clsa__alloc(ctx, (size_t)n, &dtext);
         if (!st) st = clsa__alloc(ctx, (size_t)n * 4, &dsa);
         if (!st) st = clsa__write_text(ctx, dtext, text, (size_t)n);
     }
+    double t1 = now();
     if (!alone) st = clsa__sa_device_part(ctx, dtext, dsa, n, &p, st);
     if (!st && (alone || p.declined)) { /* one device, with the text already there */
         if (c->rank == 0) st = clsa__sa_device(ctx, dtext, dsa, n, 0);
         p.base = 0;
         p.count = c->rank == 0 ? (uint64_t)n : 0;
     }
+    /* kernels still queued would be charged to the download */
+    if (!st && dsa) st = clsa__finish(ctx);
+    double t2 = now();
     if (!st) st = read(arg, ctx, dsa, p.base, p.count);
+    t->upload = t1 - t0;
+    t->sort = t2 - t1;
+    t->download = now() - t2;
+    t->one = alone || p.declined;
     if (st && !msg[0]) snprintf(msg, cap, "%s", clsa_last_error(ctx));
     clsa__free(ctx, &dtext);
     clsa__free(ctx, &dsa);
@@ -78,10 +97,13 @@ static clsa_status keep_slice(void *arg, clsa_context *ctx, cl_mem dsa, uint64_t
 clsa_status clsa__dist_device_sa(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
                            dist_host_slice *out, char *msg, size_t cap)
 {
-    int64_t alone = dist_device_one(text, n, ctx);
+    double t0 = now();
+    memset(out, 0, sizeof *out);
+    /* a single member has no one to trade ranks with: the one-device
+     * pipeline (direct SA, bucketed inversion) instead of pd_part's */
+    int64_t alone = c->size == 1 || dist_device_one(text, n, ctx);
     uint64_t *split = NULL;
     clsa_status st = CLSA_OK;
-    memset(out, 0, sizeof *out);
     if (c->allreduce(c, &alone, 1, DIST_MAX)) { /* every member the same way */
         snprintf(msg, cap, "%s", c->msg);
         st = CLSA_ERR_IO;
@@ -90,8 +112,10 @@ clsa_status clsa__dist_device_sa(dist_comm *c, clsa_context *ctx, const uint8_t 
         snprintf(msg, cap, "out of host memory for the splitters");
         st = CLSA_ERR_HOST_MEMORY;
     }
+    out->t.plan = now() - t0;
     if (!(st = dist_agree(c, st, msg, cap)))
-        st = dist_device_member(c, ctx, text, n, alone ? NULL : split, keep_slice, out, msg, cap);
+        st = dist_device_member(c, ctx, text, n, alone ? NULL : split, keep_slice, out, &out->t,
+                                msg, cap);
     free(split);
     return dist_agree(c, st, msg, cap);
 }

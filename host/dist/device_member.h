@@ -13,18 +13,27 @@
  * kernels run from the thread that made the context only). */
 CLSA_DIST_EXPORT int clsa__dist_device_fits(clsa_context *ctx, int64_t n);
 
+/* Wall seconds of a member's steps, for the callers' statistics (the
+ * library never prints them).  one: 1 when one device built the whole
+ * array (dist_device_one, or the members declined after the initial sort). */
+typedef struct dist_member_times {
+    double plan, upload, sort, download;
+    int one;
+} dist_member_times;
+
 /* A member's slice SA[base, base + count) in host memory (malloc'd). */
 typedef struct dist_host_slice {
     uint32_t *v;
     uint64_t base, count;
+    dist_member_times t;
 } dist_host_slice;
 
 /* Collective over c (every member calls it with the same n and the whole
  * text, and each its own context, for which clsa__dist_device_fits holds): the
  * suffixes split by sampled splitters (or, where one device should build
- * it all, dist_device_one, member 0 alone), each member's range sorted on
- * its device, its slice into *out (members in suffix order).  Status and
- * msg agreed. */
+ * it all, dist_device_one or a single member, member 0 alone), each
+ * member's range sorted on its device, its slice and step times into *out
+ * (members in suffix order).  Status and msg agreed. */
 CLSA_DIST_EXPORT clsa_status clsa__dist_device_sa(dist_comm *c, clsa_context *ctx, const uint8_t *text,
                                             int64_t n, dist_host_slice *out, char *msg,
                                             size_t cap);
@@ -45,9 +54,11 @@ typedef clsa_status (*dist_slice_reader)(void *arg, clsa_context *ctx, cl_mem ds
  * (clsa__pd_part_splitters), or NULL for member 0 to build the whole array
  * alone (the others get count 0).  Failures are agreed at every exchange;
  * the last step (read) is not: the caller agrees its status.  msg: the
- * failure's text.  Runs as a public call on ctx (its lock). */
+ * failure's text.  t (may be NULL) gets the upload, sort and download
+ * times and whether one device built it all.  Runs as a public call on
+ * ctx (its lock). */
 clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
                                const uint64_t *split, dist_slice_reader read, void *arg,
-                               char *msg, size_t cap);
+                               dist_member_times *t, char *msg, size_t cap);
 #endif
 #endif

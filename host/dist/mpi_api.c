@@ -165,7 +165,7 @@ static clsa_status read_text(dist_comm *c, MPI_Comm comm, const char *path, clsa
 }
 
 /* The slice's entries (int64_t, or uint32_t when sa32) as width-byte
- * little-endian integers. */
+ * little-endian integers, one byte at a time (any host's byte order). */
 static void to_width(const void *sa, int sa32, int64_t m, int width, uint8_t *out)
 {
     for (int64_t k = 0; k < m; k++) {
@@ -174,21 +174,69 @@ static void to_width(const void *sa, int sa32, int64_t m, int width, uint8_t *ou
     }
 }
 
+static int little_endian(void)
+{
+    const uint16_t one = 1;
+    uint8_t low;
+    memcpy(&low, &one, 1);
+    return low;
+}
+
+/* The slice as the file's entries.  A copy of the slice is as large as the
+ * output (4 GB for 1 GB of text), and touching it cost more than the sort
+ * on a GPU, so on a little-endian host the slice is written as it is, or
+ * narrowed in place (entry k's 4 bytes land at or before entry k's 8);
+ * only widening needs *own (malloc'd; NULL returned: out of memory). */
+static const uint8_t *packed(void *sa, int sa32, int64_t m, int width, uint8_t **own)
+{
+    static const uint8_t none[1];
+    uint8_t *b = sa;
+    *own = NULL;
+    if (!m) return none; /* an empty slice may have no array */
+    if (little_endian() && width == (sa32 ? 4 : 8)) return b;
+    if (little_endian() && !sa32) {
+        for (int64_t k = 0; k < m; k++) {
+            uint64_t v;
+            memcpy(&v, b + 8 * k, 8);
+            uint32_t w = (uint32_t)v;
+            memcpy(b + 4 * k, &w, 4);
+        }
+        return b;
+    }
+    if (!(*own = malloc((size_t)(m ? m : 1) * (size_t)width))) return NULL;
+    if (!little_endian()) {
+        to_width(sa, sa32, m, width, *own);
+        return *own;
+    }
+    for (int64_t k = 0; k < m; k++) {
+        uint32_t w;
+        memcpy(&w, b + 4 * k, 4);
+        uint64_t v = w;
+        memcpy(*own + 8 * k, &v, 8);
+    }
+    return *own;
+}
+
 /* Each rank writes its slice SA[lo, lo + m) at its offset into the
  * temporary file; the file takes the final name only when every rank
- * succeeded. */
-static clsa_status write_sa(dist_comm *c, MPI_Comm comm, const char *path, const void *sa, int sa32,
-                            int64_t lo, int64_t m, int64_t n, int width, char *msg, size_t cap)
+ * succeeded.  sa may be overwritten (packed).  t: the seconds of the
+ * packing, then of the MPI-IO. */
+static clsa_status write_sa(dist_comm *c, MPI_Comm comm, const char *path, void *sa, int sa32,
+                            int64_t lo, int64_t m, int64_t n, int width, double t[2], char *msg,
+                            size_t cap)
 {
+    double t0 = MPI_Wtime();
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
-    uint8_t *buf = malloc((size_t)(m ? m : 1) * (size_t)width);
+    uint8_t *own = NULL;
+    const uint8_t *buf = tmp ? packed(sa, sa32, m, width, &own) : NULL;
     clsa_status st = tmp && buf ? CLSA_OK : CLSA_ERR_HOST_MEMORY;
     if (st) snprintf(msg, cap, "out of host memory for the SA slice");
+    double t1 = MPI_Wtime();
+    t[0] = t1 - t0;
     if (!st) st = dist_fault(c, "write", msg, cap);
     if ((st = dist_agree(c, st, msg, cap))) goto done;
     snprintf(tmp, plen + 16, "%s.clsa-mpi-tmp", path);
-    to_width(sa, sa32, m, width, buf);
     MPI_File fh;
     int e = MPI_File_open(comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
     if (e != MPI_SUCCESS) st = mpi_io_fail(msg, cap, "cannot create", tmp, e);
@@ -214,20 +262,67 @@ static clsa_status write_sa(dist_comm *c, MPI_Comm comm, const char *path, const
     if (c->rank == 0 && st) remove(tmp);
     st = dist_agree(c, st, msg, cap);
 done:
+    t[1] = MPI_Wtime() - t1;
     free(tmp);
-    free(buf);
+    free(own);
     return st;
 }
 
-clsa_status clsa_mpi_sa_file(MPI_Comm comm, clsa_context *ctx, const char *text_path,
-                             const char *sa_path, int index_bits, int64_t *n_out, char *err,
-                             size_t cap)
+/* The device engine: each rank writes its member's slice. */
+static clsa_status file_on_devices(dist_comm *c, MPI_Comm comm, clsa_context *ctx,
+                                   const uint8_t *text, int64_t n, const char *sa_path,
+                                   int index_bits, clsa_mpi_file_stats *s, char *msg, size_t cap)
+{
+    dist_host_slice sl;
+    clsa_status st = clsa__dist_device_sa(c, ctx, text, n, &sl, msg, cap);
+    s->plan_s = sl.t.plan;
+    s->upload_s = sl.t.upload;
+    s->sort_s = sl.t.sort;
+    s->download_s = sl.t.download;
+    s->engine = sl.t.one ? CLSA_MPI_ENGINE_ONE_DEVICE : CLSA_MPI_ENGINE_DEVICES;
+    double t[2] = {0, 0};
+    if (!st)
+        st = write_sa(c, comm, sa_path, sl.v, 1, (int64_t)sl.base, (int64_t)sl.count, n,
+                      index_bits / 8, t, msg, cap);
+    s->pack_s = t[0];
+    s->write_s = t[1];
+    free(sl.v);
+    return st;
+}
+
+/* The host-side engine on this rank's window of the text. */
+static clsa_status file_on_hosts(dist_comm *c, MPI_Comm comm, clsa_context *ctx,
+                                 const uint8_t *window, int64_t n, const char *sa_path,
+                                 int index_bits, clsa_mpi_file_stats *s, char *msg, size_t cap)
+{
+    int64_t lo = dist_part_lo(n, c->size, c->rank), m = dist_part_lo(n, c->size, c->rank + 1) - lo;
+    int64_t *sa = malloc((size_t)(m ? m : 1) * sizeof *sa);
+    clsa_status st = sa ? CLSA_OK : CLSA_ERR_HOST_MEMORY;
+    if (st) snprintf(msg, cap, "out of host memory for the SA slice");
+    double t0 = MPI_Wtime(), t[2] = {0, 0};
+    s->engine = CLSA_MPI_ENGINE_HOST;
+    if (!(st = dist_agree(c, st, msg, cap)) && !(st = dist_sa(c, ctx, window, n, sa, msg, cap))) {
+        s->sort_s = MPI_Wtime() - t0;
+        st = write_sa(c, comm, sa_path, sa, 0, lo, m, n, index_bits / 8, t, msg, cap);
+    }
+    s->pack_s = t[0];
+    s->write_s = t[1];
+    free(sa);
+    return st;
+}
+
+clsa_status clsa_mpi_sa_file_ex(MPI_Comm comm, clsa_context *ctx, const char *text_path,
+                                const char *sa_path, int index_bits, int64_t *n_out,
+                                clsa_mpi_file_stats *stats, char *err, size_t cap)
 {
     char msg[256] = "";
     dist_comm c;
     MPI_Comm dup;
     uint8_t *text = NULL;
-    int64_t *sa = NULL, n = 0;
+    int64_t n = 0;
+    clsa_mpi_file_stats own;
+    clsa_mpi_file_stats *s = stats ? stats : &own;
+    memset(s, 0, sizeof *s);
     clsa_status st = dist_comm_mpi_open(&c, &dup, comm, msg, sizeof msg);
     if (st) {
         set_err(err, cap, msg);
@@ -239,36 +334,31 @@ clsa_status clsa_mpi_sa_file(MPI_Comm comm, clsa_context *ctx, const char *text_
         st = CLSA_ERR_INVALID_ARG;
     }
     int whole = 0;
+    double t0 = MPI_Wtime();
     if ((st = dist_agree(&c, st, msg, sizeof msg)) ||
         (st = read_text(&c, dup, text_path, ctx, &text, &n, &whole, msg, sizeof msg)))
         goto done;
+    s->read_s = MPI_Wtime() - t0;
     if (index_bits == 32 && n > INT32_MAX) {
         snprintf(msg, sizeof msg, "'%s' has %lld bytes: too large for a 32-bit suffix array",
                  text_path, (long long)n);
         st = CLSA_ERR_TOO_LARGE;
-        goto done;
+    } else if (whole) {
+        st = file_on_devices(&c, dup, ctx, text, n, sa_path, index_bits, s, msg, sizeof msg);
+    } else {
+        st = file_on_hosts(&c, dup, ctx, text, n, sa_path, index_bits, s, msg, sizeof msg);
     }
-    if (whole) { /* the device engine: each rank writes its member's slice */
-        dist_host_slice sl;
-        if (!(st = clsa__dist_device_sa(&c, ctx, text, n, &sl, msg, sizeof msg)))
-            st = write_sa(&c, dup, sa_path, sl.v, 1, (int64_t)sl.base, (int64_t)sl.count, n,
-                          index_bits / 8, msg, sizeof msg);
-        free(sl.v);
-        goto done;
-    }
-    int64_t lo = dist_part_lo(n, c.size, c.rank), m = dist_part_lo(n, c.size, c.rank + 1) - lo;
-    sa = malloc((size_t)(m ? m : 1) * sizeof *sa);
-    st = sa ? CLSA_OK : CLSA_ERR_HOST_MEMORY;
-    if (st) snprintf(msg, sizeof msg, "out of host memory for the SA slice");
-    if ((st = dist_agree(&c, st, msg, sizeof msg)) ||
-        (st = dist_sa(&c, ctx, text, n, sa, msg, sizeof msg)))
-        goto done;
-    st = write_sa(&c, dup, sa_path, sa, 0, lo, m, n, index_bits / 8, msg, sizeof msg);
 done:
     if (n_out) *n_out = n;
     free(text);
-    free(sa);
     dist_comm_mpi_close(&dup);
     set_err(err, cap, st ? msg : "");
     return st;
+}
+
+clsa_status clsa_mpi_sa_file(MPI_Comm comm, clsa_context *ctx, const char *text_path,
+                             const char *sa_path, int index_bits, int64_t *n_out, char *err,
+                             size_t cap)
+{
+    return clsa_mpi_sa_file_ex(comm, ctx, text_path, sa_path, index_bits, n_out, NULL, err, cap);
 }

@@ -24,6 +24,25 @@ for spec in "1 20000 ab" "2 15000 acgt" "3 9000 abcdefghijklmnopqrstuvwxyz" "4 3
     cmp "$dir/ref.sa" "$dir/mpi.sa" || { echo "FAIL: files differ on seed $1 n=$2 --index $bits"; fails=1; }
   done
 done
+# --stats: the same file, and one step table (rank 0's) on stderr; on PoCL,
+# where installed, through the device engine too (one rank: rank 0's device
+# alone; 64 bits: the slice widened on the way out)
+gen 8 20000 acgt
+for bits in 32 64; do
+  "$clsa" sa --backend host --index "$bits" -q "$dir/in" "$dir/ref.sa" || { echo "FAIL: clsa sa"; fails=1; }
+  for backend in host device; do
+    [ "$backend" = device ] && ! "$clsa" devices 2>/dev/null | grep -q "Portable Computing Language" && continue
+    rm -f "$dir/mpi.sa"
+    CLSA_DEVICE=pocl run -q --backend "$backend" --stats --index "$bits" "$dir/in" "$dir/mpi.sa" 2> "$dir/err" \
+      || { echo "FAIL: clsa-mpi --stats --backend $backend"; cat "$dir/err"; fails=1; }
+    cmp "$dir/ref.sa" "$dir/mpi.sa" || { echo "FAIL: --stats --backend $backend --index $bits: files differ"; fails=1; }
+    want="engine host-side"
+    [ "$backend" = device ] && want="engine device"
+    if [ "$(grep -c '^stats: step total' "$dir/err")" != 1 ] || ! grep -q "$want" "$dir/err"; then
+      echo "FAIL: --stats --backend $backend: no single step table naming the $want:"; cat "$dir/err"; fails=1
+    fi
+  done
+done
 gen 7 5000 a  # all equal: every phase runs
 for phase in read initial doubling final write; do
   rm -f "$dir/mpi.sa"

@@ -19,11 +19,14 @@
 # (mpirun: --bind-to none, as root --allow-run-as-root --oversubscribe), every
 # output compared with the reference by cmp.  Walls are process start to exit;
 # tool_s is what clsa-mpi prints on stderr ("N symbols, R ranks, T s": rank 0,
-# from after MPI_Init to the renamed output).  Everything stops before MPI_LIMIT
+# from after MPI_Init to the renamed output).  With MPI_STATS=1 (default) every
+# run takes --stats: clsa-mpi's steps (mpi_init, context, read, plan, upload,
+# sort, download, pack, write, total: max and min over ranks) and both tools'
+# profiled device phases go to the log, the steps also to mpi_steps.csv.  Everything stops before MPI_LIMIT
 # seconds (default 500) from the script's start, so the call returns its output.
 # $OUT (./out): mpi_run.txt (the log), mpi_table.csv, mpi_table.md,
-# mpi_setup.txt, env.txt, setup.txt.
-# Env: MPI_LIMIT, MPI_REPS ("3 2"), MPI_SIZES ("100M 1G"), MPI_INPUTS
+# mpi_steps.csv, mpi_setup.txt, env.txt, setup.txt.
+# Env: MPI_LIMIT, MPI_STATS (1), MPI_REPS ("3 2"), MPI_SIZES ("100M 1G"), MPI_INPUTS
 # ("dna words"), MPI_USE (auto | found | carried), MPI_BIND (none),
 # MPI_DATA (folder for inputs and outputs: /dev/shm/clsa-mpi when it has 24 GB
 # free, else /tmp/clsa-mpi), MPI_DEVICE (nvidia), MPI_RANK_DEVICE (the ranks'
@@ -42,6 +45,8 @@ exec > >(tee "$OUT/mpi_run.txt") 2>&1
 cat "$OUT/env.txt"
 DEV=${MPI_DEVICE:-nvidia}
 RDEV=${MPI_RANK_DEVICE:-$DEV:local}
+STATS=()
+[ "${MPI_STATS:-1}" = 1 ] && STATS=(--stats)
 {
     nvidia-smi -L
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
@@ -216,7 +221,7 @@ one_rep() { # NAME REP
         [ $cfg = sa ] && lbl="clsa sa"
         [ "$(left)" -gt "$est" ] || { echo "  $lbl: skipped (time: $(left) s left)"; DEAD[$k]=1; continue; }
         if [ $cfg = sa ]; then
-            w=$(timed "$DATA/log" "$BUILD"/clsa sa -d "$DEV" -q "$in" "$ref")
+            w=$(timed "$DATA/log" "$BUILD"/clsa sa -d "$DEV" "${STATS[@]}" -q "$in" "$ref")
         else
             # which GPU each rank's process is on, sampled during the first runs
             local spy=""
@@ -230,7 +235,7 @@ one_rep() { # NAME REP
                 spy=$!
             fi
             # shellcheck disable=SC2046
-            w=$(timed "$DATA/log" $(mpirun_cmd $cfg) "$BUILD"/clsa-mpi -d "$RDEV" "$in" "$out")
+            w=$(timed "$DATA/log" $(mpirun_cmd $cfg) "$BUILD"/clsa-mpi -d "$RDEV" "${STATS[@]}" "$in" "$out")
         fi
         rc=$?
         if [ -n "${spy:-}" ]; then
@@ -254,6 +259,7 @@ one_rep() { # NAME REP
         WALL[$k]="${WALL[$k]:-} $w"
         if [ $cfg = sa ]; then
             echo "  clsa sa: $w s"
+            grep -E '^stats: (n |phase)' "$DATA/log" | sed 's/^/    /'
             continue
         fi
         t=$(grep -o '[0-9.]* s$' "$DATA/log" | tail -1 | cut -d' ' -f1)
@@ -268,6 +274,9 @@ one_rep() { # NAME REP
             res=DIFFERENT EQ[$name]=no
         fi
         echo "  np=$cfg: $w s wall; $(grep 'clsa-mpi:' "$DATA/log" | tail -1); $res"
+        grep '^stats:' "$DATA/log" | sed 's/^/    /'
+        awk -v k="$name,$cfg,$r" '$1 == "stats:" && $2 == "step" {print k "," $3 "," $4 "," $7}' \
+            "$DATA/log" >>"$OUT/mpi_steps.csv"
         rm -f "$out"
     done
     rm -f "$ref" "$out" "$out".clsa-mpi-tmp
@@ -294,6 +303,7 @@ table() {
     } >"$OUT/mpi_table.md"
 }
 trap table EXIT
+echo "input,np,rep,step,max_s,min_s" >"$OUT/mpi_steps.csv"
 read -r R_SMALL R_BIG <<<"${MPI_REPS:-3 2}"
 declare -A REPS=()
 MAXR=0
