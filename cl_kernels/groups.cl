@@ -144,14 +144,11 @@ __kernel void grp_rank_split(const __global idx_t *u, __global uint *scan,
  * becomes the group's rank, slot + delta[slot], or GRP_SAME where that
  * delta is GRP_NONE (grp_split_heads: the group keeps its old rank); the
  * delta read is set to GRP_NONE (the slot is no singleton: see
- * grp_rank_split).  One work-item per group, not per slot.  The number of
- * groups, counts[at], was left on the device by the scan: the host
- * launches an upper bound without waiting for it. */
-__kernel void grp_head_ranks(__global idx_t *heads, const __global uint *counts, uint at,
-                             __global idx_t *delta, int marks)
+ * grp_rank_split).  One work-item per group, not per slot. */
+__kernel void grp_head_ranks(__global idx_t *heads, ulong g, __global idx_t *delta, int marks)
 {
     ulong j = get_global_id(0);
-    if (j >= counts[at]) return;
+    if (j >= g) return;
     idx_t s = heads[j], d = delta[s];
     delta[s] = marks ? GRP_HEAD : GRP_NONE;
     heads[j] = d == GRP_NONE ? GRP_SAME : s + d;
@@ -199,22 +196,17 @@ __kernel void grp_keep(const __global uint *scan, ulong m, __global uint *keep, 
     keep[i] = head && grp_is_head(scan, i + 1, m) ? 0u : 1u | (uint)(marks && head) << 1;
 }
 
-/* pos = exclusive scan of keep, counts[at] = its sum (left on the device
- * by the scan); keep[i] is pos[i+1] != pos[i].  With marks, bit 31 of
- * pos[i] (clsa__scan_index's FLAGS_MARK) says slot i heads its group: it
- * is set in the top bit of the kept suffix.  out[i] for i >= the sum is
- * zeroed (the compaction writes only below the sum), so that a scan of
- * the marks over all m slots, launched before the host knows the sum,
- * finds only the kept ones. */
-__kernel void grp_compact(const __global idx_t *u, const __global uint *pos, ulong m,
-                          const __global uint *counts, uint at, __global idx_t *out, int marks)
+/* pos = exclusive scan of keep, total = its sum; keep[i] is pos[i+1] != pos[i].
+ * With marks, bit 31 of pos[i] (clsa__scan_index's FLAGS_MARK) says slot i
+ * heads its group: it is set in the top bit of the kept suffix. */
+__kernel void grp_compact(const __global idx_t *u, const __global uint *pos, ulong m, uint total,
+                          __global idx_t *out, int marks)
 {
     ulong i = get_global_id(0);
     if (i >= m) return;
-    uint low = marks ? 0x7fffffffu : ~0u, pi = pos[i], total = counts[at];
+    uint low = marks ? 0x7fffffffu : ~0u, pi = pos[i];
     uint p = pi & low, next = i + 1 < m ? pos[i + 1] & low : total;
     if (next != p) out[p] = u[i] | (pi > low ? GRP_TOP : 0);
-    if (i >= total) out[i] = 0;
 }
 
 /* ---- length classes of the unsorted groups ----------------------------------
@@ -242,20 +234,13 @@ static ulong grp_region(ulong m, uint c, uint nclass)
 }
 
 /* counts[c] = groups of class c (c <= nclass); counts[nclass + 1] = slots
- * in class nclass.  lc, lb: nclass + 1 uints of local memory.  at > 0:
- * g = counts[at] and m = counts[at + 1] instead of the arguments (left
- * there by the split's scans: the host launches an upper bound of g
- * without waiting for them). */
-__kernel void grp_classify(const __global idx_t *starts, ulong g, ulong m, uint at, uint nclass,
+ * in class nclass.  lc, lb: nclass + 1 uints of local memory. */
+__kernel void grp_classify(const __global idx_t *starts, ulong g, ulong m, uint nclass,
                            __global uint *counts, __global uint *lists, __local uint *lc,
                            __local uint *lb)
 {
     ulong j = get_global_id(0);
     uint lid = get_local_id(0);
-    if (at) {
-        g = counts[at];
-        m = counts[at + 1];
-    }
     for (uint c = lid; c <= nclass; c += get_local_size(0)) lc[c] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     int c = -1;

@@ -55,9 +55,11 @@ static uint scan_group(__local uint *x, __local uint *y, uint lid, uint lsize)
     return total;
 }
 
-/* block_sums[g] = sum of tile g. */
+/* block_sums[g] = sum of tile g; with pad_zero also block_sums[groups] = 0,
+ * so that the exclusive scan of the sums ends with the grand total. */
 __kernel void scan_reduce(const __global uint *in, ulong n, uint items, int mode,
-                          __global uint *block_sums, __local uint *a, __local uint *b)
+                          int pad_zero, __global uint *block_sums, __local uint *a,
+                          __local uint *b)
 {
     uint lid = get_local_id(0), lsize = get_local_size(0);
     ulong base = (ulong)get_group_id(0) * lsize * items;
@@ -66,6 +68,8 @@ __kernel void scan_reduce(const __global uint *in, ulong n, uint items, int mode
     a[lid] = s;
     uint total = scan_group(a, b, lid, lsize);
     if (lid == 0) block_sums[get_group_id(0)] = total;
+    if (pad_zero && lid == 0 && get_group_id(0) + 1 == get_num_groups(0))
+        block_sums[get_num_groups(0)] = 0;
 }
 
 /* Scans the tile at base (local_size * items values) from offset `run0`:
@@ -108,33 +112,31 @@ static uint scan_tile(__global uint *in, __global uint *out, ulong n, ulong base
 
 /* tile: local_size * items uints.  offsets: exclusive scan of block sums
  * (NULL-equivalent when has_offsets == 0: a single tile).  want_total
- * (single tile): the tile's sum into total[total_at], so that a one-tile
- * scan with a total is one launch; the total stays on the device, where
- * later kernels of the queue read it without a round trip to the host.  want_index: index[exclusive sum at i] = i for
+ * (single tile): the tile's sum into *total, so that a one-tile scan with
+ * a total is one launch.  want_index: index[exclusive sum at i] = i for
  * every i with a nonzero element (with flags: where each group of an
  * inclusive scan of head flags starts), written here while the value is
  * at hand instead of by a second pass over the scan. */
 __kernel void scan_downsweep(__global uint *in, __global uint *out, ulong n, uint items,
                              int mode, int inclusive, const __global uint *offsets,
                              int has_offsets, int want_total, __global uint *total,
-                             uint total_at, int want_index, __global idx_t *index,
+                             int want_index, __global idx_t *index,
                              __local uint *tile, __local uint *a, __local uint *b)
 {
     uint g = get_group_id(0);
     ulong base = (ulong)g * get_local_size(0) * items;
     uint sum = scan_tile(in, out, n, base, items, mode, inclusive, has_offsets ? offsets[g] : 0,
                          want_index, index, tile, a, b);
-    if (want_total && get_local_id(0) == 0) total[total_at] = sum;
+    if (want_total && get_local_id(0) == 0) *total = sum;
 }
 
 /* The whole scan by one work-group, tile after tile with a running sum:
  * one launch instead of reduce, scan of the sums and downsweep, for the
  * mid-size arrays where launches cost more than the work (small inputs
  * and the late passes of the suffix array).  Arguments as scan_downsweep's
- * single-tile form; total[total_at] (want_total) gets the sum of all. */
+ * single-tile form; *total (want_total) gets the sum of all. */
 __kernel void scan_serial(__global uint *in, __global uint *out, ulong n, uint items, int mode,
-                          int inclusive, int want_total, __global uint *total, uint total_at,
-                          int want_index,
+                          int inclusive, int want_total, __global uint *total, int want_index,
                           __global idx_t *index, __local uint *tile, __local uint *a,
                           __local uint *b)
 {
@@ -143,5 +145,5 @@ __kernel void scan_serial(__global uint *in, __global uint *out, ulong n, uint i
     for (ulong base = 0; base < n; base += step)
         run += scan_tile(in, out, n, base, items, mode, inclusive, run, want_index, index, tile,
                          a, b);
-    if (want_total && get_local_id(0) == 0) total[total_at] = run;
+    if (want_total && get_local_id(0) == 0) *total = run;
 }

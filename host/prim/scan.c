@@ -25,20 +25,20 @@ static int program_width(int mode, cl_mem index, int index64)
     return (index || mode == CLSA_SCAN_TOP_BITS) && index64;
 }
 
-/* sums[0..nb) = the tiles' sums. */
+/* sums[0..nb) = the tiles' sums; pad_zero: also sums[nb] = 0. */
 static clsa_status reduce_tiles(clsa_context *ctx, scan_shape sh, cl_mem in, cl_ulong n,
-                                int mode, int index64, cl_mem sums, size_t nb)
+                                int mode, int index64, int pad_zero, cl_mem sums, size_t nb)
 {
     static const char *name = "scan_reduce";
     cl_kernel k;
     clsa_status st = clsa__kernel(ctx, "scan", program_width(mode, NULL, index64), NULL, name, &k);
     cl_uint items = (cl_uint)sh.items;
-    cl_int flags = mode;
+    cl_int flags = mode, pad = pad_zero;
     if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, n)) ||
         (st = CLSA_ARG(ctx, k, name, 2, items)) || (st = CLSA_ARG(ctx, k, name, 3, flags)) ||
-        (st = CLSA_ARG(ctx, k, name, 4, sums)) ||
-        (st = clsa__arg_local(ctx, k, name, 5, sh.wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 6, sh.wg * 4)))
+        (st = CLSA_ARG(ctx, k, name, 4, pad)) || (st = CLSA_ARG(ctx, k, name, 5, sums)) ||
+        (st = clsa__arg_local(ctx, k, name, 6, sh.wg * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 7, sh.wg * 4)))
         return st;
     return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
 }
@@ -50,9 +50,9 @@ typedef struct scan_index {
     int index64;
 } scan_index;
 
-/* total.buf (single tile only, else NULL): receives the tile's sum. */
+/* total (single tile only, else NULL): receives the tile's sum. */
 static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem out, cl_ulong n,
-                             int mode, int inclusive, cl_mem offsets, clsa__scan_total total,
+                             int mode, int inclusive, cl_mem offsets, cl_mem total,
                              scan_index ix, size_t nb)
 {
     static const char *name = "scan_downsweep";
@@ -60,94 +60,85 @@ static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem
     clsa_status st =
         clsa__kernel(ctx, "scan", program_width(mode, ix.index, ix.index64), NULL, name, &k);
     cl_uint items = (cl_uint)sh.items;
-    cl_int flags = mode, incl = inclusive, has = offsets != NULL, want = total.buf != NULL;
+    cl_int flags = mode, incl = inclusive, has = offsets != NULL, want = total != NULL;
     cl_int want_ix = ix.index != NULL;
-    cl_uint at = total.at;
-    cl_mem off = offsets ? offsets : in;        /* any valid buffer when unused */
-    cl_mem tot = total.buf ? total.buf : out; /* not written when unused */
+    cl_mem off = offsets ? offsets : in; /* any valid buffer when unused */
+    cl_mem tot = total ? total : out;    /* not written when unused */
     cl_mem idx = ix.index ? ix.index : out;
     if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, out)) ||
         (st = CLSA_ARG(ctx, k, name, 2, n)) || (st = CLSA_ARG(ctx, k, name, 3, items)) ||
         (st = CLSA_ARG(ctx, k, name, 4, flags)) || (st = CLSA_ARG(ctx, k, name, 5, incl)) ||
         (st = CLSA_ARG(ctx, k, name, 6, off)) || (st = CLSA_ARG(ctx, k, name, 7, has)) ||
         (st = CLSA_ARG(ctx, k, name, 8, want)) || (st = CLSA_ARG(ctx, k, name, 9, tot)) ||
-        (st = CLSA_ARG(ctx, k, name, 10, at)) || (st = CLSA_ARG(ctx, k, name, 11, want_ix)) ||
-        (st = CLSA_ARG(ctx, k, name, 12, idx)) ||
-        (st = clsa__arg_local(ctx, k, name, 13, sh.tile * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 14, sh.wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 15, sh.wg * 4)))
+        (st = CLSA_ARG(ctx, k, name, 10, want_ix)) || (st = CLSA_ARG(ctx, k, name, 11, idx)) ||
+        (st = clsa__arg_local(ctx, k, name, 12, sh.tile * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 13, sh.wg * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 14, sh.wg * 4)))
         return st;
     return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
 }
 
 /* The whole scan by one work-group (scan_serial); total as downsweep's. */
 static clsa_status serial(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem out, cl_ulong n,
-                          int mode, int inclusive, clsa__scan_total total, scan_index ix)
+                          int mode, int inclusive, cl_mem total, scan_index ix)
 {
     static const char *name = "scan_serial";
     cl_kernel k;
     clsa_status st =
         clsa__kernel(ctx, "scan", program_width(mode, ix.index, ix.index64), NULL, name, &k);
-    cl_uint items = (cl_uint)sh.items, at = total.at;
-    cl_int flags = mode, incl = inclusive, want = total.buf != NULL, want_ix = ix.index != NULL;
-    cl_mem tot = total.buf ? total.buf : out; /* not written when unused */
+    cl_uint items = (cl_uint)sh.items;
+    cl_int flags = mode, incl = inclusive, want = total != NULL, want_ix = ix.index != NULL;
+    cl_mem tot = total ? total : out; /* not written when unused */
     cl_mem idx = ix.index ? ix.index : out;
     if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, out)) ||
         (st = CLSA_ARG(ctx, k, name, 2, n)) || (st = CLSA_ARG(ctx, k, name, 3, items)) ||
         (st = CLSA_ARG(ctx, k, name, 4, flags)) || (st = CLSA_ARG(ctx, k, name, 5, incl)) ||
         (st = CLSA_ARG(ctx, k, name, 6, want)) || (st = CLSA_ARG(ctx, k, name, 7, tot)) ||
-        (st = CLSA_ARG(ctx, k, name, 8, at)) || (st = CLSA_ARG(ctx, k, name, 9, want_ix)) ||
-        (st = CLSA_ARG(ctx, k, name, 10, idx)) ||
-        (st = clsa__arg_local(ctx, k, name, 11, sh.tile * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 12, sh.wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 13, sh.wg * 4)))
+        (st = CLSA_ARG(ctx, k, name, 8, want_ix)) || (st = CLSA_ARG(ctx, k, name, 9, idx)) ||
+        (st = clsa__arg_local(ctx, k, name, 10, sh.tile * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 11, sh.wg * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 12, sh.wg * 4)))
         return st;
     return clsa__launch(ctx, k, name, sh.wg, sh.wg);
 }
 
-/* total.buf (optional): total.buf[total.at] = the sum of all, left on the
- * device. */
-static clsa_status scan_dev(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
-                            int mode, clsa__scan_total total, scan_index ix)
+static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
+                             int mode, uint32_t *total, scan_index ix)
 {
-    if (n == 0)
-        return total.buf ? clsa__fill_zero(ctx, total.buf, (size_t)total.at * 4, 4) : CLSA_OK;
+    if (total) *total = 0;
+    if (n == 0) return CLSA_OK;
     scan_shape sh = shape_of(ctx);
     size_t nb = clsa__div_up(n, sh.tile);
     cl_mem sums = NULL, offsets = NULL;
     clsa_status st = CLSA_OK;
-    /* One tile: the downsweep alone is the whole scan, and hands out the
-     * total (it reads the whole tile before writing, so out may be in). */
-    if (nb == 1) return downsweep(ctx, sh, in, out, n, mode, inclusive, NULL, total, ix, 1);
-    if (n <= ctx->tune.scan_serial) return serial(ctx, sh, in, out, n, mode, inclusive, total, ix);
-    /* the total of the tile sums is the total of all */
+    if (nb > 1 && n <= ctx->tune.scan_serial) {
+        if (total) CLSA_TRY(clsa__alloc(ctx, 4, &sums));
+        CLSA_TRY(serial(ctx, sh, in, out, n, mode, inclusive, sums, ix));
+        if (total) CLSA_TRY(clsa__read(ctx, sums, 0, total, 4));
+        goto done;
+    }
+    if (nb == 1) {
+        /* One tile: the downsweep alone is the whole scan, and hands out
+         * the total (it reads the whole tile before writing, so out may be
+         * in). */
+        if (total) CLSA_TRY(clsa__alloc(ctx, 4, &sums));
+        CLSA_TRY(downsweep(ctx, sh, in, out, n, mode, inclusive, NULL, sums, ix, 1));
+        if (total) CLSA_TRY(clsa__read(ctx, sums, 0, total, 4));
+        goto done;
+    }
+    /* With a total, the tile sums get one more entry, 0, so that the last
+     * offset is the total: one read instead of two. */
+    size_t ns = nb + (total != NULL);
     scan_index none = {NULL, 0};
-    CLSA_TRY(clsa__alloc(ctx, nb * 4, &sums));
-    CLSA_TRY(clsa__alloc(ctx, nb * 4, &offsets));
-    CLSA_TRY(reduce_tiles(ctx, sh, in, n, mode, ix.index64, sums, nb));
-    CLSA_TRY(scan_dev(ctx, sums, offsets, nb, 0, CLSA_SCAN_VALUES, total, none));
-    CLSA_TRY(downsweep(ctx, sh, in, out, n, mode, inclusive, offsets, (clsa__scan_total){NULL, 0},
-                       ix, nb));
+    CLSA_TRY(clsa__alloc(ctx, ns * 4, &sums));
+    CLSA_TRY(clsa__alloc(ctx, ns * 4, &offsets));
+    CLSA_TRY(reduce_tiles(ctx, sh, in, n, mode, ix.index64, total != NULL, sums, nb));
+    CLSA_TRY(scan_with(ctx, sums, offsets, ns, 0, 0, NULL, none));
+    CLSA_TRY(downsweep(ctx, sh, in, out, n, mode, inclusive, offsets, NULL, ix, nb));
+    if (total) CLSA_TRY(clsa__read(ctx, offsets, nb * 4, total, 4));
 done:
     clsa__free(ctx, &sums);
     clsa__free(ctx, &offsets);
-    return st;
-}
-
-/* The same with the total (optional) read back to the host. */
-static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
-                             int mode, uint32_t *total, scan_index ix)
-{
-    cl_mem t = NULL;
-    clsa_status st = CLSA_OK;
-    if (total) *total = 0;
-    if (!total || n == 0) return scan_dev(ctx, in, out, n, inclusive, mode,
-                                          (clsa__scan_total){NULL, 0}, ix);
-    CLSA_TRY(clsa__alloc(ctx, 4, &t));
-    CLSA_TRY(scan_dev(ctx, in, out, n, inclusive, mode, (clsa__scan_total){t, 0}, ix));
-    CLSA_TRY(clsa__read(ctx, t, 0, total, 4));
-done:
-    clsa__free(ctx, &t);
     return st;
 }
 
@@ -164,12 +155,4 @@ clsa_status clsa__scan_index(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
 {
     scan_index ix = {index, index64};
     return scan_with(ctx, in, out, n, inclusive, mode, total, ix);
-}
-
-clsa_status clsa__scan_index_dev(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
-                                 int inclusive, int mode, clsa__scan_total total, cl_mem index,
-                                 int index64)
-{
-    scan_index ix = {index, index64};
-    return scan_dev(ctx, in, out, n, inclusive, mode, total, ix);
 }

@@ -20,19 +20,6 @@ enum { CLSA_SCAN_VALUES, CLSA_SCAN_FLAGS, CLSA_SCAN_FLAGS_MARK, CLSA_SCAN_TOP_BI
  * TOP_BITS. */
 clsa_status clsa__scan_index(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
                              int mode, uint32_t *total, cl_mem index, int index64);
-/* Where a scan leaves its total on the device: buf[at] (a uint). */
-typedef struct clsa__scan_total {
-    cl_mem buf;
-    cl_uint at;
-} clsa__scan_total;
-
-/* clsa__scan_index with the total left in total.buf[total.at] instead of
- * read back: kernels later in the queue read it there, so the caller
- * need not wait for the scan (several such totals can come back in one
- * read). */
-clsa_status clsa__scan_index_dev(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
-                                 int inclusive, int mode, clsa__scan_total total, cl_mem index,
-                                 int index64);
 /* Stream compaction of 32-bit values by flags != 0; *count optional. */
 clsa_status clsa__compact(clsa_context *ctx, cl_mem in, cl_mem flags, size_t n, cl_mem out,
                           size_t *count);

@@ -38,19 +38,21 @@ static int marks_on(const clsa_context *ctx, const clsa__sa_work *w)
                  (clsa__karg[]){__VA_ARGS__})
 
 /* Inclusive scan of the head flags in scan (in place), with heads[group]
- * = the group's first slot (the scan writes it); *groups (optional): the
- * number of heads (a blocking read). */
-static clsa_status scan_heads(clsa_context *ctx, clsa__sa_work *w, cl_mem scan, cl_mem heads,
-                              uint32_t *groups)
+ * = the group's first slot (the scan writes it), then + delta[slot] when
+ * delta is given (grp_head_ranks, which needs groups); *groups (optional):
+ * the number of heads. */
+static clsa_status scan_heads(clsa_context *ctx, clsa__sa_work *w, cl_mem scan, cl_mem delta,
+                              cl_mem heads, uint32_t *groups)
 {
-    return clsa__scan_index(ctx, scan, scan, w->m, 1, CLSA_SCAN_VALUES, groups, heads,
-                            w->index64);
-}
-
-/* A count left on the device in w->counts (at: CLSA_GRP_AT_*). */
-static clsa__scan_total count_at(const clsa__sa_work *w, cl_uint at)
-{
-    return (clsa__scan_total){w->counts, at};
+    uint32_t g = 0; /* read back only when asked for (a blocking read) */
+    clsa_status st = clsa__scan_index(ctx, scan, scan, w->m, 1, CLSA_SCAN_VALUES,
+                                      groups ? &g : NULL, heads, w->index64);
+    cl_ulong gg = g;
+    cl_int marks = marks_on(ctx, w);
+    if (groups) *groups = g;
+    if (st || !delta || !g) return st;
+    return RUN(w, "grp_head_ranks", g, CLSA_KARG(heads), CLSA_KARG(gg), CLSA_KARG(delta),
+               CLSA_KARG(marks));
 }
 
 /* Local memory for `extra` + one idx_t per work-item (the head kernels
@@ -72,7 +74,7 @@ clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w)
     if ((st = RUN(w, "grp_old_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(m),
                   CLSA_KARG(w->sk), local_keys(ctx, w, 1))))
         return st;
-    return scan_heads(ctx, w, w->sk, w->sv, NULL);
+    return scan_heads(ctx, w, w->sk, NULL, w->sv, NULL);
 }
 
 clsa_status clsa__groups_starts_from_keys(clsa_context *ctx, clsa__sa_work *w, unsigned shift)
@@ -81,104 +83,42 @@ clsa_status clsa__groups_starts_from_keys(clsa_context *ctx, clsa__sa_work *w, u
     cl_uint sh = shift;
     clsa_status st = RUN(w, "grp_key_heads", w->m, CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(sh),
                          CLSA_KARG(w->sk));
-    return st ? st : scan_heads(ctx, w, w->sk, w->sv, NULL);
+    return st ? st : scan_heads(ctx, w, w->sk, NULL, w->sv, NULL);
 }
 
 /* keep (uint flags of m slots, | 2 at group heads with marks) scanned into
- * pos (may be keep itself), the number kept into counts[CLSA_GRP_AT_KEPT];
- * u compacted into sk.  Nothing is read back: the compaction runs over
- * all m slots whatever is kept, and takes the total from the device
- * (compact_adopt applies the result once the caller has read it). */
+ * pos (may be keep itself); u compacted into sk, the two swap; m =
+ * suffixes kept; with marks, the kept groups' heads marked in u (then
+ * the compaction runs even when every suffix is kept). */
 static clsa_status compact_kept(clsa_context *ctx, clsa__sa_work *w, cl_mem keep, cl_mem pos)
 {
     cl_ulong m = w->m;
     cl_int marks = marks_on(ctx, w);
-    cl_uint at = CLSA_GRP_AT_KEPT;
+    uint32_t kept = 0;
     clsa_status st;
-    if ((st = clsa__scan_index_dev(ctx, keep, pos, w->m, 0,
-                                   marks ? CLSA_SCAN_FLAGS_MARK : CLSA_SCAN_FLAGS,
-                                   count_at(w, at), NULL, 0)))
+    if ((st = clsa__scan_index(ctx, keep, pos, w->m, 0,
+                               marks ? CLSA_SCAN_FLAGS_MARK : CLSA_SCAN_FLAGS, &kept, NULL, 0)))
         return st;
-    return RUN(w, "grp_compact", w->m, CLSA_KARG(w->u), CLSA_KARG(pos), CLSA_KARG(m),
-               CLSA_KARG(w->counts), CLSA_KARG(at), CLSA_KARG(w->sk), CLSA_KARG(marks));
-}
-
-/* After compact_kept: kept suffixes (read back) are the new u, in sk; with
- * none kept u stays where it was (the compaction wrote nothing). */
-static void compact_adopt(const clsa_context *ctx, clsa__sa_work *w, uint32_t kept)
-{
-    if (kept > 0) {
-        cl_mem t = w->u;
-        w->u = w->sk;
-        w->sk = t;
-    }
-    w->marked = marks_on(ctx, w) && kept > 0;
+    if (kept == w->m && !marks) return CLSA_OK;
+    if ((st = RUN(w, "grp_compact", w->m, CLSA_KARG(w->u), CLSA_KARG(pos), CLSA_KARG(m),
+                  CLSA_KARG(kept), CLSA_KARG(w->sk), CLSA_KARG(marks))))
+        return st;
+    cl_mem t = w->u;
+    w->u = w->sk;
+    w->sk = t;
     w->m = kept;
-}
-
-/* New ranks of the groups that stay unsorted: their heads scanned from
- * the flags in sk (first slots into sv, the number into
- * counts[CLSA_GRP_AT_G]), then grp_head_ranks, launched over the m / 2
- * such groups there can be at most (each holds two slots or more), as
- * their number stays on the device. */
-static clsa_status split_ranks(clsa_context *ctx, clsa__sa_work *w)
-{
-    cl_int marks = marks_on(ctx, w);
-    cl_uint at = CLSA_GRP_AT_G;
-    clsa_status st = clsa__scan_index_dev(ctx, w->sk, w->sk, w->m, 1, CLSA_SCAN_VALUES,
-                                          count_at(w, at), w->sv, w->index64);
-    if (st) return st;
-    return RUN(w, "grp_head_ranks", w->m / 2, CLSA_KARG(w->sv), CLSA_KARG(w->counts),
-               CLSA_KARG(at), CLSA_KARG(w->k), CLSA_KARG(marks));
-}
-
-/* grp_classify over `global` work-items (at least g), g and m from the
- * arguments or (at > 0) from w->counts[at], [at + 1]. */
-static clsa_status classify_enqueue(clsa_context *ctx, clsa__sa_work *w, unsigned nclass,
-                                    size_t global, cl_uint at)
-{
-    cl_ulong m = w->m, g = w->g;
-    cl_uint nc = nclass;
-    clsa_status st = clsa__fill_zero(ctx, w->counts, 0, (nclass + 2) * 4);
-    return st ? st : RUN(w, "grp_classify", global, CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m),
-                         CLSA_KARG(at), CLSA_KARG(nc), CLSA_KARG(w->counts), CLSA_KARG(w->k),
-                         CLSA_KLOCAL((nclass + 1) * 4), CLSA_KLOCAL((nclass + 1) * 4));
-}
-
-/* c from the counts read back (grp_classify's layout). */
-static void classify_take(clsa__grp_classes *c, const uint32_t *counts)
-{
-    memcpy(c->count, counts, (c->nclass + 1) * 4);
-    c->large_slots = counts[c->nclass + 1];
-    c->ready = 1;
-}
-
-/* The next pass's layout (clsa__groups_starts) and classes of the groups
- * a split leaves, enqueued after its compaction and before its read,
- * over the old m slots (the compaction zeroed the new u from the number
- * kept on: no marks there) and m / 2 groups at most; g and the number
- * kept come from the device.  u and sk are the buffers they will be once
- * compact_adopt has swapped them. */
-static clsa_status classify_next(clsa_context *ctx, clsa__sa_work *w, unsigned nclass)
-{
-    clsa_status st = clsa__scan_index(ctx, w->sk, w->u, w->m, 1, CLSA_SCAN_TOP_BITS, NULL, w->sv,
-                                      w->index64);
-    return st ? st : classify_enqueue(ctx, w, nclass, w->m / 2, CLSA_GRP_AT_G);
+    w->marked = marks && kept > 0;
+    return CLSA_OK;
 }
 
 /* Only the heads of groups that stay unsorted are scattered (at most m / 2:
  * sv may be half the size of u); singletons take slot + delta directly.
  * Four kernels and two scans: split flags and values (grp_split_heads),
- * scan, head scatter, ranks + keep flags (grp_rank_split), scan, compaction;
- * the two scans' totals (groups, suffixes kept) come back in one read at
- * the end, so the queue never drains in between.  With next (and marks),
- * the next pass's classification runs before that read too, and its
- * counts come back with them. */
-clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int starts_valid,
-                               clsa__grp_classes *next)
+ * scan, head scatter, ranks + keep flags (grp_rank_split), scan, compaction. */
+clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int starts_valid)
 {
     cl_ulong m = w->m, n = w->n, hh = h, g_old = w->g;
-    uint32_t counts[CLSA_GRP_COUNTS];
+    uint32_t g = 0;
     cl_int direct = w->sa != NULL;
     cl_mem sa = direct ? w->sa : w->isa; /* unread without direct */
     clsa_status st;
@@ -189,7 +129,7 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
                   CLSA_KARG(w->sv), CLSA_KARG(g_old), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
                   CLSA_KARG(w->sk), CLSA_KARG(w->k), local_keys(ctx, w, 2),
                   CLSA_KARG(direct))) ||
-        (st = split_ranks(ctx, w)))
+        (st = scan_heads(ctx, w, w->sk, w->k, w->sv, &g)))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     cl_int marks = marks_on(ctx, w);
@@ -198,31 +138,23 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
                   CLSA_KARG(marks), CLSA_KARG(sa), CLSA_KARG(direct))))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    /* keep flags in sk; their scan into k (its values are dead), as the
-     * compaction writes u into sk.  No group left (g = 0) keeps nothing. */
-    int ahead = next && marks;
-    if (next) next->nclass = clsa__groups_nclass(ctx, w->index64);
-    size_t from = ahead ? 0 : CLSA_GRP_AT_G;
-    if ((st = compact_kept(ctx, w, w->sk, w->k)) ||
-        (ahead && (st = classify_next(ctx, w, next->nclass))) ||
-        (st = clsa__read(ctx, w->counts, from * 4, counts + from, (CLSA_GRP_COUNTS - from) * 4)))
-        return st;
-    w->g = counts[CLSA_GRP_AT_G];
-    compact_adopt(ctx, w, counts[CLSA_GRP_AT_KEPT]);
-    if (ahead && w->m) {
-        w->marked = 0; /* classify_next's scan took the marks */
-        classify_take(next, counts);
+    w->g = g;
+    if (g == 0) { /* every suffix is final */
+        w->m = 0;
+        return CLSA_OK;
     }
-    return CLSA_OK;
+    /* keep flags in sk; their scan into k (its values are dead), as the
+     * compaction writes u into sk */
+    return compact_kept(ctx, w, w->sk, w->k);
 }
 
-clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w)
+clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_delta)
 {
     cl_ulong m = w->m;
     uint32_t counts[2] = {0, 0}, heads = 0;
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    if ((st = scan_heads(ctx, w, w->sk, w->sv, &heads))) return st;
+    if ((st = scan_heads(ctx, w, w->sk, has_delta ? w->k : NULL, w->sv, &heads))) return st;
     if (heads == w->m) { /* every suffix is a singleton: u is final, no rank needed */
         w->g = w->m = 0;
         w->isa_unset = 1;
@@ -251,14 +183,10 @@ clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w)
     /* keep flags into sv (n slots here); the compaction reads keep back
      * from consecutive positions, so sk (the head scan) is free for u. */
     cl_int marks = marks_on(ctx, w);
-    uint32_t kept = 0;
     if ((st = RUN(w, "grp_keep", w->m, CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(w->sv),
-                  CLSA_KARG(marks))) ||
-        (st = compact_kept(ctx, w, w->sv, w->sv)) ||
-        (st = clsa__read(ctx, w->counts, CLSA_GRP_AT_KEPT * 4, &kept, 4)))
+                  CLSA_KARG(marks))))
         return st;
-    compact_adopt(ctx, w, kept);
-    return CLSA_OK;
+    return compact_kept(ctx, w, w->sv, w->sv);
 }
 
 static size_t pow2_floor(size_t x)
@@ -285,12 +213,20 @@ unsigned clsa__groups_nclass(const clsa_context *ctx, int index64)
 
 clsa_status clsa__groups_classify(clsa_context *ctx, clsa__sa_work *w, clsa__grp_classes *c)
 {
-    uint32_t counts[CLSA_GRP_AT_G];
+    cl_ulong m = w->m, g = w->g;
+    cl_uint nc = c->nclass;
+    uint32_t counts[36];
+    size_t bytes = (c->nclass + 2) * 4;
     clsa_status st;
-    if ((st = classify_enqueue(ctx, w, c->nclass, w->g, 0)) ||
-        (st = clsa__read(ctx, w->counts, 0, counts, (c->nclass + 2) * 4)))
+    memset(counts, 0, sizeof counts);
+    if ((st = clsa__fill_zero(ctx, w->counts, 0, bytes)) ||
+        (st = RUN(w, "grp_classify", w->g, CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m),
+                  CLSA_KARG(nc), CLSA_KARG(w->counts), CLSA_KARG(w->k),
+                  CLSA_KLOCAL((c->nclass + 1) * 4), CLSA_KLOCAL((c->nclass + 1) * 4))) ||
+        (st = clsa__read(ctx, w->counts, 0, counts, bytes)))
         return st;
-    classify_take(c, counts);
+    memcpy(c->count, counts, (c->nclass + 1) * 4);
+    c->large_slots = counts[c->nclass + 1];
     return CLSA_OK;
 }
 

@@ -34,8 +34,7 @@ typedef struct clsa__sa_work {
     size_t sv_len;
     cl_mem u, isa, k, sk, sv;
     cl_mem counter; /* two uints */
-    cl_mem counts;  /* CLSA_GRP_COUNTS uints: class counts, then the
-                     * totals the split's scans leave on the device */
+    cl_mem counts;  /* 36 uints: class counts */
     int isa_unset;  /* clsa__groups_settle found only singletons: u holds
                      * every suffix in its final order, isa was not written */
     uint64_t rank_base; /* SA index of u's first suffix before any sort: 0,
@@ -51,13 +50,6 @@ typedef struct clsa__sa_work {
                      * u may live in the SA buffer, ISA^-1 at the end */
 } clsa__sa_work;
 
-/* Where in w->counts: the class counts (grp_classify) from 0, fewer than
- * CLSA_GRP_AT_G; groups left unsorted by a split; suffixes kept by a
- * compaction (next to each other: one read takes both). */
-#define CLSA_GRP_AT_G 36
-#define CLSA_GRP_AT_KEPT 37
-#define CLSA_GRP_COUNTS 38
-
 /* Layout of the current groups: sk = inclusive scan of the head flags
  * (1 + group number of each slot), sv[0..g) = first slot of each group. */
 clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w);
@@ -70,9 +62,6 @@ typedef struct clsa__grp_classes {
     unsigned nclass;          /* local-memory classes; R1 = CLSA_GRP_TINY << nclass */
     uint32_t count[34];       /* groups per class, [nclass] = longer than R1 */
     uint64_t large_slots;     /* suffixes in groups longer than R1 */
-    int ready;                /* set by the classification: the fields
-                               * describe the current groups, whose class
-                               * lists are in k and layout in sk, sv */
 } clsa__grp_classes;
 
 /* Number of local-memory classes for this device (R1 from ctx->tune.r1,
@@ -107,17 +96,12 @@ clsa_status clsa__groups_sort_long(clsa_context *ctx, clsa__sa_work *w, const cl
  * and g; with w->sa, also sa[rank] = suffix for each new singleton.
  * Uses k and sk (m entries) and sv (m / 2 entries: only the heads of
  * groups that stay unsorted are scattered).  starts_valid: sk and sv
- * still hold clsa__groups_starts' results (the sort did not use them).
- * next (optional; nothing may touch k, sk, sv before the next pass):
- * where the groups left are classified already (next->ready) when the
- * heads are marked (w->marked then cleared): their layout and classes
- * come back with the split's own counts, in one read. */
-clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int starts_valid,
-                               clsa__grp_classes *next);
+ * still hold clsa__groups_starts' results (the sort did not use them). */
+clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int starts_valid);
 
-/* Initial groups (k, sk, sv of n entries): with head flags in sk, ranks
- * into isa, singletons dropped
+/* Initial groups (k, sk, sv of n entries): with head flags in sk (and
+ * deltas in k when has_delta, else 0), ranks into isa, singletons dropped
  * from u (compacted; u and sk swap buffers), m and g updated.  When every
  * group is a singleton, only m = g = 0 and isa_unset = 1 (u is final). */
-clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w);
+clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_delta);
 #endif

@@ -373,25 +373,16 @@ done:
  * when they hold most suffixes (or the segmented sort's scratch would
  * break the memory budget) one radix sort of everything is cheaper.
  * CLSA_TUNE sa_path + 256: no sort of the long groups alone (the
- * segmented sort or the global one, as before it).  carry (optional): the
- * classes from pass to pass, when nothing runs between passes (the split
- * then classifies the groups it leaves before its one read). */
-static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h,
-                                 clsa__grp_classes *carry)
+ * segmented sort or the global one, as before it). */
+static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
 {
     size_t iw = w->index64 ? 8 : 4;
     clsa__grp_classes c;
+    memset(&c, 0, sizeof c);
+    c.nclass = clsa__groups_nclass(ctx, w->index64);
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    if (carry && carry->ready) {
-        c = *carry;
-    } else {
-        memset(&c, 0, sizeof c);
-        c.nclass = clsa__groups_nclass(ctx, w->index64);
-        if ((st = clsa__groups_starts(ctx, w)) || (st = clsa__groups_classify(ctx, w, &c)))
-            return st;
-    }
-    if (carry) carry->ready = 0;
+    if ((st = clsa__groups_starts(ctx, w)) || (st = clsa__groups_classify(ctx, w, &c))) return st;
     /* segmented sort scratch: at most keys and values twice over */
     uint64_t extra = 4 * iw * c.large_slots + 2 * iw * c.count[c.nclass];
     uint64_t budget = 5 * iw * w->n;
@@ -425,7 +416,7 @@ static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h
         if (st) return st;
     }
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    return clsa__groups_split(ctx, w, h, starts_valid, carry);
+    return clsa__groups_split(ctx, w, h, starts_valid);
 }
 
 /* Share of the call's progress the sorting takes; the inversion the rest. */
@@ -576,7 +567,7 @@ static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_
                  CLSA_KARG(mm)));
     w->isa = w->k; /* the sort keys are dead */
     w->k = NULL;
-    CLSA_TRY(clsa__groups_settle(ctx, w));
+    CLSA_TRY(clsa__groups_settle(ctx, w, 0));
     if (codes != text) release(ctx, b, codes);
     CLSA_TRY(shrink(ctx, b, w, sa));
 done:
@@ -632,7 +623,7 @@ static clsa_status initial_groups_int(clsa_context *ctx, cl_mem text, int text_w
 unpacked:
     w->isa = w->k; /* the sort keys are dead */
     w->k = NULL;
-    CLSA_TRY(clsa__groups_settle(ctx, w));
+    CLSA_TRY(clsa__groups_settle(ctx, w, 0));
     CLSA_TRY(shrink(ctx, b, w, sa));
 done:
     return st;
@@ -753,16 +744,14 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
         goto done;
     }
     CLSA_TRY(alloc(ctx, &b, 8, &w.counter));
-    CLSA_TRY(alloc(ctx, &b, CLSA_GRP_COUNTS * 4, &w.counts));
+    CLSA_TRY(alloc(ctx, &b, 36 * 4, &w.counts));
     if (sym == 1) CLSA_TRY(initial_groups(ctx, text, sa, &b, &w, &a, 0));
     else CLSA_TRY(initial_groups_int(ctx, text, text_writable, sa, &b, &w, &a));
     CLSA_TRY(report_sorted(ctx, "initial sort", &w));
-    clsa__grp_classes carry;
-    memset(&carry, 0, sizeof carry);
     for (uint64_t h = a.h0; w.m > 0; h *= 2) {
         if ((st = past_convergence(ctx, h, w.n))) goto done;
         ctx->stats.doubling_passes++;
-        CLSA_TRY(doubling_pass(ctx, &w, h, &carry));
+        CLSA_TRY(doubling_pass(ctx, &w, h));
         CLSA_TRY(report_sorted(ctx, "doubling", &w));
     }
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
@@ -811,7 +800,7 @@ clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem sa, int6
     if (!st) st = alloc(ctx, &b, (size_t)n * iw, &w.sk);
     if (!st) st = alloc(ctx, &b, (size_t)n * iw, &w.sv);
     if (!st) st = alloc(ctx, &b, 8, &w.counter);
-    if (!st) st = alloc(ctx, &b, CLSA_GRP_COUNTS * 4, &w.counts);
+    if (!st) st = alloc(ctx, &b, 36 * 4, &w.counts);
     if (!st) st = clsa__pd_part_own(ctx, p, text, w.n, sa, w.sk, &m);
     st = clsa__pd_part_slices(ctx, p, st, m);
     w.u = sa;
@@ -826,7 +815,7 @@ clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem sa, int6
         if ((st = past_convergence(ctx, h, w.n))) break;
         ctx->stats.doubling_passes++;
         clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-        if (w.m) st = doubling_pass(ctx, &w, h, NULL); /* the exchange uses k and sk */
+        if (w.m) st = doubling_pass(ctx, &w, h);
     }
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     if (!st) st = clsa__pd_part_invert(ctx, p, &w, text, sa);
