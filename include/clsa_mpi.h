@@ -80,10 +80,20 @@ CLSA_API clsa_status clsa_mpi_sa64_part(MPI_Comm comm, clsa_context *ctx,
  * does and writes it to sa_path as one file in the
  * format of `clsa sa`: n little-endian entries of index_bits / 8 bytes, no
  * header.  index_bits: 32 (n < 2^31, else CLSA_ERR_TOO_LARGE) or 64.  The
- * ranks write their slices at their offsets (MPI_File_write_at) into
- * "<sa_path>.clsa-mpi-tmp", which rank 0 renames to sa_path only when every
- * rank reports success; on any failure it is removed.  *n_out (may be NULL)
- * gets the text's length. */
+ * ranks put their slices at their offsets into "<sa_path>.clsa-mpi-tmp",
+ * which rank 0 renames to sa_path only when every rank reports success; on
+ * any failure it is removed.  The file is created and sized before the
+ * text is read.  How the slices get there (agreed by all ranks):
+ *   mapped  when every rank of comm is on one host (MPI_COMM_TYPE_SHARED),
+ *           the host is little-endian and sa_path's directory is on a
+ *           local file system (tmpfs, ext2/3/4, xfs, btrfs, f2fs,
+ *           overlayfs): each rank maps the file, reserves (fallocate) and
+ *           pre-faults its equal share on a thread while the text is read
+ *           and sorted, and the device engine downloads its slice straight
+ *           into the mapping (no separate write);
+ *   MPI-IO  anywhere else, or when the environment has
+ *           CLSA_MPI_OUTPUT=mpiio on any rank: MPI_File_write_at.
+ * *n_out (may be NULL) gets the text's length. */
 CLSA_API clsa_status clsa_mpi_sa_file(MPI_Comm comm, clsa_context *ctx, const char *text_path,
                                       const char *sa_path, int index_bits, int64_t *n_out,
                                       char *err, size_t cap);
@@ -98,9 +108,16 @@ typedef struct clsa_mpi_file_stats {
     double sort_s;     /* device engine: the device's sort; host-side engine: all of it */
     double download_s; /* device engine: this rank's slice to host memory */
     double pack_s;     /* the slice as index_bits / 8-byte little-endian entries */
-    double write_s;    /* MPI-IO: create, size, write, close and rename */
+    double write_s;    /* the output's steps on the way: create and size the file, wait
+                        * for its reservation (mapped), MPI-IO writes, close, rename */
     int engine;        /* CLSA_MPI_ENGINE_* */
+    int output;        /* CLSA_MPI_OUTPUT_*: the route the file took */
+    double reserve_s;  /* mapped: this rank's share reserved and pre-faulted, on a
+                        * thread beside the read and the sort (not on the way) */
 } clsa_mpi_file_stats;
+
+#define CLSA_MPI_OUTPUT_MPI_IO 0 /* MPI_File_write_at of each rank's slice */
+#define CLSA_MPI_OUTPUT_MAPPED 1 /* each rank's slice put straight into the mapped file */
 
 #define CLSA_MPI_ENGINE_HOST 0       /* the host-side engine (dist_sa.c's sorts) */
 #define CLSA_MPI_ENGINE_DEVICES 1    /* every rank sorted one range of suffixes on its device */

@@ -81,6 +81,23 @@ clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *t
     return clsa__call_end(ctx, st);
 }
 
+clsa_status dist_read_slice(clsa_context *ctx, cl_mem dsa, void *dst, uint64_t count, int index64)
+{
+    if (!index64) return clsa__read(ctx, dsa, 0, dst, (size_t)count * 4);
+    /* widened in place: the 32-bit slice is read into the upper half of
+     * the 64-bit one and spread from the front (entry i's 4 bytes lie at
+     * or after entry i's 8) */
+    int64_t *wide = dst;
+    uint32_t *src = (uint32_t *)(void *)(wide + count / 2);
+    clsa_status st = clsa__read(ctx, dsa, 0, src, (size_t)count * 4);
+    for (uint64_t i = 0; !st && i < count; i++) {
+        uint32_t v;
+        memcpy(&v, src + i, 4);
+        wide[i] = v;
+    }
+    return st;
+}
+
 static clsa_status keep_slice(void *arg, clsa_context *ctx, cl_mem dsa, uint64_t base,
                               uint64_t count)
 {
@@ -94,8 +111,37 @@ static clsa_status keep_slice(void *arg, clsa_context *ctx, cl_mem dsa, uint64_t
     return clsa__read(ctx, dsa, 0, sl->v, (size_t)count * 4);
 }
 
+/* The slice where the caller's place puts it, else in a malloc'd array. */
+typedef struct placed {
+    dist_host_slice *sl;
+    int width;
+    dist_slice_place place;
+    void *arg;
+    char *msg;
+    size_t cap;
+} placed;
+
+static clsa_status read_placed(void *arg, clsa_context *ctx, cl_mem dsa, uint64_t base,
+                               uint64_t count)
+{
+    placed *p = arg;
+    void *dst = NULL;
+    clsa_status st = p->place ? p->place(p->arg, base, count, &dst, p->msg, p->cap) : CLSA_OK;
+    if (st || !dst) return st ? st : keep_slice(p->sl, ctx, dsa, base, count);
+    p->sl->base = base;
+    p->sl->count = count;
+    return count ? dist_read_slice(ctx, dsa, dst, count, p->width == 8) : CLSA_OK;
+}
+
 clsa_status clsa__dist_device_sa(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
                            dist_host_slice *out, char *msg, size_t cap)
+{
+    return clsa__dist_device_sa_to(c, ctx, text, n, 4, NULL, NULL, out, msg, cap);
+}
+
+clsa_status clsa__dist_device_sa_to(dist_comm *c, clsa_context *ctx, const uint8_t *text,
+                                    int64_t n, int width, dist_slice_place place, void *arg,
+                                    dist_host_slice *out, char *msg, size_t cap)
 {
     double t0 = now();
     memset(out, 0, sizeof *out);
@@ -114,8 +160,8 @@ clsa_status clsa__dist_device_sa(dist_comm *c, clsa_context *ctx, const uint8_t 
     }
     out->t.plan = now() - t0;
     if (!(st = dist_agree(c, st, msg, cap)))
-        st = dist_device_member(c, ctx, text, n, alone ? NULL : split, keep_slice, out, &out->t,
-                                msg, cap);
+        st = dist_device_member(c, ctx, text, n, alone ? NULL : split, read_placed,
+                                &(placed){out, width, place, arg, msg, cap}, &out->t, msg, cap);
     free(split);
     return dist_agree(c, st, msg, cap);
 }

@@ -38,6 +38,21 @@ CLSA_DIST_EXPORT clsa_status clsa__dist_device_sa(dist_comm *c, clsa_context *ct
                                             int64_t n, dist_host_slice *out, char *msg,
                                             size_t cap);
 
+/* Where a member's slice SA[base, base + count) goes when the caller has a
+ * place for it (the output file mapped): *dst = count entries of `width`
+ * bytes (little-endian host), or NULL for a malloc'd slice; a status other
+ * than CLSA_OK stops the member with msg set. */
+typedef clsa_status (*dist_slice_place)(void *arg, uint64_t base, uint64_t count, void **dst,
+                                        char *msg, size_t cap);
+
+/* clsa__dist_device_sa, the slice read straight into place's memory where
+ * it gives some (out->v NULL then; base, count and times as ever): the
+ * download is the output's write. */
+CLSA_DIST_EXPORT clsa_status clsa__dist_device_sa_to(dist_comm *c, clsa_context *ctx,
+                                                     const uint8_t *text, int64_t n, int width,
+                                                     dist_slice_place place, void *arg,
+                                                     dist_host_slice *out, char *msg, size_t cap);
+
 #ifdef CLSA_RUNTIME_H
 /* 1 when one device should build the whole array instead: one repeated
  * byte (nothing to split), or a sample says the initial sort leaves too
@@ -48,6 +63,10 @@ int dist_device_one(const uint8_t *text, int64_t n, const clsa_context *ctx);
  * to where the caller keeps it. */
 typedef clsa_status (*dist_slice_reader)(void *arg, clsa_context *ctx, cl_mem dsa, uint64_t base,
                                          uint64_t count);
+
+/* dst[0, count) = the 32-bit device slice dsa[0, count), as 4- or (index64)
+ * 8-byte entries; dst holds count * 8 bytes when index64. */
+clsa_status dist_read_slice(clsa_context *ctx, cl_mem dsa, void *dst, uint64_t count, int index64);
 
 /* Collective over c: the whole text up to ctx's device, this member's part
  * sorted, its slice handed to read.  split: the c->size - 1 splitters

@@ -7,6 +7,7 @@
 
 #include "comm_mpi.h"
 #include "device_member.h"
+#include "mpi_out.h"
 
 enum { IO_CHUNK = 1 << 30 }; /* MPI-IO counts are int */
 
@@ -112,46 +113,45 @@ clsa_status clsa_mpi_sa64_part(MPI_Comm comm, clsa_context *ctx, const uint8_t *
     return sa_window(comm, ctx, text_part, 0, n, sa_part, err, cap);
 }
 
-static clsa_status mpi_io_fail(char *msg, size_t cap, const char *what, const char *path, int e)
+/* Opens the text and sizes it; *whole = 1 where every rank's context can
+ * run the device engine (then each reads the whole text, else only its
+ * window: its range plus the initial key's overlap, dist_window_hi; the
+ * doubling needs no other text byte).  *fh is open on agreed success. */
+static clsa_status open_text(dist_comm *c, MPI_Comm comm, const char *path, clsa_context *ctx,
+                             MPI_File *fh, int64_t *n, int *whole, char *msg, size_t cap)
 {
-    char text[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    if (MPI_Error_string(e, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "code %d", e);
-    snprintf(msg, cap, "%s '%.100s': %.120s", what, path, text);
-    return CLSA_ERR_IO;
-}
-
-/* Each rank reads only its window of the text (its range plus the initial
- * key's overlap, dist_window_hi): the doubling needs no other text byte.
- * Where every rank's context can run the device engine (*whole = 1), each
- * reads the whole text instead. */
-static clsa_status read_text(dist_comm *c, MPI_Comm comm, const char *path, clsa_context *ctx,
-                             uint8_t **text, int64_t *n, int *whole, char *msg, size_t cap)
-{
-    MPI_File fh;
     MPI_Offset size = 0;
     clsa_status st = dist_fault(c, "read", msg, cap);
     if ((st = dist_agree(c, st, msg, cap))) return st;
-    int e = MPI_File_open(comm, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    int e = MPI_File_open(comm, path, MPI_MODE_RDONLY, MPI_INFO_NULL, fh);
     if (e != MPI_SUCCESS) st = mpi_io_fail(msg, cap, "cannot open", path, e);
     if ((st = dist_agree(c, st, msg, cap))) return st;
-    MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
-    if ((e = MPI_File_get_size(fh, &size)) != MPI_SUCCESS)
+    MPI_File_set_errhandler(*fh, MPI_ERRORS_RETURN);
+    if ((e = MPI_File_get_size(*fh, &size)) != MPI_SUCCESS)
         st = mpi_io_fail(msg, cap, "cannot size", path, e);
     int64_t sz = st ? -1 : (int64_t)size; /* every rank takes part in the vote */
     *whole = device_engine(c, ctx, sz);
-    MPI_Offset lo = *whole ? 0 : dist_part_lo(size, c->size, c->rank),
-               end = *whole ? size : dist_window_hi(size, c->size, c->rank);
-    *text = st ? NULL : malloc((size_t)(end - lo) + 1);
-    if (!st && !*text) {
+    *n = (int64_t)size;
+    if ((st = dist_agree(c, st, msg, cap))) MPI_File_close(fh);
+    return st;
+}
+
+/* The rank's bytes of the open text into *text (malloc'd); closes fh. */
+static clsa_status read_text(dist_comm *c, MPI_File *fh, const char *path, int64_t size,
+                             int whole, uint8_t **text, char *msg, size_t cap)
+{
+    MPI_Offset lo = whole ? 0 : dist_part_lo(size, c->size, c->rank),
+               end = whole ? size : dist_window_hi(size, c->size, c->rank);
+    clsa_status st = CLSA_OK;
+    if (!(*text = malloc((size_t)(end - lo) + 1))) {
         snprintf(msg, cap, "out of host memory for the text window (%lld bytes)",
                  (long long)(end - lo));
         st = CLSA_ERR_HOST_MEMORY;
     }
     for (MPI_Offset at = lo; !st && at < end;) {
-        int want = end - at > IO_CHUNK ? IO_CHUNK : (int)(end - at), got = 0;
+        int want = end - at > IO_CHUNK ? IO_CHUNK : (int)(end - at), got = 0, e;
         MPI_Status ms;
-        if ((e = MPI_File_read_at(fh, at, *text + (at - lo), want, MPI_BYTE, &ms)) != MPI_SUCCESS)
+        if ((e = MPI_File_read_at(*fh, at, *text + (at - lo), want, MPI_BYTE, &ms)) != MPI_SUCCESS)
             st = mpi_io_fail(msg, cap, "cannot read", path, e);
         else if (MPI_Get_count(&ms, MPI_BYTE, &got) != MPI_SUCCESS || got <= 0) {
             snprintf(msg, cap, "cannot read '%s': short read", path);
@@ -159,8 +159,7 @@ static clsa_status read_text(dist_comm *c, MPI_Comm comm, const char *path, clsa
         }
         at += got;
     }
-    MPI_File_close(&fh);
-    *n = (int64_t)size;
+    MPI_File_close(fh);
     return dist_agree(c, st, msg, cap);
 }
 
@@ -217,83 +216,69 @@ static const uint8_t *packed(void *sa, int sa32, int64_t m, int width, uint8_t *
     return *own;
 }
 
-/* Each rank writes its slice SA[lo, lo + m) at its offset into the
- * temporary file; the file takes the final name only when every rank
- * succeeded.  sa may be overwritten (packed).  t: the seconds of the
- * packing, then of the MPI-IO. */
-static clsa_status write_sa(dist_comm *c, MPI_Comm comm, const char *path, void *sa, int sa32,
-                            int64_t lo, int64_t m, int64_t n, int width, double t[2], char *msg,
-                            size_t cap)
+/* The slice SA[lo, lo + m) into the file: into the mapping where the
+ * route maps it, else packed and written by MPI-IO.  sa may be
+ * overwritten (packed).  t: the seconds of the packing, then of the
+ * writing. */
+static clsa_status write_slice(mpi_out *o, void *sa, int sa32, int64_t lo, int64_t m,
+                               double t[2], char *msg, size_t cap)
 {
+    void *dst;
+    clsa_status st = mpi_out_slice(o, (uint64_t)lo, (uint64_t)m, &dst, msg, cap);
     double t0 = MPI_Wtime();
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
+    if (st || dst) {
+        if (!st && little_endian() && o->width == (sa32 ? 4 : 8)) memcpy(dst, sa, (size_t)(m * o->width));
+        else if (!st) to_width(sa, sa32, m, o->width, dst);
+        t[0] = MPI_Wtime() - t0;
+        return st;
+    }
     uint8_t *own = NULL;
-    const uint8_t *buf = tmp ? packed(sa, sa32, m, width, &own) : NULL;
-    clsa_status st = tmp && buf ? CLSA_OK : CLSA_ERR_HOST_MEMORY;
-    if (st) snprintf(msg, cap, "out of host memory for the SA slice");
+    const uint8_t *buf = packed(sa, sa32, m, o->width, &own);
     double t1 = MPI_Wtime();
     t[0] = t1 - t0;
-    if (!st) st = dist_fault(c, "write", msg, cap);
-    if ((st = dist_agree(c, st, msg, cap))) goto done;
-    snprintf(tmp, plen + 16, "%s.clsa-mpi-tmp", path);
-    MPI_File fh;
-    int e = MPI_File_open(comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
-    if (e != MPI_SUCCESS) st = mpi_io_fail(msg, cap, "cannot create", tmp, e);
-    if ((st = dist_agree(c, st, msg, cap))) goto done;
-    MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
-    if ((e = MPI_File_set_size(fh, (MPI_Offset)(n * width))) != MPI_SUCCESS)
-        st = mpi_io_fail(msg, cap, "cannot size", tmp, e);
-    int64_t bytes = m * width;
-    for (int64_t at = 0; !st && at < bytes;) {
-        int len = bytes - at > IO_CHUNK ? IO_CHUNK : (int)(bytes - at);
-        MPI_Status ms;
-        e = MPI_File_write_at(fh, (MPI_Offset)(lo * width + at), buf + at, len, MPI_BYTE, &ms);
-        if (e != MPI_SUCCESS) st = mpi_io_fail(msg, cap, "cannot write", tmp, e);
-        at += len;
+    if (!buf) {
+        snprintf(msg, cap, "out of host memory for the SA slice");
+        st = CLSA_ERR_HOST_MEMORY;
     }
-    if ((e = MPI_File_close(&fh)) != MPI_SUCCESS && !st)
-        st = mpi_io_fail(msg, cap, "cannot close", tmp, e);
-    st = dist_agree(c, st, msg, cap);
-    if (c->rank == 0 && !st && rename(tmp, path)) {
-        snprintf(msg, cap, "cannot rename '%s' to '%s'", tmp, path);
-        st = CLSA_ERR_IO;
-    }
-    if (c->rank == 0 && st) remove(tmp);
-    st = dist_agree(c, st, msg, cap);
-done:
-    t[1] = MPI_Wtime() - t1;
-    free(tmp);
+    if (!st) st = mpi_out_write(o, buf, lo, m * o->width, msg, cap);
     free(own);
+    t[1] = MPI_Wtime() - t1;
     return st;
 }
 
-/* The device engine: each rank writes its member's slice. */
-static clsa_status file_on_devices(dist_comm *c, MPI_Comm comm, clsa_context *ctx,
-                                   const uint8_t *text, int64_t n, const char *sa_path,
-                                   int index_bits, clsa_mpi_file_stats *s, char *msg, size_t cap)
+static clsa_status place_slice(void *arg, uint64_t base, uint64_t count, void **dst, char *msg,
+                               size_t cap)
+{
+    return mpi_out_slice(arg, base, count, dst, msg, cap);
+}
+
+/* The device engine: each rank's slice straight into the mapped file, or
+ * into host memory and written by MPI-IO.  Status agreed. */
+static clsa_status file_on_devices(dist_comm *c, clsa_context *ctx, const uint8_t *text,
+                                   int64_t n, mpi_out *o, clsa_mpi_file_stats *s, char *msg,
+                                   size_t cap)
 {
     dist_host_slice sl;
-    clsa_status st = clsa__dist_device_sa(c, ctx, text, n, &sl, msg, cap);
+    clsa_status st = clsa__dist_device_sa_to(c, ctx, text, n, o->width, place_slice, o, &sl, msg,
+                                             cap);
     s->plan_s = sl.t.plan;
     s->upload_s = sl.t.upload;
     s->sort_s = sl.t.sort;
-    s->download_s = sl.t.download;
+    s->download_s = sl.t.download - o->wait_s; /* the wait is the output's */
     s->engine = sl.t.one ? CLSA_MPI_ENGINE_ONE_DEVICE : CLSA_MPI_ENGINE_DEVICES;
     double t[2] = {0, 0};
-    if (!st)
-        st = write_sa(c, comm, sa_path, sl.v, 1, (int64_t)sl.base, (int64_t)sl.count, n,
-                      index_bits / 8, t, msg, cap);
+    if (!st && sl.v)
+        st = write_slice(o, sl.v, 1, (int64_t)sl.base, (int64_t)sl.count, t, msg, cap);
     s->pack_s = t[0];
     s->write_s = t[1];
     free(sl.v);
-    return st;
+    return dist_agree(c, st, msg, cap);
 }
 
 /* The host-side engine on this rank's window of the text. */
-static clsa_status file_on_hosts(dist_comm *c, MPI_Comm comm, clsa_context *ctx,
-                                 const uint8_t *window, int64_t n, const char *sa_path,
-                                 int index_bits, clsa_mpi_file_stats *s, char *msg, size_t cap)
+static clsa_status file_on_hosts(dist_comm *c, clsa_context *ctx, const uint8_t *window,
+                                 int64_t n, mpi_out *o, clsa_mpi_file_stats *s, char *msg,
+                                 size_t cap)
 {
     int64_t lo = dist_part_lo(n, c->size, c->rank), m = dist_part_lo(n, c->size, c->rank + 1) - lo;
     int64_t *sa = malloc((size_t)(m ? m : 1) * sizeof *sa);
@@ -303,11 +288,49 @@ static clsa_status file_on_hosts(dist_comm *c, MPI_Comm comm, clsa_context *ctx,
     s->engine = CLSA_MPI_ENGINE_HOST;
     if (!(st = dist_agree(c, st, msg, cap)) && !(st = dist_sa(c, ctx, window, n, sa, msg, cap))) {
         s->sort_s = MPI_Wtime() - t0;
-        st = write_sa(c, comm, sa_path, sa, 0, lo, m, n, index_bits / 8, t, msg, cap);
+        st = write_slice(o, sa, 0, lo, m, t, msg, cap);
     }
     s->pack_s = t[0];
     s->write_s = t[1];
     free(sa);
+    return dist_agree(c, st, msg, cap);
+}
+
+/* The text read, the output opened (its reservation running beside the
+ * read and the sort), the array built and put in the file. */
+static clsa_status sa_file(dist_comm *c, MPI_Comm comm, clsa_context *ctx, const char *text_path,
+                           const char *sa_path, int width, int64_t *n, clsa_mpi_file_stats *s,
+                           char *msg, size_t cap)
+{
+    MPI_File fh;
+    uint8_t *text = NULL;
+    int whole = 0;
+    double t0 = MPI_Wtime();
+    clsa_status st = open_text(c, comm, text_path, ctx, &fh, n, &whole, msg, cap);
+    if (st) return st;
+    if (width == 4 && *n > INT32_MAX) {
+        snprintf(msg, cap, "'%s' has %lld bytes: too large for a 32-bit suffix array", text_path,
+                 (long long)*n);
+        MPI_File_close(&fh);
+        return CLSA_ERR_TOO_LARGE; /* every rank sees the same n */
+    }
+    double t1 = MPI_Wtime();
+    mpi_out o;
+    if (!(st = mpi_out_open(c, comm, sa_path, *n, width, &o, msg, cap))) {
+        double t2 = MPI_Wtime();
+        st = read_text(c, &fh, text_path, *n, whole, &text, msg, cap);
+        s->read_s = (t1 - t0) + (MPI_Wtime() - t2);
+    } else {
+        MPI_File_close(&fh);
+    }
+    if (!st && whole) st = file_on_devices(c, ctx, text, *n, &o, s, msg, cap);
+    else if (!st) st = file_on_hosts(c, ctx, text, *n, &o, s, msg, cap);
+    free(text);
+    double t3 = MPI_Wtime();
+    st = mpi_out_close(c, &o, sa_path, st, msg, cap);
+    s->write_s += o.open_s + o.wait_s + (MPI_Wtime() - t3);
+    s->reserve_s = o.reserve_s;
+    s->output = o.mapped ? CLSA_MPI_OUTPUT_MAPPED : CLSA_MPI_OUTPUT_MPI_IO;
     return st;
 }
 
@@ -318,7 +341,6 @@ clsa_status clsa_mpi_sa_file_ex(MPI_Comm comm, clsa_context *ctx, const char *te
     char msg[256] = "";
     dist_comm c;
     MPI_Comm dup;
-    uint8_t *text = NULL;
     int64_t n = 0;
     clsa_mpi_file_stats own;
     clsa_mpi_file_stats *s = stats ? stats : &own;
@@ -333,24 +355,9 @@ clsa_status clsa_mpi_sa_file_ex(MPI_Comm comm, clsa_context *ctx, const char *te
                  !text_path || !sa_path ? "NULL path" : "index_bits must be 32 or 64");
         st = CLSA_ERR_INVALID_ARG;
     }
-    int whole = 0;
-    double t0 = MPI_Wtime();
-    if ((st = dist_agree(&c, st, msg, sizeof msg)) ||
-        (st = read_text(&c, dup, text_path, ctx, &text, &n, &whole, msg, sizeof msg)))
-        goto done;
-    s->read_s = MPI_Wtime() - t0;
-    if (index_bits == 32 && n > INT32_MAX) {
-        snprintf(msg, sizeof msg, "'%s' has %lld bytes: too large for a 32-bit suffix array",
-                 text_path, (long long)n);
-        st = CLSA_ERR_TOO_LARGE;
-    } else if (whole) {
-        st = file_on_devices(&c, dup, ctx, text, n, sa_path, index_bits, s, msg, sizeof msg);
-    } else {
-        st = file_on_hosts(&c, dup, ctx, text, n, sa_path, index_bits, s, msg, sizeof msg);
-    }
-done:
+    if (!(st = dist_agree(&c, st, msg, sizeof msg)))
+        st = sa_file(&c, dup, ctx, text_path, sa_path, index_bits / 8, &n, s, msg, sizeof msg);
     if (n_out) *n_out = n;
-    free(text);
     dist_comm_mpi_close(&dup);
     set_err(err, cap, st ? msg : "");
     return st;

@@ -37,20 +37,8 @@ static clsa_status read_slice(void *arg, clsa_context *ctx, cl_mem dsa, uint64_t
                               uint64_t count)
 {
     const member *m = arg;
-    if (!count) return CLSA_OK;
-    if (!m->index64) return clsa__read(ctx, dsa, 0, (int32_t *)m->out + base, (size_t)count * 4);
-    /* widened in place: the 32-bit slice is read into the upper half of
-     * the 64-bit one and spread from the front (entry i's 4 bytes lie at
-     * or after entry i's 8) */
-    int64_t *dst = (int64_t *)m->out + base;
-    uint32_t *src = (uint32_t *)(void *)(dst + count / 2);
-    clsa_status st = clsa__read(ctx, dsa, 0, src, (size_t)count * 4);
-    for (uint64_t i = 0; !st && i < count; i++) {
-        uint32_t v;
-        memcpy(&v, src + i, 4);
-        dst[i] = v;
-    }
-    return st;
+    void *dst = m->index64 ? (void *)((int64_t *)m->out + base) : (int32_t *)m->out + base;
+    return count ? dist_read_slice(ctx, dsa, dst, count, m->index64) : CLSA_OK;
 }
 
 static void *run_member(void *arg)

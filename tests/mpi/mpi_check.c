@@ -143,17 +143,28 @@ static void write_input(const char *in, const uint8_t *text, int64_t n)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
-static void check_file(clsa_context *ctx, const uint8_t *text, int64_t n, const char *name,
-                       int bits)
+/* route: 0 the library's choice, 1 MPI-IO forced (CLSA_MPI_OUTPUT=mpiio). */
+static void set_route(int route)
 {
-    char in[512], out[512], err[256];
-    paths(in, out, sizeof in);
-    write_input(in, text, n);
+    if (route) setenv("CLSA_MPI_OUTPUT", "mpiio", 1);
+    else unsetenv("CLSA_MPI_OUTPUT");
+}
+
+static void check_route(clsa_context *ctx, const uint8_t *text, int64_t n, const char *name,
+                        int bits, int route, const char *in, const char *out)
+{
+    char err[256];
     int64_t got_n = -1;
-    clsa_status st = clsa_mpi_sa_file(MPI_COMM_WORLD, ctx, in, out, bits, &got_n, err, sizeof err);
+    clsa_mpi_file_stats fs;
+    set_route(route);
+    clsa_status st =
+        clsa_mpi_sa_file_ex(MPI_COMM_WORLD, ctx, in, out, bits, &got_n, &fs, err, sizeof err);
+    set_route(0);
     if (st != CLSA_OK || got_n != n) {
         if (rank_ == 0) fprintf(stderr, "clsa_mpi_sa_file: %s\n", err);
-        fail("clsa_mpi_sa_file failed on %s n=%lld", name, n);
+        fail(route ? "clsa_mpi_sa_file failed on %s n=%lld (MPI-IO)" : "clsa_mpi_sa_file failed on %s n=%lld", name, n);
+    } else if (route && fs.output != CLSA_MPI_OUTPUT_MPI_IO) {
+        fail("CLSA_MPI_OUTPUT=mpiio did not take the MPI-IO route (%s n=%lld)", name, n);
     } else if (rank_ == 0) {
         size_t len = 0;
         uint8_t *b = read_all(out, &len);
@@ -164,10 +175,22 @@ static void check_file(clsa_context *ctx, const uint8_t *text, int64_t n, const 
             for (int j = 0; j < w; j++) v |= (uint64_t)b[k * w + j] << (8 * j);
             ok = v == (uint64_t)ref[k];
         }
-        if (!ok) fail("SA file differs on %s n=%lld", name, n);
+        if (!ok) fail(route ? "SA file differs on %s n=%lld (MPI-IO)" : "SA file differs on %s n=%lld", name, n);
         free(b);
         free(ref);
     }
+    if (rank_ == 0) remove(out);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* Both output routes (mapped where the temporary directory allows it). */
+static void check_file(clsa_context *ctx, const uint8_t *text, int64_t n, const char *name,
+                       int bits)
+{
+    char in[512], out[512];
+    paths(in, out, sizeof in);
+    write_input(in, text, n);
+    for (int route = 0; route < 2; route++) check_route(ctx, text, n, name, bits, route, in, out);
     if (rank_ == 0) {
         remove(in);
         remove(out);
@@ -229,7 +252,9 @@ static void run_faults(clsa_context *ctx)
     int64_t n = 5000;
     uint8_t *text = malloc((size_t)n);
     gen_fill(text, (size_t)n, GEN_PERIODIC, 5, 7);
-    for (size_t p = 0; p < sizeof phases / sizeof *phases; p++) {
+    for (size_t q = 0; q < 2 * sizeof phases / sizeof *phases; q++) {
+        size_t p = q % (sizeof phases / sizeof *phases); /* then again on MPI-IO */
+        set_route(q != p);
         char spec[64], in[512], out[512], tmp[600], err[256] = "";
         snprintf(spec, sizeof spec, "%d:%s", size_ - 1, phases[p]);
         paths(in, out, sizeof in);
@@ -260,6 +285,7 @@ static void run_faults(clsa_context *ctx)
         }
         MPI_Barrier(MPI_COMM_WORLD);
     }
+    set_route(0);
     free(text);
 }
 

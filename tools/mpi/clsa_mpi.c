@@ -12,11 +12,12 @@
 enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
 
 static const char *usage =
-    "clsa-mpi [-d DEV] [--backend auto|device|host] [--index 32|64] [--stats] [-q] INPUT OUTPUT";
+    "clsa-mpi [-d DEV] [--backend auto|device|host] [--index 32|64] [--mpi-io] [--stats] [-q] "
+    "INPUT OUTPUT";
 
 typedef struct args {
     const char *device, *in, *out;
-    int backend, index_bits, quiet, stats;
+    int backend, index_bits, quiet, stats, mpi_io;
 } args;
 
 /* Returns 0, or the message of a bad command line in why. */
@@ -33,6 +34,7 @@ static int parse(int argc, char **argv, args *a, char *why, size_t cap)
             return 1;
         } else if (!strcmp(s, "-q")) a->quiet = 1;
         else if (!strcmp(s, "--stats")) a->stats = 1;
+        else if (!strcmp(s, "--mpi-io")) a->mpi_io = 1;
         else if ((!strcmp(s, "-d") || !strcmp(s, "--device")) && v) a->device = v, k++;
         else if (!strcmp(s, "--backend") && v) {
             k++;
@@ -153,14 +155,18 @@ static void print_steps(const double *t, const clsa_mpi_file_stats *f, int64_t n
 {
     static const char *engines[] = {"host-side", "device, one range per rank",
                                     "device, rank 0 alone"};
-    double hi[T_COUNT], lo[T_COUNT];
+    double hi[T_COUNT], lo[T_COUNT], reserve = 0;
     int e = f->engine >= 0 && f->engine <= 2 ? f->engine : 0;
     MPI_Reduce(t, hi, T_COUNT, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     MPI_Reduce(t, lo, T_COUNT, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&f->reserve_s, &reserve, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank) return;
-    fprintf(stderr, "stats: n %lld bytes, %d ranks, engine %s\n", (long long)n, size, engines[e]);
+    fprintf(stderr, "stats: n %lld bytes, %d ranks, engine %s, output %s\n", (long long)n, size,
+            engines[e], f->output == CLSA_MPI_OUTPUT_MAPPED ? "mapped" : "MPI-IO");
     for (int k = 0; k < T_COUNT; k++)
         fprintf(stderr, "stats: step %-9s %8.3f s max %8.3f s min\n", step_names[k], hi[k], lo[k]);
+    if (f->output == CLSA_MPI_OUTPUT_MAPPED)
+        fprintf(stderr, "stats: reserve   %8.3f s max (a thread beside read..sort)\n", reserve);
 }
 
 int main(int argc, char **argv)
@@ -185,6 +191,8 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return EXIT_USAGE;
     }
+    /* the library's switch: read on every rank, as every rank parsed argv */
+    if (a.mpi_io) setenv("CLSA_MPI_OUTPUT", "mpiio", 1);
     double t0 = MPI_Wtime();
     int64_t n = 0;
     clsa_mpi_file_stats fs;

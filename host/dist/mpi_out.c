@@ -1,0 +1,244 @@
+/* The SA file's two routes (mpi_out.h). */
+#define _GNU_SOURCE /* fallocate */
+#include "mpi_out.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/statfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels answer EINVAL */
+#endif
+
+clsa_status mpi_io_fail(char *msg, size_t cap, const char *what, const char *path, int e)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(e, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "code %d", e);
+    snprintf(msg, cap, "%s '%.100s': %.120s", what, path, text);
+    return CLSA_ERR_IO;
+}
+
+static clsa_status sys_fail(char *msg, size_t cap, const char *what, const char *path, int e)
+{
+    snprintf(msg, cap, "%s '%.100s': %s", what, path, strerror(e));
+    return CLSA_ERR_IO;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int little_endian(void)
+{
+    const uint16_t one = 1;
+    uint8_t low;
+    memcpy(&low, &one, 1);
+    return low;
+}
+
+/* Whether path's directory is on a file system known to be local to this
+ * host (a whitelist: NFS, Lustre, GPFS, CIFS, FUSE... keep MPI-IO, whose
+ * drivers know their consistency rules; a mapping's pages of one host are
+ * coherent only among that host's processes). */
+static int local_fs(const char *path)
+{
+    static const unsigned long known[] = {
+        0x01021994, /* tmpfs */ 0xEF53, /* ext2/3/4 */  0x58465342, /* xfs */
+        0x9123683E, /* btrfs */ 0xF2F52010, /* f2fs */ 0x794C7630, /* overlayfs */
+    };
+    size_t len = strlen(path);
+    char *dir = malloc(len + 2);
+    if (!dir) return 0;
+    memcpy(dir, path, len + 1);
+    char *slash = strrchr(dir, '/');
+    if (!slash) strcpy(dir, ".");
+    else slash[slash == dir] = 0; /* "/x" keeps "/" */
+    struct statfs s;
+    int ok = statfs(dir, &s) == 0;
+    free(dir);
+    for (size_t k = 0; ok && k < sizeof known / sizeof *known; k++)
+        if ((unsigned long)s.f_type == known[k]) return 1;
+    return 0;
+}
+
+/* Every rank of comm shares this host's memory. */
+static int one_host(MPI_Comm comm)
+{
+    MPI_Comm node;
+    int size = 0, local = -1;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+        return 0;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_size(node, &local);
+    MPI_Comm_free(&node);
+    return local == size;
+}
+
+static int forced_mpi_io(void)
+{
+    const char *e = getenv("CLSA_MPI_OUTPUT");
+    return e && (!strcmp(e, "mpiio") || !strcmp(e, "mpi-io"));
+}
+
+/* The rank's equal share of the file reserved (fallocate: a full file
+ * system fails here, not as a SIGBUS in the download) and its pages mapped
+ * in (MADV_POPULATE_WRITE, else read) so the download takes no faults.
+ * Data is never written here: another rank may already be putting its
+ * slice into this share. */
+static void *prepare(void *arg)
+{
+    mpi_out *o = arg;
+    double t0 = now();
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), a = o->share[0], b = o->share[1];
+    if (b > a && fallocate(o->fd, 0, (off_t)a, (off_t)(b - a))) {
+        o->err = errno;
+        o->failed = "cannot reserve space for";
+    } else if (b > a) {
+        uint8_t *from = o->map + a / page * page;
+        if (madvise(from, o->map + b - from, MADV_POPULATE_WRITE))
+            for (volatile uint8_t *p = from; p < o->map + b; p += page) (void)*p;
+    }
+    o->reserve_s = now() - t0;
+    return NULL;
+}
+
+/* Rank 0 creates and sizes the file before the others open it; each maps
+ * all of it (address space only) and starts reserving its share. */
+static clsa_status open_mapped(dist_comm *c, mpi_out *o, char *msg, size_t cap)
+{
+    clsa_status st = CLSA_OK;
+    if (c->rank == 0) {
+        o->fd = open(o->tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (o->fd < 0 || ftruncate(o->fd, (off_t)o->bytes))
+            st = sys_fail(msg, cap, "cannot create", o->tmp, errno);
+    }
+    if ((st = dist_agree(c, st, msg, cap))) return st;
+    if (c->rank && (o->fd = open(o->tmp, O_RDWR | O_CLOEXEC)) < 0)
+        st = sys_fail(msg, cap, "cannot open", o->tmp, errno);
+    void *p = st || !o->bytes ? NULL
+                              : mmap(NULL, o->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, o->fd, 0);
+    if (p == MAP_FAILED) st = sys_fail(msg, cap, "cannot map", o->tmp, errno);
+    else o->map = p;
+    int64_t lo = dist_part_lo(o->n, c->size, c->rank), hi = dist_part_lo(o->n, c->size, c->rank + 1);
+    o->share[0] = (size_t)(lo * o->width);
+    o->share[1] = (size_t)(hi * o->width);
+    if (!st && o->map) o->started = !pthread_create(&o->thread, NULL, prepare, o);
+    if (!st && o->map && !o->started) prepare(o); /* no thread: reserved now */
+    return dist_agree(c, st, msg, cap);
+}
+
+static clsa_status open_mpi_io(dist_comm *c, MPI_Comm comm, mpi_out *o, char *msg, size_t cap)
+{
+    clsa_status st = CLSA_OK;
+    int e = MPI_File_open(comm, o->tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &o->fh);
+    if (e != MPI_SUCCESS) st = mpi_io_fail(msg, cap, "cannot create", o->tmp, e);
+    if ((st = dist_agree(c, st, msg, cap))) return st;
+    o->fh_open = 1;
+    MPI_File_set_errhandler(o->fh, MPI_ERRORS_RETURN);
+    if ((e = MPI_File_set_size(o->fh, (MPI_Offset)(o->n * o->width))) != MPI_SUCCESS)
+        st = mpi_io_fail(msg, cap, "cannot size", o->tmp, e);
+    return dist_agree(c, st, msg, cap);
+}
+
+clsa_status mpi_out_open(dist_comm *c, MPI_Comm comm, const char *path, int64_t n, int width,
+                         mpi_out *o, char *msg, size_t cap)
+{
+    double t0 = now();
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    o->n = n;
+    o->width = width;
+    o->bytes = (size_t)(n * width);
+    size_t plen = strlen(path);
+    clsa_status st = (o->tmp = malloc(plen + 16)) ? CLSA_OK : CLSA_ERR_HOST_MEMORY;
+    if (st) snprintf(msg, cap, "out of host memory");
+    else snprintf(o->tmp, plen + 16, "%s.clsa-mpi-tmp", path);
+    int64_t mapped = !st && !forced_mpi_io() && little_endian() && local_fs(path) && one_host(comm);
+    if (c->allreduce(c, &mapped, 1, DIST_MIN)) {
+        snprintf(msg, cap, "%s", c->msg);
+        st = CLSA_ERR_IO;
+    }
+    o->mapped = (int)mapped;
+    if (!(st = dist_agree(c, st, msg, cap)))
+        st = o->mapped ? open_mapped(c, o, msg, cap) : open_mpi_io(c, comm, o, msg, cap);
+    o->open_s = now() - t0;
+    return st;
+}
+
+static void join(mpi_out *o)
+{
+    if (!o->started) return;
+    double t0 = now();
+    pthread_join(o->thread, NULL);
+    o->started = 0;
+    o->wait_s += now() - t0;
+}
+
+clsa_status mpi_out_slice(mpi_out *o, uint64_t base, uint64_t count, void **dst, char *msg,
+                          size_t cap)
+{
+    *dst = NULL;
+    if (!o->mapped || !count) return CLSA_OK;
+    join(o);
+    if (o->failed) return sys_fail(msg, cap, o->failed, o->tmp, o->err);
+    /* the part of the slice outside this rank's share: its owner may not
+     * have reserved it yet (fallocate of reserved blocks costs little) */
+    off_t at = (off_t)(base * (uint64_t)o->width), len = (off_t)(count * (uint64_t)o->width);
+    if (fallocate(o->fd, 0, at, len)) return sys_fail(msg, cap, "cannot reserve space for",
+                                                      o->tmp, errno);
+    *dst = o->map + at;
+    return CLSA_OK;
+}
+
+clsa_status mpi_out_write(mpi_out *o, const uint8_t *buf, int64_t lo, int64_t bytes, char *msg,
+                          size_t cap)
+{
+    enum { IO_CHUNK = 1 << 30 }; /* MPI-IO counts are int */
+    for (int64_t at = 0; at < bytes;) {
+        int len = bytes - at > IO_CHUNK ? IO_CHUNK : (int)(bytes - at);
+        MPI_Status ms;
+        int e = MPI_File_write_at(o->fh, (MPI_Offset)(lo * o->width + at), buf + at, len,
+                                  MPI_BYTE, &ms);
+        if (e != MPI_SUCCESS) return mpi_io_fail(msg, cap, "cannot write", o->tmp, e);
+        at += len;
+    }
+    return CLSA_OK;
+}
+
+/* This rank's handles closed; st, or the close's failure. */
+static clsa_status close_handles(mpi_out *o, clsa_status st, char *msg, size_t cap)
+{
+    join(o);
+    if (o->map) munmap(o->map, o->bytes);
+    o->map = NULL;
+    if (o->fd >= 0 && close(o->fd) && !st) st = sys_fail(msg, cap, "cannot close", o->tmp, errno);
+    o->fd = -1;
+    int e = o->fh_open ? MPI_File_close(&o->fh) : MPI_SUCCESS;
+    if (e != MPI_SUCCESS && !st) st = mpi_io_fail(msg, cap, "cannot close", o->tmp, e);
+    o->fh_open = 0;
+    return st;
+}
+
+clsa_status mpi_out_close(dist_comm *c, mpi_out *o, const char *path, clsa_status st, char *msg,
+                          size_t cap)
+{
+    if (!st) st = dist_fault(c, "write", msg, cap);
+    st = dist_agree(c, close_handles(o, st, msg, cap), msg, cap);
+    if (c->rank == 0 && !st && rename(o->tmp, path))
+        st = sys_fail(msg, cap, "cannot rename to", path, errno);
+    if (c->rank == 0 && st && o->tmp) remove(o->tmp);
+    st = dist_agree(c, st, msg, cap);
+    free(o->tmp);
+    o->tmp = NULL;
+    return st;
+}
