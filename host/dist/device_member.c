@@ -11,14 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int clsa__dist_device_fits(clsa_context *ctx, int64_t n)
 {
@@ -54,13 +46,13 @@ clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *t
     cl_mem dtext = NULL, dsa = NULL;
     clsa__call_begin(ctx);
     clsa_status st = CLSA_OK;
-    double t0 = now();
+    double t0 = clsa__now();
     if (!alone || c->rank == 0) {
         st = clsa__alloc(ctx, (size_t)n, &dtext);
         if (!st) st = clsa__alloc(ctx, (size_t)n * 4, &dsa);
         if (!st) st = clsa__write_text(ctx, dtext, text, (size_t)n);
     }
-    double t1 = now();
+    double t1 = clsa__now();
     if (!alone) st = clsa__sa_device_part(ctx, dtext, dsa, n, &p, st);
     if (!st && (alone || p.declined)) { /* one device, with the text already there */
         if (c->rank == 0) st = clsa__sa_device(ctx, dtext, dsa, n, 0);
@@ -69,11 +61,11 @@ clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *t
     }
     /* kernels still queued would be charged to the download */
     if (!st && dsa) st = clsa__finish(ctx);
-    double t2 = now();
+    double t2 = clsa__now();
     if (!st) st = read(arg, ctx, dsa, p.base, p.count);
     t->upload = t1 - t0;
     t->sort = t2 - t1;
-    t->download = now() - t2;
+    t->download = clsa__now() - t2;
     t->one = alone || p.declined;
     if (st && !msg[0]) snprintf(msg, cap, "%s", clsa_last_error(ctx));
     clsa__free(ctx, &dtext);
@@ -143,7 +135,7 @@ clsa_status clsa__dist_device_sa_to(dist_comm *c, clsa_context *ctx, const uint8
                                     int64_t n, int width, dist_slice_place place, void *arg,
                                     dist_host_slice *out, char *msg, size_t cap)
 {
-    double t0 = now();
+    double t0 = clsa__now();
     memset(out, 0, sizeof *out);
     /* a single member has no one to trade ranks with: the one-device
      * pipeline (direct SA, bucketed inversion) instead of pd_part's */
@@ -158,7 +150,7 @@ clsa_status clsa__dist_device_sa_to(dist_comm *c, clsa_context *ctx, const uint8
         snprintf(msg, cap, "out of host memory for the splitters");
         st = CLSA_ERR_HOST_MEMORY;
     }
-    out->t.plan = now() - t0;
+    out->t.plan = clsa__now() - t0;
     if (!(st = dist_agree(c, st, msg, cap)))
         st = dist_device_member(c, ctx, text, n, alone ? NULL : split, read_placed,
                                 &(placed){out, width, place, arg, msg, cap}, &out->t, msg, cap);

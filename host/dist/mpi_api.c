@@ -173,14 +173,6 @@ static void to_width(const void *sa, int sa32, int64_t m, int width, uint8_t *ou
     }
 }
 
-static int little_endian(void)
-{
-    const uint16_t one = 1;
-    uint8_t low;
-    memcpy(&low, &one, 1);
-    return low;
-}
-
 /* The slice as the file's entries.  A copy of the slice is as large as the
  * output (4 GB for 1 GB of text), and touching it cost more than the sort
  * on a GPU, so on a little-endian host the slice is written as it is, or
@@ -192,8 +184,8 @@ static const uint8_t *packed(void *sa, int sa32, int64_t m, int width, uint8_t *
     uint8_t *b = sa;
     *own = NULL;
     if (!m) return none; /* an empty slice may have no array */
-    if (little_endian() && width == (sa32 ? 4 : 8)) return b;
-    if (little_endian() && !sa32) {
+    if (mpi_little_endian() && width == (sa32 ? 4 : 8)) return b;
+    if (mpi_little_endian() && !sa32) {
         for (int64_t k = 0; k < m; k++) {
             uint64_t v;
             memcpy(&v, b + 8 * k, 8);
@@ -203,7 +195,7 @@ static const uint8_t *packed(void *sa, int sa32, int64_t m, int width, uint8_t *
         return b;
     }
     if (!(*own = malloc((size_t)(m ? m : 1) * (size_t)width))) return NULL;
-    if (!little_endian()) {
+    if (!mpi_little_endian()) {
         to_width(sa, sa32, m, width, *own);
         return *own;
     }
@@ -227,7 +219,7 @@ static clsa_status write_slice(mpi_out *o, void *sa, int sa32, int64_t lo, int64
     clsa_status st = mpi_out_slice(o, (uint64_t)lo, (uint64_t)m, &dst, msg, cap);
     double t0 = MPI_Wtime();
     if (st || dst) {
-        if (!st && little_endian() && o->width == (sa32 ? 4 : 8)) memcpy(dst, sa, (size_t)(m * o->width));
+        if (!st && mpi_little_endian() && o->width == (sa32 ? 4 : 8)) memcpy(dst, sa, (size_t)(m * o->width));
         else if (!st) to_width(sa, sa32, m, o->width, dst);
         t[0] = MPI_Wtime() - t0;
         return st;

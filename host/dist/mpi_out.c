@@ -38,7 +38,7 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int little_endian(void)
+int mpi_little_endian(void)
 {
     const uint16_t one = 1;
     uint8_t low;
@@ -163,7 +163,8 @@ clsa_status mpi_out_open(dist_comm *c, MPI_Comm comm, const char *path, int64_t 
     clsa_status st = (o->tmp = malloc(plen + 16)) ? CLSA_OK : CLSA_ERR_HOST_MEMORY;
     if (st) snprintf(msg, cap, "out of host memory");
     else snprintf(o->tmp, plen + 16, "%s.clsa-mpi-tmp", path);
-    int64_t mapped = !st && !forced_mpi_io() && little_endian() && local_fs(path) && one_host(comm);
+    int64_t mapped =
+        !st && !forced_mpi_io() && mpi_little_endian() && local_fs(path) && one_host(comm);
     if (c->allreduce(c, &mapped, 1, DIST_MIN)) {
         snprintf(msg, cap, "%s", c->msg);
         st = CLSA_ERR_IO;

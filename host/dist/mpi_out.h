@@ -54,4 +54,7 @@ clsa_status mpi_out_close(dist_comm *c, mpi_out *o, const char *path, clsa_statu
 
 clsa_status mpi_io_fail(char *msg, size_t cap, const char *what, const char *path, int e);
 
+/* 1 on a little-endian host (entries can go to the file as they are). */
+int mpi_little_endian(void);
+
 #endif

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 clsa_status clsa__arg(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i, size_t size,
                       const void *value)
@@ -52,6 +53,13 @@ void clsa__charge_ms(clsa_context *ctx, int phase, const char *what, double ms)
         e->ms += ms;
         e->launches++;
     }
+}
+
+double clsa__now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 void clsa__profile_drain(clsa_context *ctx)

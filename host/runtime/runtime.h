@@ -331,6 +331,8 @@ clsa_status clsa__finish(clsa_context *ctx);
 /* Adds ms (a host-timed step, such as a copy over threads) to `phase` and
  * to the times of `what`. */
 void clsa__charge_ms(clsa_context *ctx, int phase, const char *what, double ms);
+/* Seconds on a monotonic clock (host-side step times). */
+double clsa__now(void);
 /* Waits for a profiled command, adds its time to `phase`, releases the event. */
 clsa_status clsa__charge_event(clsa_context *ctx, cl_event ev, int phase, const char *what);
 /* Sets the phase later launches are charged to; returns the previous one. */

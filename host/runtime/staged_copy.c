@@ -15,7 +15,6 @@
 
 #include <stdatomic.h>
 #include <string.h>
-#include <time.h>
 
 typedef struct stage_part {
     cl_command_queue q;
@@ -122,13 +121,6 @@ int clsa__staged_ready(clsa_context *ctx)
     return 1;
 }
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
 /* Runs the copy over the team: part 0 on this thread.  *done = 1 when every
  * piece moved. */
 static clsa_status run_team(clsa_context *ctx, stage_part *proto, void *(*run)(void *),
@@ -138,7 +130,7 @@ static clsa_status run_team(clsa_context *ctx, stage_part *proto, void *(*run)(v
     stage_part part[CLSA_STAGE_THREADS];
     atomic_int stop;
     atomic_init(&stop, 0);
-    double t0 = now_ms();
+    double t0 = clsa__now();
     for (unsigned i = 0; i < t; i++) {
         part[i] = *proto;
         part[i].ptr[0] = ctx->stage[2 * i].ptr;
@@ -150,7 +142,7 @@ static clsa_status run_team(clsa_context *ctx, stage_part *proto, void *(*run)(v
         part[i].call = what;
     }
     clsa__run_team(run, part, sizeof *part, t);
-    if (ctx->profiling) clsa__charge_ms(ctx, CLSA_PHASE_TRANSFER, what, now_ms() - t0);
+    if (ctx->profiling) clsa__charge_ms(ctx, CLSA_PHASE_TRANSFER, what, (clsa__now() - t0) * 1e3);
     for (unsigned i = 0; i < t; i++)
         if (part[i].err != CL_SUCCESS)
             return clsa__cl(ctx, part[i].err, part[i].call, NULL);

@@ -145,6 +145,15 @@ static clsa_status sub_view(clsa_context *ctx, cl_mem buf, size_t off, size_t by
     return clsa__cl(ctx, err, "clCreateSubBuffer", NULL);
 }
 
+/* Views of k and u from slot `from` to m (released by the caller). */
+static clsa_status tail_views(clsa_context *ctx, const clsa__sa_work *w, size_t from, cl_mem *k2,
+                              cl_mem *u2)
+{
+    size_t kb = w->index64 ? 8 : 4, bytes = (w->m - from) * kb;
+    clsa_status st = sub_view(ctx, w->k, from * kb, bytes, k2);
+    return st ? st : sub_view(ctx, w->u, from * kb, bytes, u2);
+}
+
 /* Stable sort of (k, u) by the key bits [0, bits).  When sv is shorter
  * than m (the memory budget, see shrink), the two halves are radix sorted
  * one after the other with the same scratch (sv keys, sk values) and
@@ -160,8 +169,7 @@ static clsa_status sort_by_key(clsa_context *ctx, clsa__sa_work *w, unsigned bit
     cl_mem k2 = NULL, u2 = NULL;
     cl_ulong ca = a, m = w->m;
     clsa_status st = CLSA_OK;
-    CLSA_TRY(sub_view(ctx, w->k, a * kb, rest * kb, &k2));
-    CLSA_TRY(sub_view(ctx, w->u, a * kb, rest * kb, &u2));
+    CLSA_TRY(tail_views(ctx, w, a, &k2, &u2));
     CLSA_TRY(clsa__radix_sort_capped(ctx, w->k, w->u, a, kb, kb, 0, bits, w->sv, w->sk,
                                      table_cap(a)));
     CLSA_TRY(clsa__radix_sort_capped(ctx, k2, u2, rest, kb, kb, 0, bits, w->sv, w->sk,
@@ -197,11 +205,11 @@ static clsa_status group_split(clsa_context *ctx, const clsa__sa_work *w, size_t
     if (grp < 1 || grp > w->g)
         return clsa__fail(ctx, CLSA_ERR_OPENCL, "suffix array: group %u of %zu out of range",
                           grp, w->g);
-    for (int i = 0; i < 2 && grp - 1 + i < w->g; i++) {
-        union { cl_uint u32; cl_ulong u64; } v = {0};
-        if ((st = clsa__read(ctx, w->sv, (grp - 1 + i) * kb, &v, kb))) return st;
-        bound[i] = kb == 8 ? v.u64 : v.u32;
-    }
+    /* the group's first slot and the next group's (none after the last) */
+    union { cl_uint u32[2]; cl_ulong u64[2]; } v = {{0}};
+    size_t heads = grp < w->g ? 2 : 1;
+    if ((st = clsa__read(ctx, w->sv, (grp - 1) * kb, &v, heads * kb))) return st;
+    for (size_t i = 0; i < heads; i++) bound[i] = kb == 8 ? v.u64[i] : v.u32[i];
     for (int i = 0; i < 2; i++) {
         size_t cut = (size_t)bound[i], start = cut / al * al;
         if (cut > 0 && cut < w->m && cut <= w->sv_len && w->m - start <= w->sv_len) {
@@ -237,14 +245,12 @@ static clsa_status sort_keys(clsa_context *ctx, clsa__sa_work *w, uint64_t h, in
 static clsa_status sort_parts(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int combined,
                               unsigned gbits, cl_mem ranks, cl_ulong g, size_t b, size_t a)
 {
-    size_t kb = w->index64 ? 8 : 4;
     clsa__sa_work part = *w;
     cl_mem u2 = NULL, k2 = NULL;
     clsa_status st = CLSA_OK;
     part.m = b;
     CLSA_TRY(sort_keys(ctx, &part, h, combined, gbits, ranks, g));
-    CLSA_TRY(sub_view(ctx, w->u, a * kb, (w->m - a) * kb, &u2));
-    CLSA_TRY(sub_view(ctx, w->k, a * kb, (w->m - a) * kb, &k2));
+    CLSA_TRY(tail_views(ctx, w, a, &k2, &u2));
     part.u = u2;
     part.k = k2;
     part.m = w->m - a;
