@@ -4,8 +4,13 @@
  *
  * Build options: KEY_BYTES (4|8), VAL_BYTES (0|4|8), ITEMS (keys per
  * work-item, so the per-item arrays live in registers), SUB_BITS (bits per
- * local split round).  A tile is get_local_size(0) * ITEMS keys.  The digit
- * of a pass is (key >> shift) & dmask; dmask + 1 digits (at most 256). */
+ * local split round), RANK_WARP (0: split rounds; 1, 2: the warp-striped
+ * ranking at the end of this file, radix_scatter only).  A tile is
+ * get_local_size(0) * ITEMS keys.  The digit of a pass is (key >> shift) &
+ * dmask; dmask + 1 digits (at most 256). */
+#ifndef RANK_WARP
+#define RANK_WARP 0
+#endif
 #if KEY_BYTES == 8
 typedef ulong key_t;
 #else
@@ -241,3 +246,142 @@ static void write_tile(__global key_t *kout,
     }
 #endif
 }
+
+#if RANK_WARP
+/* ---- warp-striped ranking (RANK_WARP 1: NVIDIA, 2: emulated) ---------------
+ *
+ * One 8-bit round instead of split_round's two 4-bit ones.  Warp w of the
+ * work-group owns tile positions [w * WARP * ITEMS, (w + 1) * WARP * ITEMS),
+ * item j of lane l being position w * WARP * ITEMS + j * WARP + l, so "warp,
+ * item, lane" is the load order.  For each item the lanes of equal digit
+ * find each other (warp_match), count the peers before them, and one of them
+ * adds the peers to the warp's counter of that digit: a key's rank within
+ * its warp and digit, with no counter matrix per work-item.  An exclusive
+ * scan of the counters in (digit, warp) order then gives every key its
+ * place in the stably sorted tile.
+ *
+ * RANK_WARP 1 uses PTX (match.any needs sm_70) on the NVIDIA OpenCL
+ * compiler, which keeps local ids 32 * w .. 32 * w + 31 in one hardware
+ * warp; the host picks it only where the device reports a warp of 32
+ * (cl_nv_device_attribute_query) and falls back to split_round when the
+ * kernel does not build.  RANK_WARP 2 does the same through local memory
+ * and work-group barriers: any device runs it (slowly), so the tests check
+ * the ranking itself on the CPU implementations. */
+#define WARP 32
+
+#if RANK_WARP == 1
+static uint warp_match(uint d, __local uint *x, uint lid)
+{
+    uint m;
+    asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(m) : "r"(d));
+    return m;
+}
+/* Orders the local accesses of the warp's lanes around it. */
+static void warp_sync(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
+#else
+static uint warp_match(uint d, __local uint *x, uint lid)
+{
+    uint m = 0, w0 = lid & ~(uint)(WARP - 1);
+    x[lid] = d;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = 0; i < WARP; i++) m |= (uint)(x[w0 + i] == d) << i;
+    return m;
+}
+/* Two of these follow every warp_match, so x is read before it is written
+ * again. */
+static void warp_sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
+#endif
+
+/* Tile position of item j of this work-item. */
+static uint warp_pos(uint j, uint lid) { return (lid / WARP) * WARP * ITEMS + j * WARP + lid % WARP; }
+
+/* Counter of digit d of warp w: warp-major, so the lanes of one warp meet
+ * on a bank only when their digits agree modulo the bank count. */
+#define WC(w, d, ndig) ((w) * (ndig) + (d))
+
+/* Ranks the keys k[] (loaded at warp_pos, padded with PAD_KEY) by digit:
+ * rk[j] = the key's place in the stably sorted tile.  wc: (lsize / WARP) *
+ * (dmask + 1) uints; x, y: group_exclusive_scan's scratch (x also serves
+ * the emulated warp_match).  Subtracts each digit's first tile place from
+ * dbase[d].  Ends with a barrier. */
+static void rank_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local uint *wc,
+                      __local uint *x, __local uint *y, __local uint *dbase, uint lid,
+                      uint lsize)
+{
+    uint ndig = dmask + 1, nw = lsize / WARP, w = lid / WARP, lane = lid % WARP;
+    uint below = (1u << lane) - 1u;
+    for (uint e = lid; e < ndig * nw; e += lsize) wc[e] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = 0; j < ITEMS; j++) {
+        uint d = digit_of(k[j], shift, dmask);
+        uint peers = warp_match(d, x, lid);
+        uint before = wc[WC(w, d, ndig)];
+        warp_sync();
+        if (lane == 31 - clz(peers)) wc[WC(w, d, ndig)] = before + popcount(peers);
+        warp_sync();
+        rk[j] = before + popcount(peers & below);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* Exclusive scan of the counters in (digit, warp) order: a run of
+     * consecutive entries per work-item, then across work-items. */
+    uint ne = ndig * nw, per = (ne + lsize - 1) / lsize, e0 = min(ne, lid * per),
+         e1 = min(ne, e0 + per), sum = 0;
+    for (uint e = e0; e < e1; e++) sum += wc[WC(e % nw, e / nw, ndig)];
+    uint run = group_exclusive_scan(sum, x, y, lid, lsize);
+    for (uint e = e0; e < e1; e++) {
+        uint c = wc[WC(e % nw, e / nw, ndig)];
+        wc[WC(e % nw, e / nw, ndig)] = run;
+        run += c;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = 0; j < ITEMS; j++) rk[j] += wc[WC(w, digit_of(k[j], shift, dmask), ndig)];
+    for (uint d = lid; d < ndig; d += lsize) dbase[d] -= wc[WC(0, d, ndig)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Scatter of one tile with the warp ranking: keys through local memory to
+ * their sorted places, written out in runs of equal digits; then the
+ * values, loaded like the keys, through the same buffer by the same ranks
+ * (no permutation array). */
+static void scatter_warp(const __global key_t *kin, __global key_t *kout,
+#if VAL_BYTES
+                         const __global val_t *vin, __global val_t *vout,
+#endif
+                         ulong base, uint valid, uint shift, uint dmask, __local ulong *buf,
+                         __local uint *wc, __local uint *x, __local uint *y,
+                         __local uint *dbase, uint lid, uint lsize)
+{
+    __local key_t *tile = (__local key_t *)buf;
+    key_t k[ITEMS];
+    uint rk[ITEMS], pos[ITEMS];
+    for (uint j = 0; j < ITEMS; j++) {
+        uint p = warp_pos(j, lid);
+        k[j] = p < valid ? kin[base + p] : PAD_KEY;
+    }
+    rank_warp(k, rk, shift, dmask, wc, x, y, dbase, lid, lsize);
+    for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = 0; j < ITEMS; j++) {
+        uint r = j * lsize + lid;
+        pos[j] = 0;
+        if (r < valid) {
+            key_t key = tile[TPAD(r)];
+            pos[j] = dbase[digit_of(key, shift, dmask)] + r;
+            kout[pos[j]] = key;
+        }
+    }
+#if VAL_BYTES
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local val_t *vals = (__local val_t *)buf;
+    for (uint j = 0; j < ITEMS; j++) {
+        uint p = warp_pos(j, lid);
+        if (p < valid) vals[TPAD(rk[j])] = vin[base + p];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = 0; j < ITEMS; j++) {
+        uint r = j * lsize + lid;
+        if (r < valid) vout[pos[j]] = vals[TPAD(r)];
+    }
+#endif
+}
+#endif

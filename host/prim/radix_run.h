@@ -14,6 +14,7 @@ typedef struct clsa__radix_run {
     int onesweep;      /* 1: radix_onesweep.cl, 0: reduce-then-scan */
     unsigned bits;     /* digit width */
     unsigned sub;      /* bits per local split round (tune.radix_sub) */
+    unsigned warp;     /* scatter ranking by warps (tune.radix_warp; 0 with onesweep) */
     size_t wg, items, tile, n, nb;
     cl_kernel hist, scatter;
     cl_mem table;      /* reduce-then-scan: (1 << bits) * nb counts, then offsets;

@@ -25,12 +25,23 @@ size_t clsa__radix_counter_elems(size_t wg, unsigned sub)
     return e + e / 16 + 1;
 }
 
+/* Lanes of a warp in the warp ranking (WARP in radix_rank.cl). */
+#define RANK_WARP_LANES 32
+
+/* Bytes of the ranking's perm and counter arrays: the split rounds' ushort
+ * matrix, or one uint per warp and digit. */
+static size_t perm_bytes(const sort_run *r, size_t t) { return r->vb && !r->warp ? t * 2 : 8; }
+static size_t counter_bytes(const sort_run *r, size_t wg, size_t digits)
+{
+    return r->warp ? wg / RANK_WARP_LANES * digits * 4 : clsa__radix_counter_elems(wg, r->sub) * 2;
+}
+
 size_t clsa__radix_scatter_local(const sort_run *r, size_t wg, size_t items)
 {
     size_t t = clsa__radix_tile_elems(wg * items), w = (size_t)(r->kb > r->vb ? r->kb : r->vb);
-    size_t digits = (size_t)4 << r->bits;
-    return t * w + (r->vb ? t * 2 : 8) + clsa__radix_counter_elems(wg, r->sub) * 2 + 2 * wg * 4 +
-           digits * (r->onesweep ? 3 : 1) + 64;
+    size_t digits = (size_t)1 << r->bits;
+    return t * w + perm_bytes(r, t) + counter_bytes(r, wg, digits) + 2 * wg * 4 +
+           4 * digits * (r->onesweep ? 3 : 1) + 64;
 }
 
 clsa_status clsa__radix_rank_args(const sort_run *r, cl_kernel k, const char *name, cl_uint a,
@@ -40,8 +51,8 @@ clsa_status clsa__radix_rank_args(const sort_run *r, cl_kernel k, const char *na
     size_t t = clsa__radix_tile_elems(r->tile), w = (size_t)(r->kb > r->vb ? r->kb : r->vb);
     clsa_status st;
     if ((st = clsa__arg_local(ctx, k, name, a++, t * w)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, r->vb ? t * 2 : 8)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, clsa__radix_counter_elems(r->wg, r->sub) * 2)) ||
+        (st = clsa__arg_local(ctx, k, name, a++, perm_bytes(r, t))) ||
+        (st = clsa__arg_local(ctx, k, name, a++, counter_bytes(r, r->wg, (size_t)dmask + 1))) ||
         (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
         (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
         (st = clsa__arg_local(ctx, k, name, a++, ((size_t)dmask + 1) * 4)))
@@ -59,16 +70,19 @@ static size_t pow2_floor(size_t x)
 
 static clsa_status get_kernels(sort_run *r)
 {
-    char opts[128];
+    char opts[160];
     snprintf(opts, sizeof opts,
-             "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%zu -DSUB_BITS=%d -DRANK_REG_COUNTS=%d", r->kb,
-             r->vb, r->items, r->sub, r->items < 256 && r->ctx->tune.radix_reg);
+             "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%zu -DSUB_BITS=%d -DRANK_REG_COUNTS=%d "
+             "-DRANK_WARP=%u",
+             r->kb, r->vb, r->items, r->sub, r->items < 256 && r->ctx->tune.radix_reg, r->warp);
     if (r->onesweep) return clsa__radix_onesweep_kernels(r, opts);
     clsa_status st = clsa__kernel(r->ctx, "radix_rank+radix_sort", 0, opts, "radix_hist", &r->hist);
     if (st == CLSA_OK)
         st = clsa__kernel(r->ctx, "radix_rank+radix_sort", 0, opts, "radix_scatter", &r->scatter);
     return st;
 }
+
+
 
 static size_t kernel_max_wg(clsa_context *ctx, cl_kernel k)
 {
@@ -82,13 +96,14 @@ static size_t kernel_max_wg(clsa_context *ctx, cl_kernel k)
 /* Tile shape from the tuning record, shrunk (items first, then the
  * work-group) until the scatter's local memory fits, then to what the
  * compiled kernels allow. */
-static clsa_status choose_shape(sort_run *r)
+static clsa_status choose_shape_once(sort_run *r)
 {
     const clsa_tuning *t = &r->ctx->tune;
     size_t wg = pow2_floor(t->sort_wg ? t->sort_wg : 1);
     size_t items = pow2_floor(t->radix_items ? t->radix_items : 1);
     if (items > 32) items = 32;
     if (wg > t->max_wg) wg = pow2_floor(t->max_wg ? t->max_wg : 1);
+    if (wg < RANK_WARP_LANES) r->warp = 0;
     while (wg * items > MAX_TILE) items > 1 ? (items /= 2) : (wg /= 2);
     uint64_t lm = t->local_mem ? t->local_mem : 16384;
     while (clsa__radix_scatter_local(r, wg, items) > lm && wg * items > 1)
@@ -103,10 +118,23 @@ static clsa_status choose_shape(sort_run *r)
     size_t kmax = kernel_max_wg(r->ctx, r->hist), smax = kernel_max_wg(r->ctx, r->scatter);
     if (smax < kmax) kmax = smax;
     if (wg > kmax) wg = pow2_floor(kmax);
+    if (r->warp && wg < RANK_WARP_LANES) return CLSA_ERR_UNSUPPORTED;
     r->wg = wg;
     r->tile = wg * items;
     r->nb = clsa__div_up(r->n, r->tile);
     return CLSA_OK;
+}
+
+/* Where the native warp ranking does not build (a driver without PTX inline
+ * assembly or match.any) or the kernels allow less than a warp, the split
+ * rounds instead; a failed build turns it off for the context. */
+static clsa_status choose_shape(sort_run *r)
+{
+    clsa_status st = choose_shape_once(r);
+    if (st == CLSA_OK || !r->warp) return st;
+    if (r->warp == 1 && st != CLSA_ERR_UNSUPPORTED) r->ctx->tune.radix_warp = 0;
+    r->warp = 0;
+    return choose_shape_once(r);
 }
 
 static clsa_status run_hist(sort_run *r, cl_mem keys, cl_uint shift, cl_uint dmask, cl_int masks)
@@ -145,7 +173,8 @@ static clsa_status run_scatter(sort_run *r, cl_mem kin, cl_mem kout, cl_mem vin,
         (st = CLSA_ARG(ctx, k, name, a++, r->table)) ||
         (st = clsa__radix_rank_args(r, k, name, a, dmask, &a)))
         return st;
-    return clsa__launch(ctx, k, name, r->nb * r->wg, r->wg);
+    /* named apart in the profile: which ranking ran */
+    return clsa__launch(ctx, k, r->warp ? "radix_scatter_warp" : name, r->nb * r->wg, r->wg);
 }
 
 /* ---- pass planning ---------------------------------------------------------- */
@@ -266,6 +295,7 @@ clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem value
     r.sub = ctx->tune.radix_sub >= 1 && ctx->tune.radix_sub <= 8 ? ctx->tune.radix_sub
                                                                  : CLSA_RADIX_SUB_BITS;
     r.onesweep = ctx->tune.onesweep && n < ONESWEEP_MAX_N;
+    r.warp = r.onesweep ? 0 : ctx->tune.radix_warp;
     cl_mem own_k = NULL, own_v = NULL;
     clsa_status st = CLSA_OK;
     CLSA_TRY(choose_shape(&r));

@@ -295,6 +295,24 @@ static clsa_context *new_context(const clsa_options *opt)
     return ctx;
 }
 
+/* The warp width NVIDIA devices report through their attribute query
+ * extension (cl_nv_device_attribute_query); 0 elsewhere. */
+static unsigned nv_warp(cl_device_id d)
+{
+    size_t len = 0;
+    cl_uint w = 0;
+    if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &len) != CL_SUCCESS || len == 0)
+        return 0;
+    char *ext = malloc(len + 1);
+    int has = ext && clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, len, ext, NULL) == CL_SUCCESS &&
+              (ext[len] = 0, strstr(ext, "cl_nv_device_attribute_query") != NULL);
+    free(ext);
+    if (!has ||
+        clGetDeviceInfo(d, 0x4003 /* CL_DEVICE_WARP_SIZE_NV */, sizeof w, &w, NULL) != CL_SUCCESS)
+        return 0;
+    return w;
+}
+
 static void fill_tuning(clsa_context *ctx)
 {
     clsa_tuning *t = &ctx->tune;
@@ -305,6 +323,7 @@ static void fill_tuning(clsa_context *ctx)
     t->global_mem = ctx->info.global_mem;
     t->is_gpu = ctx->info.is_gpu;
     t->host_unified = ctx->info.host_unified_memory;
+    t->warp_nv = nv_warp(ctx->device);
     clsa__tuning_init(t);
 }
 

@@ -36,6 +36,12 @@ typedef struct clsa_tuning {
                                * pass over so few keys); 0: always read */
     unsigned radix_reg;       /* 1: the radix ranking counts digits in registers
                                  (packed 8-bit counters), 0: in local memory */
+    unsigned warp_nv;         /* CL_DEVICE_WARP_SIZE_NV where the device has
+                                 cl_nv_device_attribute_query, else 0 */
+    unsigned radix_warp;      /* radix scatter's ranking: 0 split rounds of radix_sub
+                                 bits, 1 one 8-bit round by warp match (NVIDIA PTX,
+                                 warps of 32), 2 the same emulated with work-group
+                                 barriers (any device; tests) */
     unsigned radix_sub;       /* bits per local split round of the radix tile
                                  ranking, 1..8 (its counter matrix has 2^radix_sub
                                  rows per work-item) */
