@@ -317,7 +317,7 @@ static void rank_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local 
         uint peers = warp_match(d, x, lid);
         uint before = wc[WC(w, d, ndig)];
         warp_sync();
-        if (lane == 31 - clz(peers)) wc[WC(w, d, ndig)] = before + popcount(peers);
+        if ((peers >> lane) == 1u) wc[WC(w, d, ndig)] = before + popcount(peers);
         warp_sync();
         rk[j] = before + popcount(peers & below);
     }

@@ -62,6 +62,10 @@ def variants():
     for kb in (4, 8):
         for vb in (0, 4, 8):
             v.append(("radix_rank+radix_sort", 0, radix % (kb, vb)))
+            # the warp ranking as emulated with barriers; RANK_WARP=1 is
+            # NVIDIA PTX, built only by NVIDIA's compiler (the host falls
+            # back to the split rounds where it fails)
+            v.append(("radix_rank+radix_sort", 0, radix % (kb, vb) + " -DRANK_WARP=2"))
     # The single-pass sort is off unless CLSA_TUNE=onesweep=1: two layouts
     # (its shared code is radix_rank.cl's, compiled in all six above).
     v += [("radix_rank+radix_onesweep", 0, radix % kv) for kv in ((4, 4), (8, 8))]
