@@ -276,6 +276,13 @@ static uint warp_match(uint d, __local uint *x, uint lid)
     asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(m) : "r"(d));
     return m;
 }
+/* v of lane src, to every lane. */
+static uint warp_bcast(uint v, uint src, __local uint *x, uint lid)
+{
+    uint r;
+    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(src));
+    return r;
+}
 /* Orders the local accesses of the warp's lanes around it. */
 static void warp_sync(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
 #else
@@ -287,8 +294,15 @@ static uint warp_match(uint d, __local uint *x, uint lid)
     for (uint i = 0; i < WARP; i++) m |= (uint)(x[w0 + i] == d) << i;
     return m;
 }
-/* Two of these follow every warp_match, so x is read before it is written
- * again. */
+static uint warp_bcast(uint v, uint src, __local uint *x, uint lid)
+{
+    barrier(CLK_LOCAL_MEM_FENCE); /* x read by warp_match */
+    x[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return x[(lid & ~(uint)(WARP - 1)) + src];
+}
+/* One of these follows every warp_bcast, so x is read before warp_match
+ * writes it again. */
 static void warp_sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
 #endif
 
@@ -315,11 +329,15 @@ static void rank_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local 
     for (uint j = 0; j < ITEMS; j++) {
         uint d = digit_of(k[j], shift, dmask);
         uint peers = warp_match(d, x, lid);
-        uint before = wc[WC(w, d, ndig)];
-        warp_sync();
-        if ((peers >> lane) == 1u) wc[WC(w, d, ndig)] = before + popcount(peers);
-        warp_sync();
-        rk[j] = before + popcount(peers & below);
+        /* the lowest lane of the digit counts for all of them (its index
+         * without clz or ctz: the bits below the lowest set one) */
+        uint leader = popcount((peers & (0u - peers)) - 1u), before = 0;
+        if ((peers & below) == 0u) {
+            before = wc[WC(w, d, ndig)];
+            wc[WC(w, d, ndig)] = before + popcount(peers);
+        }
+        rk[j] = warp_bcast(before, leader, x, lid) + popcount(peers & below);
+        warp_sync(); /* the next item's leader of d may be another lane */
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     /* Exclusive scan of the counters in (digit, warp) order: a run of
