@@ -116,6 +116,27 @@ __kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa
                   : GRP_NONE;
 }
 
+/* grp_split_heads where the sorts marked in u's top bit every slot that
+ * starts a new group (old group starts included): no key2 is gathered,
+ * only the old rank at the new heads.  u's flags stay for grp_rank_split
+ * and the compaction, which drop them. */
+__kernel void grp_split_bits(const __global idx_t *u, const __global idx_t *isa,
+                             const __global idx_t *starts, ulong m, ulong n,
+                             __global uint *scan, __global idx_t *val, int direct)
+{
+    ulong i = get_global_id(0);
+    if (i >= m) return;
+    idx_t ui = u[i];
+    int head = (ui & GRP_TOP) != 0, next = i + 1 >= m || (u[i + 1] & GRP_TOP) != 0;
+    idx_t v = GRP_NONE;
+    if (head) {
+        idx_t start = starts[scan[i] - 1];
+        v = grp_head_val(i, start, isa[ui & ~GRP_TOP] - start, next, n, direct);
+    }
+    scan[i] = head && !next;
+    val[i] = v;
+}
+
 /* New ranks after a doubling sort (heads: grp_head_ranks of the heads
  * of the scan of grp_split_heads' flags, which also set val to GRP_NONE,
  * or GRP_HEAD with marks, at those heads): a singleton's rank is in val,
@@ -132,7 +153,8 @@ __kernel void grp_rank_split(const __global idx_t *u, __global uint *scan,
 {
     ulong i = get_global_id(0);
     if (i >= m) return;
-    idx_t v = val[i], p = u[i];
+    /* with marks u's top bit is free: the sorts' flags (grp_split_bits) */
+    idx_t v = val[i], p = marks ? u[i] & ~GRP_TOP : u[i];
     int head = marks && v == GRP_HEAD, single = v != GRP_NONE && !head;
     idx_t r = single ? v : heads[scan[i] - 1];
     if (r != GRP_SAME || (single && !grp_single_same_ok(n))) isa[p] = r;
@@ -206,7 +228,7 @@ __kernel void grp_compact(const __global idx_t *u, const __global uint *pos, ulo
     if (i >= m) return;
     uint low = marks ? 0x7fffffffu : ~0u, pi = pos[i];
     uint p = pi & low, next = i + 1 < m ? pos[i + 1] & low : total;
-    if (next != p) out[p] = u[i] | (pi > low ? GRP_TOP : 0);
+    if (next != p) out[p] = (marks ? u[i] & ~GRP_TOP : u[i]) | (pi > low ? GRP_TOP : 0);
 }
 
 /* ---- length classes of the unsorted groups ----------------------------------
@@ -261,9 +283,14 @@ __kernel void grp_classify(const __global idx_t *starts, ulong g, ulong m, uint 
     if (c >= 0) lists[grp_region(m, (uint)c, nclass) + lb[c] + li] = (uint)j;
 }
 
-/* Tiny groups: gather the keys, insertion sort in private memory. */
+/* The boundary flag of sorted slot i of a group whose keys are k (see
+ * grp_split_bits): flag where slot i starts a new group. */
+#define grp_new_flag(k, i, flag) ((i) == 0 || (k)[(i) - 1] != (k)[i] ? (flag) : (idx_t)0)
+
+/* Tiny groups: gather the keys, insertion sort in private memory.  flag
+ * (GRP_TOP or 0): marked in u where a new group starts (grp_split_bits). */
 __kernel void grp_sort_tiny(const __global idx_t *starts, ulong g, ulong m, ulong n, ulong h,
-                            const __global idx_t *isa, __global idx_t *u)
+                            const __global idx_t *isa, __global idx_t *u, idx_t flag)
 {
     ulong j = get_global_id(0);
     if (j >= g) return;
@@ -282,18 +309,19 @@ __kernel void grp_sort_tiny(const __global idx_t *starts, ulong g, ulong m, ulon
         k[q] = key;
         v[q] = p;
     }
-    for (uint i = 0; i < (uint)len; i++) u[s + i] = v[i];
+    for (uint i = 0; i < (uint)len; i++) u[s + i] = v[i] | grp_new_flag(k, i, flag);
 }
 
 /* Groups of class `cls` (P = GRP_TINY << (cls + 1) slots) sorted in local
  * memory by teams of `team` work-items, local_size / team groups per
  * work-group (short groups would leave most of a work-group idle): keys
  * gathered straight into local memory (no key array in global memory),
- * bitonic sort over P, padding keys sort last.  count: groups in the class. */
+ * bitonic sort over P, padding keys sort last.  count: groups in the class;
+ * flag as in grp_sort_tiny. */
 __kernel void grp_sort_local(const __global uint *lists, uint cls, uint nclass, uint count,
                              uint team, const __global idx_t *starts, ulong g, ulong m, ulong n,
                              ulong h, const __global idx_t *isa, __global idx_t *u,
-                             __local idx_t *lk_all, __local idx_t *lv_all)
+                             __local idx_t *lk_all, __local idx_t *lv_all, idx_t flag)
 {
     uint lid = get_local_id(0);
     uint P = GRP_TINY << (cls + 1);
@@ -339,7 +367,7 @@ __kernel void grp_sort_local(const __global uint *lists, uint cls, uint nclass, 
             barrier(CLK_LOCAL_MEM_FENCE);
         }
     }
-    for (uint i = tl; i < len; i += team) u[s + i] = lv[i];
+    for (uint i = tl; i < len; i += team) u[s + i] = lv[i] | grp_new_flag(lk, i, flag);
 }
 
 /* First slot of the i-th group of class nclass, *len its length. */
@@ -410,17 +438,33 @@ __kernel void grp_large_keys(const __global idx_t *u, const __global idx_t *isa,
     vals[j] = j;
 }
 
-/* After the sort by key2: keys[k] = the long group of position vals[k],
- * vals[k] = its suffix (u is not written yet). */
+/* After the sort by key2 (keys, vals): gk[k] = the long group of position
+ * vals[k], gv[k] = its suffix (u is not written yet), | flag where it
+ * starts a new group.  Suffixes of equal key2 are in position order, so
+ * of one long group together: the suffix before it in its group after
+ * the (stable) sort by group is the one before it here exactly when both
+ * key2 and the group agree. */
 __kernel void grp_large_regroup(const __global idx_t *u, const __global idx_t *offs,
                                 const __global uint *cstart, uint count, uint total,
-                                __global idx_t *keys, __global idx_t *vals)
+                                const __global idx_t *keys, const __global idx_t *vals,
+                                __global idx_t *gk, __global idx_t *gv, idx_t flag)
 {
     uint k = (uint)get_global_id(0);
     if (k >= total) return;
     uint j = (uint)vals[k], i = grp_large_of(cstart, count, j);
-    keys[k] = i;
-    vals[k] = u[grp_large_slot(offs, cstart, i, j)];
+    int same = k > 0 && keys[k - 1] == keys[k] &&
+               grp_large_of(cstart, count, (uint)vals[k - 1]) == i;
+    gk[k] = i;
+    gv[k] = u[grp_large_slot(offs, cstart, i, j)] | (same ? (idx_t)0 : flag);
+}
+
+/* Boundary flags from keys sorted by (group, key2) in slot order (the
+ * global sort's combined keys). */
+__kernel void grp_key_bits(const __global idx_t *keys, ulong m, __global idx_t *u)
+{
+    ulong i = get_global_id(0);
+    if (i >= m) return;
+    if (i == 0 || keys[i - 1] != keys[i]) u[i] |= GRP_TOP;
 }
 
 /* Sorted suffixes back to their groups' slots (position k of the sorted

@@ -138,7 +138,8 @@ static void hard_inputs(void **state)
  * radix_blind: every radix sort runs
  * all digits of its range without reading back which vary (the GPU default
  * for small sorts); radix_warp=2: the radix scatters rank by warps (the
- * NVIDIA default, emulated here). */
+ * NVIDIA default, emulated here); sa_path + 4096: the split gathers key2
+ * again instead of reading the sorts' flags of new groups in u. */
 static void forced_paths(void **state)
 {
     (void)state;
@@ -151,7 +152,8 @@ static void forced_paths(void **state)
                                   "sa_path=262,r1=32",  "sa_path=4,r1=16",
                                   "radix_blind=1000000", "sa_path=1,radix_blind=1000000",
                                   "sa_path=1027",       "sa_path=2055",
-                                  "radix_warp=2",       "sa_path=1,radix_warp=2"};
+                                  "radix_warp=2",       "sa_path=1,radix_warp=2",
+                                  "sa_path=4096",       "sa_path=4096,r1=32"};
     static const hard_case kinds[] = {{GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 100},
                                       {GEN_RANDOM, 2}, {GEN_MUTATED, 3000}, {GEN_THUE_MORSE, 0}};
     size_t sizes[] = {100, 3000, 40000};

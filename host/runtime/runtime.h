@@ -60,7 +60,10 @@ typedef struct clsa_tuning {
                                  from the SA, not the final ranks; + 128 never
                                  direct mode (SA written as suffixes finish, no
                                  ISA^-1); + 512 direct mode whatever the 5 iw
-                                 budget (docs/SA.md) */
+                                 budget; + 1024 global sorts restore groups by
+                                 rank; + 2048 global sorts in halves and a merge;
+                                 + 4096 the split gathers key2 instead of reading
+                                 the sorts' new-group flags (docs/SA.md) */
     unsigned onesweep;        /* radix sort: 1 single pass with decoupled look-back
                                  (radix_onesweep.cl), 0 reduce-then-scan */
     unsigned out_of_core;     /* 1: host-pointer device SAs always take the out-of-core

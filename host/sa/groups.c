@@ -31,6 +31,17 @@ static int marks_on(const clsa_context *ctx, const clsa__sa_work *w)
     return w->n < ((uint64_t)1 << 31) && !(ctx->tune.sa_path & 16);
 }
 
+int clsa__groups_flag_ok(const clsa_context *ctx, const clsa__sa_work *w)
+{
+    return marks_on(ctx, w) && !(ctx->tune.sa_path & 4096);
+}
+
+/* The boundary flag of the sorts (groups.cl GRP_TOP, or 0 unless
+ * w->flagged) as an idx_t kernel argument in f32 / f64. */
+#define FLAG_KARG(w, f32, f64)                                                           \
+    ((f32) = (w)->flagged ? 0x80000000u : 0u, (f64) = (cl_ulong)(f32) << 32,              \
+     (w)->index64 ? (clsa__karg)CLSA_KARG(f64) : (clsa__karg)CLSA_KARG(f32))
+
 #define RUN(w, name, global, ...) RUN_WG(w, name, global, 0, __VA_ARGS__)
 #define RUN_WG(w, name, global, local, ...)                                              \
     clsa__sa_run(ctx, "groups", (w)->index64, name, global, local,                      \
@@ -122,15 +133,22 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
     cl_int direct = w->sa != NULL;
     cl_mem sa = direct ? w->sa : w->isa; /* unread without direct */
     clsa_status st;
+    if (w->flagged && !starts_valid) /* the old heads' gather would read the flags */
+        return clsa__fail(ctx, CLSA_ERR_OPENCL, "suffix array: flagged groups without starts");
     /* Old groups (sk: scan of their heads, sv: first slots) give each
      * slot's delta. */
-    if ((!starts_valid && (st = clsa__groups_starts(ctx, w))) ||
-        (st = RUN(w, "grp_split_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
-                  CLSA_KARG(w->sv), CLSA_KARG(g_old), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
-                  CLSA_KARG(w->sk), CLSA_KARG(w->k), local_keys(ctx, w, 2),
-                  CLSA_KARG(direct))) ||
-        (st = scan_heads(ctx, w, w->sk, w->k, w->sv, &g)))
+    if (w->flagged)
+        st = RUN(w, "grp_split_bits", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(w->sv),
+                 CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->sk), CLSA_KARG(w->k),
+                 CLSA_KARG(direct));
+    else if (!starts_valid && (st = clsa__groups_starts(ctx, w)))
         return st;
+    else
+        st = RUN(w, "grp_split_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
+                 CLSA_KARG(w->sv), CLSA_KARG(g_old), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
+                 CLSA_KARG(w->sk), CLSA_KARG(w->k), local_keys(ctx, w, 2), CLSA_KARG(direct));
+    w->flagged = 0;
+    if (st || (st = scan_heads(ctx, w, w->sk, w->k, w->sv, &g))) return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     cl_int marks = marks_on(ctx, w);
     if ((st = RUN(w, "grp_rank_split", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KARG(w->sv),
@@ -146,6 +164,14 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
     /* keep flags in sk; their scan into k (its values are dead), as the
      * compaction writes u into sk */
     return compact_kept(ctx, w, w->sk, w->k);
+}
+
+clsa_status clsa__groups_flag_from_keys(clsa_context *ctx, clsa__sa_work *w)
+{
+    cl_ulong m = w->m;
+    clsa_status st = RUN(w, "grp_key_bits", w->m, CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(w->u));
+    w->flagged = st == CLSA_OK;
+    return st;
 }
 
 clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_delta)
@@ -235,9 +261,11 @@ clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
 {
     size_t iw = w->index64 ? 8 : 4;
     cl_ulong m = w->m, g = w->g, n = w->n, hh = h;
-    cl_uint nc = c->nclass;
+    cl_uint nc = c->nclass, f32;
+    cl_ulong f64;
     clsa_status st = RUN(w, "grp_sort_tiny", w->g, CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m),
-                         CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->u));
+                         CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->u),
+                         FLAG_KARG(w, f32, f64));
     for (unsigned k = 0; st == CLSA_OK && k < c->nclass; k++) {
         if (!c->count[k]) continue;
         /* a team of up to P/2 work-items per group, wg / team groups per
@@ -249,7 +277,7 @@ clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
                     CLSA_KARG(cls), CLSA_KARG(nc), CLSA_KARG(count), CLSA_KARG(tm),
                     CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
                     CLSA_KARG(w->isa), CLSA_KARG(w->u), CLSA_KLOCAL(per * P * iw),
-                    CLSA_KLOCAL(per * P * iw));
+                    CLSA_KLOCAL(per * P * iw), FLAG_KARG(w, f32, f64));
     }
     return st;
 }
@@ -270,7 +298,8 @@ clsa_status clsa__groups_sort_long(clsa_context *ctx, clsa__sa_work *w, const cl
     int iw = w->index64 ? 8 : 4;
     uint32_t count = c->count[c->nclass], total = (uint32_t)c->large_slots;
     cl_ulong m = w->m, g = w->g, n = w->n, hh = h, cc = count;
-    cl_uint nc = c->nclass;
+    cl_uint nc = c->nclass, f32;
+    cl_ulong f64;
     cl_mem offs = NULL, cstart = NULL;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)count * iw, &offs));
@@ -285,14 +314,17 @@ clsa_status clsa__groups_sort_long(clsa_context *ctx, clsa__sa_work *w, const cl
                  CLSA_KARG(total), CLSA_KARG(views[0]), CLSA_KARG(views[2])));
     CLSA_TRY(clsa__radix_sort_capped(ctx, views[0], views[2], total, iw, iw, 0,
                                      clsa__bits_of(n), views[1], views[3], table_bytes));
+    /* regrouped into the scratch arrays (the flags compare neighbours of
+     * the key2 order), sorted by group there */
     CLSA_TRY(RUN(w, "grp_large_regroup", total, CLSA_KARG(w->u), CLSA_KARG(offs),
                  CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(views[0]),
-                 CLSA_KARG(views[2])));
+                 CLSA_KARG(views[2]), CLSA_KARG(views[1]), CLSA_KARG(views[3]),
+                 FLAG_KARG(w, f32, f64)));
     if (count > 1)
-        CLSA_TRY(clsa__radix_sort_capped(ctx, views[0], views[2], total, iw, iw, 0,
-                                         clsa__bits_of(count - 1), views[1], views[3],
+        CLSA_TRY(clsa__radix_sort_capped(ctx, views[1], views[3], total, iw, iw, 0,
+                                         clsa__bits_of(count - 1), views[0], views[2],
                                          table_bytes));
-    CLSA_TRY(RUN(w, "grp_large_put", total, CLSA_KARG(views[2]), CLSA_KARG(offs),
+    CLSA_TRY(RUN(w, "grp_large_put", total, CLSA_KARG(views[3]), CLSA_KARG(offs),
                  CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(w->u)));
 done:
     clsa__free(ctx, &offs);

@@ -39,6 +39,9 @@ typedef struct clsa__sa_work {
                      * every suffix in its final order, isa was not written */
     uint64_t rank_base; /* SA index of u's first suffix before any sort: 0,
                          * or a part's first slot (host/sa/pd_part.c) */
+    int flagged;    /* this pass's sorts marked in the top bit of u every slot
+                     * that starts a new group (clsa__groups_flag_ok):
+                     * clsa__groups_split reads them instead of key2 */
     int marked;     /* the last compaction marked each group's first slot in
                      * the top bit of u (groups.cl GRP_TOP): the next
                      * clsa__groups_starts scans those bits and clears them */
@@ -72,8 +75,15 @@ unsigned clsa__groups_nclass(const clsa_context *ctx, int index64);
  * are kept in k (which must hold w->m idx_t + 64 uints). */
 clsa_status clsa__groups_classify(clsa_context *ctx, clsa__sa_work *w, clsa__grp_classes *c);
 
+/* Whether this pass's sorts may mark new groups in u's top bit (w->flagged):
+ * where the marks free it (n < 2^31), unless CLSA_TUNE sa_path + 4096. */
+int clsa__groups_flag_ok(const clsa_context *ctx, const clsa__sa_work *w);
+
+/* w->flagged from the global sort's keys in k, in order by (group, key2). */
+clsa_status clsa__groups_flag_from_keys(clsa_context *ctx, clsa__sa_work *w);
+
 /* Sorts every group up to R1 long by key2 at distance h in place in u
- * (keys gathered inside the kernels). */
+ * (keys gathered inside the kernels); marks new groups with w->flagged. */
 clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
                                     const clsa__grp_classes *c, uint64_t h);
 
@@ -86,7 +96,8 @@ clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
  * their suffixes only: views = keys, scratch keys, values, scratch values,
  * c->large_slots idx_t each, cut from free work arrays by the caller;
  * table_bytes bounds the radix sort's digit table.  Reads the class lists
- * in k and the starts in sv before anything is written to the views. */
+ * in k and the starts in sv before anything is written to the views;
+ * marks new groups with w->flagged. */
 clsa_status clsa__groups_sort_long(clsa_context *ctx, clsa__sa_work *w, const clsa__grp_classes *c,
                                    uint64_t h, const cl_mem views[4], size_t table_bytes);
 

@@ -414,7 +414,17 @@ static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h
             if ((st = clsa__groups_starts_from_keys(ctx, w, (unsigned)group_shift))) return st;
             starts_valid = 1;
         }
+        /* keys by (group, key2): new groups where neighbours differ */
+        if (group_shift > 0 && clsa__groups_flag_ok(ctx, w) &&
+            (st = clsa__groups_flag_from_keys(ctx, w)))
+            return st;
     } else {
+        /* The sorts mark new groups in u's top bit, so the split gathers
+         * no key2, unless the segmented sort runs (its keys are gathered
+         * from u over every slot) or the long groups' sorts use sk (the
+         * split then finds the old groups again, from u). */
+        w->flagged = clsa__groups_flag_ok(ctx, w) &&
+                     (long_radix ? !uses_sk : c.count[c.nclass] == 0);
         clsa__set_phase(ctx, CLSA_PHASE_SORT_S);
         if ((st = clsa__groups_sort_small(ctx, w, &c, h))) return st;
         if (long_radix) st = sort_long(ctx, w, &c, h, off, uses_sk, &starts_valid);
