@@ -112,8 +112,8 @@ typedef struct clsa_mpi_file_stats {
                         * for its reservation (mapped), MPI-IO writes, close, rename */
     int engine;        /* CLSA_MPI_ENGINE_* */
     int output;        /* CLSA_MPI_OUTPUT_*: the route the file took */
-    double reserve_s;  /* mapped: this rank's share reserved and pre-faulted, on a
-                        * thread beside the read and the sort (not on the way) */
+    double reserve_s;  /* mapped: this rank's share reserved and its slice pre-faulted,
+                        * on a thread beside the plan, upload and sort (not on the way) */
 } clsa_mpi_file_stats;
 
 #define CLSA_MPI_OUTPUT_MPI_IO 0 /* MPI_File_write_at of each rank's slice */

@@ -29,8 +29,9 @@ int dist_device_one(const uint8_t *text, int64_t n, const clsa_context *ctx)
 }
 
 clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
-                               const uint64_t *split, dist_slice_reader read, void *arg,
-                               dist_member_times *t, char *msg, size_t cap)
+                               const uint64_t *split, dist_slice_reader read,
+                               dist_slice_known known, void *arg, dist_member_times *t,
+                               char *msg, size_t cap)
 {
     dist_member_times own;
     if (!t) t = &own;
@@ -42,7 +43,11 @@ clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *t
     p.host_text = text;
     p.msg = msg;
     p.cap = cap;
+    p.known = known;
+    p.known_arg = arg;
     msg[0] = 0;
+    /* alone, the slices are known before the upload */
+    if (alone && known) known(arg, 0, c->rank == 0 ? (uint64_t)n : 0);
     cl_mem dtext = NULL, dsa = NULL;
     clsa__call_begin(ctx);
     clsa_status st = CLSA_OK;
@@ -108,6 +113,7 @@ typedef struct placed {
     dist_host_slice *sl;
     int width;
     dist_slice_place place;
+    dist_slice_known known;
     void *arg;
     char *msg;
     size_t cap;
@@ -125,15 +131,22 @@ static clsa_status read_placed(void *arg, clsa_context *ctx, cl_mem dsa, uint64_
     return count ? dist_read_slice(ctx, dsa, dst, count, p->width == 8) : CLSA_OK;
 }
 
+static void known_placed(void *arg, uint64_t base, uint64_t count)
+{
+    placed *p = arg;
+    if (p->known) p->known(p->arg, base, count);
+}
+
 clsa_status clsa__dist_device_sa(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
                            dist_host_slice *out, char *msg, size_t cap)
 {
-    return clsa__dist_device_sa_to(c, ctx, text, n, 4, NULL, NULL, out, msg, cap);
+    return clsa__dist_device_sa_to(c, ctx, text, n, 4, NULL, NULL, NULL, out, msg, cap);
 }
 
 clsa_status clsa__dist_device_sa_to(dist_comm *c, clsa_context *ctx, const uint8_t *text,
-                                    int64_t n, int width, dist_slice_place place, void *arg,
-                                    dist_host_slice *out, char *msg, size_t cap)
+                                    int64_t n, int width, dist_slice_place place,
+                                    dist_slice_known known, void *arg, dist_host_slice *out,
+                                    char *msg, size_t cap)
 {
     double t0 = clsa__now();
     memset(out, 0, sizeof *out);
@@ -152,8 +165,9 @@ clsa_status clsa__dist_device_sa_to(dist_comm *c, clsa_context *ctx, const uint8
     }
     out->t.plan = clsa__now() - t0;
     if (!(st = dist_agree(c, st, msg, cap)))
-        st = dist_device_member(c, ctx, text, n, alone ? NULL : split, read_placed,
-                                &(placed){out, width, place, arg, msg, cap}, &out->t, msg, cap);
+        st = dist_device_member(c, ctx, text, n, alone ? NULL : split, read_placed, known_placed,
+                                &(placed){out, width, place, known, arg, msg, cap}, &out->t, msg,
+                                cap);
     free(split);
     return dist_agree(c, st, msg, cap);
 }

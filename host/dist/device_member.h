@@ -45,12 +45,20 @@ CLSA_DIST_EXPORT clsa_status clsa__dist_device_sa(dist_comm *c, clsa_context *ct
 typedef clsa_status (*dist_slice_place)(void *arg, uint64_t base, uint64_t count, void **dst,
                                         char *msg, size_t cap);
 
+/* A member's slice SA[base, base + count) as soon as it is known (after
+ * the plan where one device builds it all, else early in the sort), so the
+ * caller can prepare its place while the sort runs.  The slice may still
+ * change (the members decline after the initial sort): place gets the
+ * final one. */
+typedef void (*dist_slice_known)(void *arg, uint64_t base, uint64_t count);
+
 /* clsa__dist_device_sa, the slice read straight into place's memory where
  * it gives some (out->v NULL then; base, count and times as ever): the
- * download is the output's write. */
+ * download is the output's write.  known (may be NULL) gets arg too. */
 CLSA_DIST_EXPORT clsa_status clsa__dist_device_sa_to(dist_comm *c, clsa_context *ctx,
                                                      const uint8_t *text, int64_t n, int width,
-                                                     dist_slice_place place, void *arg,
+                                                     dist_slice_place place,
+                                                     dist_slice_known known, void *arg,
                                                      dist_host_slice *out, char *msg, size_t cap);
 
 #ifdef CLSA_RUNTIME_H
@@ -69,7 +77,8 @@ typedef clsa_status (*dist_slice_reader)(void *arg, clsa_context *ctx, cl_mem ds
 clsa_status dist_read_slice(clsa_context *ctx, cl_mem dsa, void *dst, uint64_t count, int index64);
 
 /* Collective over c: the whole text up to ctx's device, this member's part
- * sorted, its slice handed to read.  split: the c->size - 1 splitters
+ * sorted, its slice told to known (may be NULL) as soon as it is known and
+ * handed to read (both get arg).  split: the c->size - 1 splitters
  * (clsa__pd_part_splitters), or NULL for member 0 to build the whole array
  * alone (the others get count 0).  Failures are agreed at every exchange;
  * the last step (read) is not: the caller agrees its status.  msg: the
@@ -77,7 +86,8 @@ clsa_status dist_read_slice(clsa_context *ctx, cl_mem dsa, void *dst, uint64_t c
  * times and whether one device built it all.  Runs as a public call on
  * ctx (its lock). */
 clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
-                               const uint64_t *split, dist_slice_reader read, void *arg,
-                               dist_member_times *t, char *msg, size_t cap);
+                               const uint64_t *split, dist_slice_reader read,
+                               dist_slice_known known, void *arg, dist_member_times *t,
+                               char *msg, size_t cap);
 #endif
 #endif

@@ -244,6 +244,13 @@ static clsa_status place_slice(void *arg, uint64_t base, uint64_t count, void **
     return mpi_out_slice(arg, base, count, dst, msg, cap);
 }
 
+/* The splitters' slice, known early in the sort: the output's thread
+ * pre-faults it while the sort runs. */
+static void slice_known(void *arg, uint64_t base, uint64_t count)
+{
+    mpi_out_expect(arg, base, count);
+}
+
 /* The device engine: each rank's slice straight into the mapped file, or
  * into host memory and written by MPI-IO.  Status agreed. */
 static clsa_status file_on_devices(dist_comm *c, clsa_context *ctx, const uint8_t *text,
@@ -251,8 +258,8 @@ static clsa_status file_on_devices(dist_comm *c, clsa_context *ctx, const uint8_
                                    size_t cap)
 {
     dist_host_slice sl;
-    clsa_status st = clsa__dist_device_sa_to(c, ctx, text, n, o->width, place_slice, o, &sl, msg,
-                                             cap);
+    clsa_status st = clsa__dist_device_sa_to(c, ctx, text, n, o->width, place_slice, slice_known,
+                                             o, &sl, msg, cap);
     s->plan_s = sl.t.plan;
     s->upload_s = sl.t.upload;
     s->sort_s = sl.t.sort;
@@ -278,6 +285,7 @@ static clsa_status file_on_hosts(dist_comm *c, clsa_context *ctx, const uint8_t 
     if (st) snprintf(msg, cap, "out of host memory for the SA slice");
     double t0 = MPI_Wtime(), t[2] = {0, 0};
     s->engine = CLSA_MPI_ENGINE_HOST;
+    mpi_out_expect(o, (uint64_t)lo, (uint64_t)m); /* the equal range: known now */
     if (!(st = dist_agree(c, st, msg, cap)) && !(st = dist_sa(c, ctx, window, n, sa, msg, cap))) {
         s->sort_s = MPI_Wtime() - t0;
         st = write_slice(o, sa, 0, lo, m, t, msg, cap);
@@ -288,8 +296,11 @@ static clsa_status file_on_hosts(dist_comm *c, clsa_context *ctx, const uint8_t 
     return dist_agree(c, st, msg, cap);
 }
 
-/* The text read, the output opened (its reservation running beside the
- * read and the sort), the array built and put in the file. */
+/* The text read, the output opened, the array built and put in the file.
+ * The output's reservation thread starts only after the read: beside it
+ * the two competed for the kernel's page allocation and the read of 1 GB
+ * took 1.3-1.5 s instead of 0.47 (BENCHMARKS.md, run 16g); it then runs
+ * beside the plan, the upload and the sort. */
 static clsa_status sa_file(dist_comm *c, MPI_Comm comm, clsa_context *ctx, const char *text_path,
                            const char *sa_path, int width, int64_t *n, clsa_mpi_file_stats *s,
                            char *msg, size_t cap)
@@ -312,6 +323,7 @@ static clsa_status sa_file(dist_comm *c, MPI_Comm comm, clsa_context *ctx, const
         double t2 = MPI_Wtime();
         st = read_text(c, &fh, text_path, *n, whole, &text, msg, cap);
         s->read_s = (t1 - t0) + (MPI_Wtime() - t2);
+        if (!st) mpi_out_start_prepare(&o);
     } else {
         MPI_File_close(&fh);
     }

@@ -90,30 +90,52 @@ static int forced_mpi_io(void)
     return e && (!strcmp(e, "mpiio") || !strcmp(e, "mpi-io"));
 }
 
-/* The rank's equal share of the file reserved (fallocate: a full file
- * system fails here, not as a SIGBUS in the download) and its pages mapped
- * in (MADV_POPULATE_WRITE, else read) so the download takes no faults.
- * Data is never written here: another rank may already be putting its
- * slice into this share. */
+/* Bytes [a, b) of the file reserved (fallocate: a full file system fails
+ * here, not as a SIGBUS in the download); 0 or the errno. */
+static int reserve(mpi_out *o, size_t a, size_t b)
+{
+    return b > a && fallocate(o->fd, 0, (off_t)a, (off_t)(b - a)) ? errno : 0;
+}
+
+/* Bytes [a, b) mapped in (MADV_POPULATE_WRITE, else read) so the download
+ * takes no faults.  Data is never written here: another rank may already
+ * be putting its slice into these pages. */
+static void populate(mpi_out *o, size_t a, size_t b)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (b <= a) return;
+    uint8_t *from = o->map + a / page * page;
+    if (madvise(from, o->map + b - from, MADV_POPULATE_WRITE))
+        for (volatile uint8_t *p = from; p < o->map + b; p += page) (void)*p;
+}
+
+/* The equal share first: the ranks' shares cover the file, so the costly
+ * part of a reservation (tmpfs zeroes every page) runs while the slices
+ * are still unknown.  Then the slice the sort named, reserved again (its
+ * part in a neighbour's share may not be yet: a fault there would be a
+ * SIGBUS on a full file system) and pre-faulted. */
 static void *prepare(void *arg)
 {
     mpi_out *o = arg;
     double t0 = now();
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), a = o->share[0], b = o->share[1];
-    if (b > a && fallocate(o->fd, 0, (off_t)a, (off_t)(b - a))) {
-        o->err = errno;
+    int e = reserve(o, o->share[0], o->share[1]);
+    double t1 = now();
+    pthread_mutex_lock(&o->lock);
+    while (!o->told) pthread_cond_wait(&o->wake, &o->lock);
+    size_t a = o->slice[0], b = o->slice[1];
+    pthread_mutex_unlock(&o->lock);
+    double t2 = now();
+    if (!e && !(e = reserve(o, a, b))) populate(o, a, b);
+    if (e) {
+        o->err = e;
         o->failed = "cannot reserve space for";
-    } else if (b > a) {
-        uint8_t *from = o->map + a / page * page;
-        if (madvise(from, o->map + b - from, MADV_POPULATE_WRITE))
-            for (volatile uint8_t *p = from; p < o->map + b; p += page) (void)*p;
     }
-    o->reserve_s = now() - t0;
+    o->reserve_s = (t1 - t0) + (now() - t2); /* not the wait for the slice */
     return NULL;
 }
 
 /* Rank 0 creates and sizes the file before the others open it; each maps
- * all of it (address space only) and starts reserving its share. */
+ * all of it (address space only). */
 static clsa_status open_mapped(dist_comm *c, mpi_out *o, char *msg, size_t cap)
 {
     clsa_status st = CLSA_OK;
@@ -132,9 +154,40 @@ static clsa_status open_mapped(dist_comm *c, mpi_out *o, char *msg, size_t cap)
     int64_t lo = dist_part_lo(o->n, c->size, c->rank), hi = dist_part_lo(o->n, c->size, c->rank + 1);
     o->share[0] = (size_t)(lo * o->width);
     o->share[1] = (size_t)(hi * o->width);
-    if (!st && o->map) o->started = !pthread_create(&o->thread, NULL, prepare, o);
-    if (!st && o->map && !o->started) prepare(o); /* no thread: reserved now */
     return dist_agree(c, st, msg, cap);
+}
+
+void mpi_out_start_prepare(mpi_out *o)
+{
+    if (!o->mapped || !o->map || o->started) return;
+    if (pthread_mutex_init(&o->lock, NULL)) return;
+    if (pthread_cond_init(&o->wake, NULL)) {
+        pthread_mutex_destroy(&o->lock);
+        return;
+    }
+    o->told = 0;
+    o->started = !pthread_create(&o->thread, NULL, prepare, o);
+    if (o->started) return;
+    pthread_cond_destroy(&o->wake);
+    pthread_mutex_destroy(&o->lock);
+}
+
+/* The thread's slice, the first one it is told (count 0: nothing more). */
+static void tell(mpi_out *o, uint64_t base, uint64_t count)
+{
+    pthread_mutex_lock(&o->lock);
+    if (!o->told) {
+        o->slice[0] = (size_t)(base * (uint64_t)o->width);
+        o->slice[1] = (size_t)((base + count) * (uint64_t)o->width);
+        o->told = 1;
+        pthread_cond_signal(&o->wake);
+    }
+    pthread_mutex_unlock(&o->lock);
+}
+
+void mpi_out_expect(mpi_out *o, uint64_t base, uint64_t count)
+{
+    if (o->started) tell(o, base, count);
 }
 
 static clsa_status open_mpi_io(dist_comm *c, MPI_Comm comm, mpi_out *o, char *msg, size_t cap)
@@ -176,11 +229,16 @@ clsa_status mpi_out_open(dist_comm *c, MPI_Comm comm, const char *path, int64_t 
     return st;
 }
 
+/* Waits for the thread; one still waiting for its slice is told an empty
+ * one (a failure before the sort named it). */
 static void join(mpi_out *o)
 {
     if (!o->started) return;
     double t0 = now();
+    tell(o, 0, 0);
     pthread_join(o->thread, NULL);
+    pthread_cond_destroy(&o->wake);
+    pthread_mutex_destroy(&o->lock);
     o->started = 0;
     o->wait_s += now() - t0;
 }
@@ -190,10 +248,12 @@ clsa_status mpi_out_slice(mpi_out *o, uint64_t base, uint64_t count, void **dst,
 {
     *dst = NULL;
     if (!o->mapped || !count) return CLSA_OK;
+    mpi_out_expect(o, base, count); /* where the sort did not name it earlier */
     join(o);
     if (o->failed) return sys_fail(msg, cap, o->failed, o->tmp, o->err);
-    /* the part of the slice outside this rank's share: its owner may not
-     * have reserved it yet (fallocate of reserved blocks costs little) */
+    /* any part of the slice the thread did not reserve (no thread, or the
+     * slice changed after it was told: one device took over); fallocate
+     * of reserved blocks costs little */
     off_t at = (off_t)(base * (uint64_t)o->width), len = (off_t)(count * (uint64_t)o->width);
     if (fallocate(o->fd, 0, at, len)) return sys_fail(msg, cap, "cannot reserve space for",
                                                       o->tmp, errno);

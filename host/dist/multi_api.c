@@ -50,8 +50,8 @@ static void *run_member(void *arg)
     pthread_mutex_unlock(m->lock);
     if (go < 0) return NULL;
     if (m->split) {
-        m->st = dist_device_member(&m->c, m->ctx, m->text, m->n, m->split, read_slice, m, NULL,
-                                   m->msg, sizeof m->msg);
+        m->st = dist_device_member(&m->c, m->ctx, m->text, m->n, m->split, read_slice, NULL, m,
+                                   NULL, m->msg, sizeof m->msg);
         return NULL;
     }
     int64_t lo = dist_part_lo(m->n, m->c.size, m->c.rank);

@@ -124,6 +124,7 @@ clsa_status clsa__pd_part_slices(clsa_context *ctx, clsa__pd_part *p, clsa_statu
     p->base = 0;
     for (int r = 0; r < c->rank; r++) p->base += (uint64_t)all[r];
     p->count = m;
+    if (p->known) p->known(p->known_arg, p->base, p->count);
 done:
     free(all);
     return st;

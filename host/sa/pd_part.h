@@ -31,6 +31,10 @@ typedef struct clsa__pd_part {
                               * cost more than a second device saves: nothing was sorted,
                               * and the caller runs one device instead */
     int exchanges;           /* exchanges so far */
+    /* may be NULL: told the slice as soon as the members' counts give it,
+     * early in the sort (the MPI output pre-faults it meanwhile) */
+    void (*known)(void *arg, uint64_t base, uint64_t count);
+    void *known_arg;
 } clsa__pd_part;
 
 /* Big-endian key of the first 8 bytes of suffix p (0 past the end). */
@@ -58,7 +62,7 @@ clsa_status clsa__pd_part_own(clsa_context *ctx, clsa__pd_part *p, cl_mem text, 
                               cl_mem u, cl_mem flags, uint64_t *m);
 
 /* Collective: agrees st, then every member learns its slice (base, count)
- * from the counts m.  Returns the agreed status. */
+ * from the counts m (and tells p->known).  Returns the agreed status. */
 clsa_status clsa__pd_part_slices(clsa_context *ctx, clsa__pd_part *p, clsa_status st,
                                  uint64_t m);
 

@@ -166,7 +166,7 @@ static void print_steps(const double *t, const clsa_mpi_file_stats *f, int64_t n
     for (int k = 0; k < T_COUNT; k++)
         fprintf(stderr, "stats: step %-9s %8.3f s max %8.3f s min\n", step_names[k], hi[k], lo[k]);
     if (f->output == CLSA_MPI_OUTPUT_MAPPED)
-        fprintf(stderr, "stats: reserve   %8.3f s max (a thread beside read..sort)\n", reserve);
+        fprintf(stderr, "stats: reserve   %8.3f s max (a thread beside plan..sort)\n", reserve);
 }
 
 int main(int argc, char **argv)
