@@ -307,7 +307,10 @@ static void warp_sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
 #endif
 
 /* Tile position of item j of this work-item. */
-static uint warp_pos(uint j, uint lid) { return (lid / WARP) * WARP * ITEMS + j * WARP + lid % WARP; }
+static uint warp_pos(uint j, uint lid)
+{
+    return (lid / WARP) * WARP * ITEMS + j * WARP + lid % WARP;
+}
 
 /* Counter of digit d of warp w: warp-major, so the lanes of one warp meet
  * on a bank only when their digits agree modulo the bank count. */
@@ -341,14 +344,17 @@ static void rank_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local 
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     /* Exclusive scan of the counters in (digit, warp) order: a run of
-     * consecutive entries per work-item, then across work-items. */
-    uint ne = ndig * nw, per = (ne + lsize - 1) / lsize, e0 = min(ne, lid * per),
-         e1 = min(ne, e0 + per), sum = 0;
-    for (uint e = e0; e < e1; e++) sum += wc[WC(e % nw, e / nw, ndig)];
+     * consecutive entries per work-item (ndig * nw / lsize = ndig / WARP),
+     * then across work-items.  nw is a power of two: shifts and masks, no
+     * division by a value the compiler cannot see (Oclgrind's checker
+     * stops on the freeze LLVM emits for one). */
+    uint ne = ndig * nw, per = (ndig + WARP - 1) / WARP, e0 = min(ne, lid * per),
+         e1 = min(ne, e0 + per), sum = 0, wbits = popcount(nw - 1u);
+    for (uint e = e0; e < e1; e++) sum += wc[WC(e & (nw - 1u), e >> wbits, ndig)];
     uint run = group_exclusive_scan(sum, x, y, lid, lsize);
     for (uint e = e0; e < e1; e++) {
-        uint c = wc[WC(e % nw, e / nw, ndig)];
-        wc[WC(e % nw, e / nw, ndig)] = run;
+        uint c = wc[WC(e & (nw - 1u), e >> wbits, ndig)];
+        wc[WC(e & (nw - 1u), e >> wbits, ndig)] = run;
         run += c;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
