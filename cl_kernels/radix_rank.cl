@@ -210,6 +210,22 @@ static void rank_tile(const __global key_t *kin, ulong base, uint valid, uint sh
     }
 }
 
+/* The sorted tile's keys to their places: position r of digit d goes to
+ * dbase[d] + r (pos[j] for r = j * lsize + lid, 0 past valid). */
+static void write_keys(__global key_t *kout, const __local key_t *tile, const __local uint *dbase,
+                       uint valid, uint shift, uint dmask, uint lid, uint lsize, uint *pos)
+{
+    for (uint j = 0; j < ITEMS; j++) {
+        uint r = j * lsize + lid;
+        pos[j] = 0;
+        if (r < valid) {
+            key_t key = tile[TPAD(r)];
+            pos[j] = dbase[digit_of(key, shift, dmask)] + r;
+            kout[pos[j]] = key;
+        }
+    }
+}
+
 /* Writes the sorted tile (rank_tile) to its places: position r of digit d
  * goes to dbase[d] + r, where the caller made dbase[d] = the digit's first
  * output position minus the run's first tile position.  Values follow their
@@ -223,15 +239,7 @@ static void write_tile(__global key_t *kout,
                        uint shift, uint dmask, uint lid, uint lsize)
 {
     uint pos[ITEMS];
-    for (uint j = 0; j < ITEMS; j++) {
-        uint r = j * lsize + lid;
-        pos[j] = 0;
-        if (r < valid) {
-            key_t key = tile[TPAD(r)];
-            pos[j] = dbase[digit_of(key, shift, dmask)] + r;
-            kout[pos[j]] = key;
-        }
-    }
+    write_keys(kout, tile, dbase, valid, shift, dmask, lid, lsize, pos);
 #if VAL_BYTES
     barrier(CLK_LOCAL_MEM_FENCE);
     __local val_t *vals = (__local val_t *)tile;
@@ -385,15 +393,7 @@ static void scatter_warp(const __global key_t *kin, __global key_t *kout,
     rank_warp(k, rk, shift, dmask, wc, x, y, dbase, lid, lsize);
     for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = 0; j < ITEMS; j++) {
-        uint r = j * lsize + lid;
-        pos[j] = 0;
-        if (r < valid) {
-            key_t key = tile[TPAD(r)];
-            pos[j] = dbase[digit_of(key, shift, dmask)] + r;
-            kout[pos[j]] = key;
-        }
-    }
+    write_keys(kout, tile, dbase, valid, shift, dmask, lid, lsize, pos);
 #if VAL_BYTES
     barrier(CLK_LOCAL_MEM_FENCE);
     __local val_t *vals = (__local val_t *)buf;
