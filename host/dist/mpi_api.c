@@ -9,7 +9,6 @@
 #include "device_member.h"
 #include "mpi_out.h"
 
-enum { IO_CHUNK = 1 << 30 }; /* MPI-IO counts are int */
 
 int64_t clsa_mpi_part_lo(int64_t n, int nranks, int r) { return dist_part_lo(n, nranks, r); }
 
@@ -149,7 +148,7 @@ static clsa_status read_text(dist_comm *c, MPI_File *fh, const char *path, int64
         st = CLSA_ERR_HOST_MEMORY;
     }
     for (MPI_Offset at = lo; !st && at < end;) {
-        int want = end - at > IO_CHUNK ? IO_CHUNK : (int)(end - at), got = 0, e;
+        int want = end - at > MPI_IO_CHUNK ? MPI_IO_CHUNK : (int)(end - at), got = 0, e;
         MPI_Status ms;
         if ((e = MPI_File_read_at(*fh, at, *text + (at - lo), want, MPI_BYTE, &ms)) != MPI_SUCCESS)
             st = mpi_io_fail(msg, cap, "cannot read", path, e);
@@ -208,22 +207,16 @@ static const uint8_t *packed(void *sa, int sa32, int64_t m, int width, uint8_t *
     return *own;
 }
 
-/* The slice SA[lo, lo + m) into the file: into the mapping where the
- * route maps it, else packed and written by MPI-IO.  sa may be
- * overwritten (packed).  t: the seconds of the packing, then of the
- * writing. */
+/* The slice SA[lo, lo + m) packed into the file: copied into the mapping
+ * where the route maps it, else written by MPI-IO.  sa may be overwritten
+ * (packed).  t: the seconds of the packing, then of the writing. */
 static clsa_status write_slice(mpi_out *o, void *sa, int sa32, int64_t lo, int64_t m,
                                double t[2], char *msg, size_t cap)
 {
     void *dst;
     clsa_status st = mpi_out_slice(o, (uint64_t)lo, (uint64_t)m, &dst, msg, cap);
+    if (st) return st;
     double t0 = MPI_Wtime();
-    if (st || dst) {
-        if (!st && mpi_little_endian() && o->width == (sa32 ? 4 : 8)) memcpy(dst, sa, (size_t)(m * o->width));
-        else if (!st) to_width(sa, sa32, m, o->width, dst);
-        t[0] = MPI_Wtime() - t0;
-        return st;
-    }
     uint8_t *own = NULL;
     const uint8_t *buf = packed(sa, sa32, m, o->width, &own);
     double t1 = MPI_Wtime();
@@ -231,8 +224,11 @@ static clsa_status write_slice(mpi_out *o, void *sa, int sa32, int64_t lo, int64
     if (!buf) {
         snprintf(msg, cap, "out of host memory for the SA slice");
         st = CLSA_ERR_HOST_MEMORY;
+    } else if (dst) {
+        memcpy(dst, buf, (size_t)(m * o->width));
+    } else {
+        st = mpi_out_write(o, buf, lo, m * o->width, msg, cap);
     }
-    if (!st) st = mpi_out_write(o, buf, lo, m * o->width, msg, cap);
     free(own);
     t[1] = MPI_Wtime() - t1;
     return st;

@@ -254,9 +254,9 @@ clsa_status mpi_out_slice(mpi_out *o, uint64_t base, uint64_t count, void **dst,
     /* any part of the slice the thread did not reserve (no thread, or the
      * slice changed after it was told: one device took over); fallocate
      * of reserved blocks costs little */
-    off_t at = (off_t)(base * (uint64_t)o->width), len = (off_t)(count * (uint64_t)o->width);
-    if (fallocate(o->fd, 0, at, len)) return sys_fail(msg, cap, "cannot reserve space for",
-                                                      o->tmp, errno);
+    size_t at = (size_t)(base * (uint64_t)o->width), end = (size_t)((base + count) * o->width);
+    int e = reserve(o, at, end);
+    if (e) return sys_fail(msg, cap, "cannot reserve space for", o->tmp, e);
     *dst = o->map + at;
     return CLSA_OK;
 }
@@ -264,9 +264,8 @@ clsa_status mpi_out_slice(mpi_out *o, uint64_t base, uint64_t count, void **dst,
 clsa_status mpi_out_write(mpi_out *o, const uint8_t *buf, int64_t lo, int64_t bytes, char *msg,
                           size_t cap)
 {
-    enum { IO_CHUNK = 1 << 30 }; /* MPI-IO counts are int */
     for (int64_t at = 0; at < bytes;) {
-        int len = bytes - at > IO_CHUNK ? IO_CHUNK : (int)(bytes - at);
+        int len = bytes - at > MPI_IO_CHUNK ? MPI_IO_CHUNK : (int)(bytes - at);
         MPI_Status ms;
         int e = MPI_File_write_at(o->fh, (MPI_Offset)(lo * o->width + at), buf + at, len,
                                   MPI_BYTE, &ms);

@@ -16,6 +16,9 @@
 
 #include "comm.h"
 
+/* Most bytes of one MPI-IO read or write: MPI counts are int. */
+enum { MPI_IO_CHUNK = 1 << 30 };
+
 typedef struct mpi_out {
     int mapped, width;
     int64_t n;
