@@ -172,19 +172,19 @@ static void fm_empty_text(void **state)
     clsa_fm_free(fm);
 }
 
-/* Larger texts on real implementations: DNA and bytes, many patterns. */
+/* Larger texts: DNA and bytes, many patterns (under Oclgrind 2,000
+ * symbols and fewer patterns). */
 static void fm_larger(void **state)
 {
     (void)state;
-    if (tu_small()) skip();
-    size_t n = 100000;
+    size_t n = tu_size(100000, 2000), npat = tu_size(2000, 60);
     uint8_t *t = tu_malloc(n);
     gen_fill(t, n, GEN_RANDOM, 4, 77);
-    check_text(t, n, 16, 78, 2000);
+    check_text(t, n, 16, 78, npat);
     gen_fill(t, n, GEN_RANDOM, 256, 79);
-    check_text(t, n, 64, 80, 2000);
-    gen_fill(t, n, GEN_MUTATED, 4096, 81);
-    check_text(t, n, 32, 82, 500);
+    check_text(t, n, 64, 80, npat);
+    gen_fill(t, n, GEN_MUTATED, tu_size(4096, 256), 81);
+    check_text(t, n, 32, 82, npat / 4);
     free(t);
 }
 
