@@ -17,6 +17,9 @@
  * never sees a flag without its value.  Values below 2^30: the host sends
  * larger inputs to the reduce-then-scan path (radix_sort.cl). */
 
+#ifndef ONESWEEP_FAULT
+#define ONESWEEP_FAULT 0
+#endif
 #define ST_AGG 0x40000000u    /* the tile's own count of the digit */
 #define ST_PREFIX 0x80000000u /* global start of the digit + counts of tiles <= this */
 #define ST_VALUE 0x3fffffffu
@@ -75,27 +78,41 @@ static void scan_digits(const __global uint *counts, __local uint *out, uint nd,
 
 /* Sum of digit d's counts over the tiles before t (plus the digit's global
  * start, which tile 0's prefix includes): walks back until a tile that has
- * its inclusive prefix, adding the aggregates on the way.  Every tile
- * before t has a ticket, so its work-group is running and will publish. */
-static uint look_back(volatile __global uint *status, uint t, uint d, uint nd)
+ * its inclusive prefix, adding the aggregates on the way, spinning while
+ * a tile has published nothing yet.  Every tile before t has a ticket, so
+ * its work-group is running and will publish.  One loop with no break:
+ * *t is 0 when the walk completed, so the caller can tell a walk that an
+ * implementation cut short (llvmpipe ends every loop of an invocation
+ * after 65535 iterations in all, LP_MAX_TGSI_LOOP_ITERATIONS). */
+static uint look_back(volatile __global uint *status, uint *t, uint d, uint nd)
 {
-    uint sum = 0;
-    while (t-- > 0) {
-        uint s;
-        do
-            s = atomic_or(&status[(ulong)t * nd + d], 0u);
-        while (s == 0);
+    uint sum = 0, at = *t;
+    while (at > 0) {
+        uint s = atomic_or(&status[(ulong)(at - 1) * nd + d], 0u);
         sum += s & ST_VALUE;
-        if (s & ST_PREFIX) break;
+        at = (s & ST_PREFIX) ? 0u : s ? at - 1 : at;
     }
+    *t = at;
     return sum;
 }
 
+/* Control words (ctl): radix_hist_all's masks, the fault word, one ticket
+ * counter per pass. */
+#define CTL_FAULT 4
+#define CTL_TICKET 5
+
 /* One pass over digit (key >> shift) & dmask.  counts[pass * 256 ..]: this
  * pass's digit totals (radix_hist_all); status: nb * (dmask + 1) words,
- * zero before; ctl: radix_hist_all's masks (4 words), then one ticket
- * counter per pass, zero before (ctl[4 + pass]).  Local memory as radix_scatter, plus dstart/dend
- * 2 * (dmask + 1) uints. */
+ * zero before; ctl[CTL_TICKET + pass] zero before.
+ *
+ * Faults: a work-group whose look-back did not complete (see look_back)
+ * sets ctl[CTL_FAULT] to pass + 1.  Every later pass of the sort then
+ * returns at once, as do the work-groups of this pass that start after it
+ * (their tiles are left unwritten, which does not matter: the host redoes
+ * the pass by reduce-then-scan from its input, which no pass wrote since,
+ * radix_onesweep.c).
+ *
+ * Local memory as radix_scatter, plus dstart/dend 2 * (dmask + 1) uints. */
 __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
 #if VAL_BYTES
                              const __global val_t *vin, __global val_t *vout,
@@ -103,22 +120,42 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
                              ulong n, uint shift, uint dmask, uint pass,
                              const __global uint *counts, volatile __global uint *status,
                              volatile __global uint *ctl,
-                             __local ulong *buf, __local ushort *perm, __local ushort *cnt,
+                             __local ulong *buf, __local ushort *perm, __local uint *cnt,
                              __local uint *wx, __local uint *wy, __local uint *dbase,
                              __local uint *dstart, __local uint *dend)
 {
-    __local uint tile_no;
+    __local uint tile_no, skip;
     uint lid = get_local_id(0), lsize = get_local_size(0), nd = dmask + 1;
-    if (lid == 0) tile_no = atomic_inc(&ctl[4 + pass]);
+    /* A work-group that finds the fault word set takes no ticket, so no
+     * tile it would own is waited for. */
+    if (lid == 0) {
+        skip = atomic_or(&ctl[CTL_FAULT], 0u);
+        if (!skip) tile_no = atomic_inc(&ctl[CTL_TICKET + pass]);
+    }
+#if !RANK_WARP
     for (uint d = lid; d < nd; d += lsize) dstart[d] = dend[d] = 0;
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
+    if (skip) return;
     uint g = tile_no;
     ulong base = (ulong)g * lsize * ITEMS;
     uint valid = (uint)min((ulong)lsize * ITEMS, n - base);
     __local key_t *tile = (__local key_t *)buf;
-    rank_tile(kin, base, valid, shift, dmask, tile, perm, cnt, wx, wy, lid, lsize,
-              VAL_BYTES != 0);
     /* Run of each digit in the sorted tile: [dstart, dend). */
+#if RANK_WARP
+    key_t k[ITEMS];
+    uint rk[ITEMS], pos[ITEMS];
+    load_warp(kin, base, valid, k, lid);
+    rank_warp(k, rk, shift, dmask, cnt, wx, wy, lid, lsize);
+    for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
+    /* the padding keys all have the last digit, after the real ones */
+    for (uint d = lid; d < nd; d += lsize) {
+        dstart[d] = warp_digit_start(cnt, d);
+        dend[d] = d + 1 < nd ? warp_digit_start(cnt, d + 1) : valid;
+    }
+#else
+    rank_tile(kin, base, valid, shift, dmask, tile, perm, (__local ushort *)cnt, wx, wy, lid,
+              lsize, VAL_BYTES != 0);
     for (uint j = 0; j < ITEMS; j++) {
         uint r = j * lsize + lid;
         if (r < valid) {
@@ -127,26 +164,49 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
             if (r + 1 == valid || digit_of(tile[TPAD(r + 1)], shift, dmask) != d) dend[d] = r + 1;
         }
     }
+#endif
     /* Only tile 0 needs the digits' global starts, but every work-group
      * scans (256 cached words): barriers stay out of conditional code,
      * which some CPU compilers (PoCL) handle badly. */
     scan_digits(counts + pass * 256, dbase, nd, wx, wy, lid, lsize);
-    /* Publish every aggregate first, then look back digit by digit. */
+    /* Publish every aggregate first, then look back digit by digit,
+     * counting the digits done (lsize and nd are powers of two: no
+     * division by a run-time value, which Oclgrind's checker refuses). */
     volatile __global uint *own = status + (ulong)g * nd;
+    uint mine = lid < nd ? ((nd - 1u - lid) >> popcount(lsize - 1u)) + 1u : 0u, done = 0;
     for (uint d = lid; d < nd; d += lsize) {
         uint c = dend[d] - dstart[d];
         if (g == 0) atomic_xchg(&own[d], ST_PREFIX | (dbase[d] + c));
         else atomic_xchg(&own[d], ST_AGG | c);
     }
     for (uint d = lid; d < nd; d += lsize) {
-        uint c = dend[d] - dstart[d], before = g == 0 ? dbase[d] : look_back(status, g, d, nd);
+        uint c = dend[d] - dstart[d], t = g;
+        uint before = g == 0 ? dbase[d] : look_back(status, &t, d, nd);
         if (g) atomic_xchg(&own[d], ST_PREFIX | (before + c));
         dbase[d] = before - dstart[d];
+        done += t == 0;
     }
+#if ONESWEEP_FAULT
+    /* tests: pass ONESWEEP_FAULT - 1 faults and writes nothing */
+    if (pass + 1u == ONESWEEP_FAULT) {
+        atomic_cmpxchg(&ctl[CTL_FAULT], 0u, pass + 1u);
+        return;
+    }
+#endif
+    if (done != mine) atomic_cmpxchg(&ctl[CTL_FAULT], 0u, pass + 1u);
     barrier(CLK_LOCAL_MEM_FENCE);
+#if RANK_WARP
+    write_keys(kout, tile, dbase, valid, shift, dmask, lid, lsize, pos);
+    write_values_warp(
+#if VAL_BYTES
+        vin, vout,
+#endif
+        base, valid, rk, pos, buf, lid, lsize);
+#else
     write_tile(kout,
 #if VAL_BYTES
                vin, vout, perm,
 #endif
                tile, dbase, base, valid, shift, dmask, lid, lsize);
+#endif
 }

@@ -324,14 +324,24 @@ static uint warp_pos(uint j, uint lid)
  * on a bank only when their digits agree modulo the bank count. */
 #define WC(w, d, ndig) ((w) * (ndig) + (d))
 
-/* Ranks the keys k[] (loaded at warp_pos, padded with PAD_KEY) by digit:
- * rk[j] = the key's place in the stably sorted tile.  wc: (lsize / WARP) *
- * (dmask + 1) uints; x, y: group_exclusive_scan's scratch (x also serves
- * the emulated warp_match).  Subtracts each digit's first tile place from
- * dbase[d].  Ends with a barrier. */
+/* This work-item's keys of the tile at kin[base .. base + valid), at
+ * warp_pos, padded with PAD_KEY (whose digit is the last). */
+static void load_warp(const __global key_t *kin, ulong base, uint valid, key_t *k, uint lid)
+{
+    for (uint j = 0; j < ITEMS; j++) {
+        uint p = warp_pos(j, lid);
+        k[j] = p < valid ? kin[base + p] : PAD_KEY;
+    }
+}
+
+/* Ranks the keys k[] (load_warp) by digit: rk[j] = the key's place in the
+ * stably sorted tile.  wc: (lsize / WARP) * (dmask + 1) uints; x, y:
+ * group_exclusive_scan's scratch (x also serves the emulated warp_match).
+ * Afterwards wc[WC(0, d, ndig)] is digit d's first place in the sorted
+ * tile (warp_digit_start).  No barrier at the end: wc is read-only from
+ * here, and the caller's next barrier covers what it writes. */
 static void rank_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local uint *wc,
-                      __local uint *x, __local uint *y, __local uint *dbase, uint lid,
-                      uint lsize)
+                      __local uint *x, __local uint *y, uint lid, uint lsize)
 {
     uint ndig = dmask + 1, nw = lsize / WARP, w = lid / WARP, lane = lid % WARP;
     uint below = (1u << lane) - 1u;
@@ -367,33 +377,22 @@ static void rank_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local 
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint j = 0; j < ITEMS; j++) rk[j] += wc[WC(w, digit_of(k[j], shift, dmask), ndig)];
-    for (uint d = lid; d < ndig; d += lsize) dbase[d] -= wc[WC(0, d, ndig)];
-    barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* Scatter of one tile with the warp ranking: keys through local memory to
- * their sorted places, written out in runs of equal digits; then the
- * values, loaded like the keys, through the same buffer by the same ranks
- * (no permutation array). */
-static void scatter_warp(const __global key_t *kin, __global key_t *kout,
+/* Digit d's first place in the tile rank_warp sorted (warp 0's counter,
+ * at index d whatever the digit count). */
+static uint warp_digit_start(const __local uint *wc, uint d) { return wc[d]; }
+
+/* The values of the tile, loaded like the keys, through buf to the places
+ * of their keys: rk from rank_warp, pos from write_keys.  Starts with a
+ * barrier (buf held the keys). */
+static void write_values_warp(
 #if VAL_BYTES
-                         const __global val_t *vin, __global val_t *vout,
+    const __global val_t *vin, __global val_t *vout,
 #endif
-                         ulong base, uint valid, uint shift, uint dmask, __local ulong *buf,
-                         __local uint *wc, __local uint *x, __local uint *y,
-                         __local uint *dbase, uint lid, uint lsize)
+    ulong base, uint valid, const uint *rk, const uint *pos, __local ulong *buf, uint lid,
+    uint lsize)
 {
-    __local key_t *tile = (__local key_t *)buf;
-    key_t k[ITEMS];
-    uint rk[ITEMS], pos[ITEMS];
-    for (uint j = 0; j < ITEMS; j++) {
-        uint p = warp_pos(j, lid);
-        k[j] = p < valid ? kin[base + p] : PAD_KEY;
-    }
-    rank_warp(k, rk, shift, dmask, wc, x, y, dbase, lid, lsize);
-    for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    write_keys(kout, tile, dbase, valid, shift, dmask, lid, lsize, pos);
 #if VAL_BYTES
     barrier(CLK_LOCAL_MEM_FENCE);
     __local val_t *vals = (__local val_t *)buf;
@@ -407,5 +406,33 @@ static void scatter_warp(const __global key_t *kin, __global key_t *kout,
         if (r < valid) vout[pos[j]] = vals[TPAD(r)];
     }
 #endif
+}
+
+/* Scatter of one tile with the warp ranking: keys through local memory to
+ * their sorted places, written out in runs of equal digits; then the
+ * values by the same ranks (no permutation array).  dbase[d]: the digit's
+ * first output position for this tile. */
+static void scatter_warp(const __global key_t *kin, __global key_t *kout,
+#if VAL_BYTES
+                         const __global val_t *vin, __global val_t *vout,
+#endif
+                         ulong base, uint valid, uint shift, uint dmask, __local ulong *buf,
+                         __local uint *wc, __local uint *x, __local uint *y,
+                         __local uint *dbase, uint lid, uint lsize)
+{
+    __local key_t *tile = (__local key_t *)buf;
+    key_t k[ITEMS];
+    uint rk[ITEMS], pos[ITEMS];
+    load_warp(kin, base, valid, k, lid);
+    rank_warp(k, rk, shift, dmask, wc, x, y, lid, lsize);
+    for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
+    for (uint d = lid; d <= dmask; d += lsize) dbase[d] -= warp_digit_start(wc, d);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    write_keys(kout, tile, dbase, valid, shift, dmask, lid, lsize, pos);
+    write_values_warp(
+#if VAL_BYTES
+        vin, vout,
+#endif
+        base, valid, rk, pos, buf, lid, lsize);
 }
 #endif

@@ -84,11 +84,17 @@ static clsa_status sort_host(layout l, void *k, void *v, size_t n, unsigned b, u
 
 /* The sort's paths (set_path): 0 reduce-then-scan with the split-round
  * ranking, 1 the single pass with look-back, 2 reduce-then-scan with the
- * warp ranking (emulated: radix_rank.cl rank_warp, RANK_WARP 2). */
+ * warp ranking (emulated: radix_rank.cl rank_warp, RANK_WARP 2), 3 the
+ * single pass with the warp ranking; 4 and 5 are 3 with its first or
+ * second pass faulting (tune onesweep_fault: the pass writes nothing), so
+ * the sort ends by reduce-then-scan from that pass's input. */
+#define PATHS 4
+#define FAULT_PATHS 6
 static void set_path(unsigned path)
 {
-    ctx->tune.onesweep = path == 1;
-    ctx->tune.radix_warp = path == 2 ? 2 : 0;
+    ctx->tune.onesweep = path == 1 || path >= 3;
+    ctx->tune.radix_warp = path >= 2 ? 2 : 0;
+    ctx->tune.onesweep_fault = path >= 4 ? path - 3 : 0;
 }
 
 static void check_one(layout l, enum pattern p, size_t n, unsigned b, unsigned e, uint64_t seed,
@@ -131,18 +137,16 @@ static void check_one(layout l, enum pattern p, size_t n, unsigned b, unsigned e
     free(v);
 }
 
-/* The single pass is checked where it is known to work: every device but
- * rusticl on llvmpipe, where it gives wrong orders (open defect; CPU
- * devices default to reduce-then-scan, tuning.c). */
-static int path_runs(unsigned path)
+static void check_paths(layout l, enum pattern p, size_t n, unsigned b, unsigned e,
+                        uint64_t seed, unsigned paths)
 {
-    return path != 1 || !strstr(ctx->info.platform, "rusticl");
+    for (unsigned path = 0; path < paths; path++) check_one(l, p, n, b, e, seed, path);
+    set_path(0);
 }
 
 static void check_sort(layout l, enum pattern p, size_t n, unsigned b, unsigned e, uint64_t seed)
 {
-    for (unsigned path = 0; path < 3; path++)
-        if (path_runs(path)) check_one(l, p, n, b, e, seed, path);
+    check_paths(l, p, n, b, e, seed, PATHS);
 }
 
 /* Every layout and pattern over the edge lengths, whole key range (under
@@ -188,8 +192,8 @@ static void small_cases(void **state)
     for (int blind = 0; blind < 2; blind++) { /* digits read back, or all run */
         ctx->tune.radix_blind = blind ? SIZE_MAX : 0;
         for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-            check_sort(layouts[cases[i].layout], cases[i].p, cases[i].n, cases[i].b,
-                       cases[i].e, 500 + i + 50 * (size_t)blind);
+            check_paths(layouts[cases[i].layout], cases[i].p, cases[i].n, cases[i].b,
+                        cases[i].e, 500 + i + 50 * (size_t)blind, FAULT_PATHS);
     }
     ctx->tune.radix_blind = 0;
 }
@@ -228,7 +232,8 @@ static void large(void **state)
 }
 
 /* The internal entry point with caller scratch buffers (pass 0), and the
- * cl_mem form (pass 1), all on one context. */
+ * cl_mem form (pass 1), all on one context, every path; a faulted single
+ * pass turns the single pass off for the context. */
 static void device_buffers(void **state)
 {
     (void)state;
@@ -237,8 +242,7 @@ static void device_buffers(void **state)
     uint64_t *k = tu_malloc(n * 8), *got = tu_malloc(n * 8);
     uint32_t *v = tu_malloc(n * 4), *gv = tu_malloc(n * 4);
     for (size_t i = 0; i < n; i++) k[i] = tu_next(&r) >> (tu_small() ? 54 : 20), v[i] = (uint32_t)i;
-    for (int pass = 0; pass < 6; pass++) {
-        if (!path_runs((unsigned)pass / 2)) continue;
+    for (int pass = 0; pass < 2 * FAULT_PATHS; pass++) {
         set_path((unsigned)pass / 2); /* every path, each in both forms */
         cl_mem dk = NULL, dv = NULL, sk = NULL, sv = NULL;
         TU_OK(ctx, clsa__alloc(ctx, n * 8, &dk));
@@ -256,11 +260,13 @@ static void device_buffers(void **state)
                 fail_msg("pass %d: order broken at %zu", pass, i);
             if (got[i] != k[gv[i]]) fail_msg("pass %d: pair broken at %zu", pass, i);
         }
+        if (pass / 2 >= 4 && ctx->tune.onesweep) fail_msg("pass %d: single pass still on", pass);
         clsa__free(ctx, &dk);
         clsa__free(ctx, &dv);
         clsa__free(ctx, &sk);
         clsa__free(ctx, &sv);
     }
+    set_path(0);
     free(k);
     free(got);
     free(v);

@@ -1,13 +1,20 @@
 /* Single-pass LSD radix sort driver (launchers of cl_kernels/radix_onesweep.cl):
  * one radix_hist_all over the keys for the digits of every pass (and the
  * OR/AND of the keys: one small blocking read), then one radix_onesweep
- * launch per pass whose digit varies.  Chosen by radix_sort.c when the
- * tuning record's onesweep flag is set and n < 2^30. */
+ * launch per pass whose digit varies, then one blocking read of the fault
+ * word.  Chosen by radix_sort.c when the tuning record's onesweep flag is
+ * set and n < 2^30; a pass that faulted is left to radix_sort.c to redo. */
 #include "radix_run.h"
 
 /* Histogram work-groups per compute unit: enough to hide memory latency,
  * few enough that the global atomics of the per-group tables stay cheap. */
 #define HIST_GROUPS_PER_CU 4
+/* Most tiles one histogram work-group walks: implementations may cut long
+ * loops (llvmpipe: 65535 iterations an invocation). */
+#define HIST_TILES_PER_GROUP 1024
+/* Control words (radix_onesweep.cl): masks, the fault word, tickets. */
+#define CTL_FAULT 4
+#define CTL_WORDS (5 + CLSA_RADIX_MAX_PASSES)
 
 typedef struct plan {
     cl_uint word[2 * CLSA_RADIX_MAX_PASSES]; /* shift, dmask per pass */
@@ -51,7 +58,10 @@ static clsa_status hist_all(clsa__radix_run *r, cl_mem keys, cl_mem plan_mem, cl
     cl_kernel k = r->hist;
     cl_ulong n = r->n;
     size_t cu = ctx->tune.compute_units ? ctx->tune.compute_units : 1;
-    size_t groups = cu * HIST_GROUPS_PER_CU < r->nb ? cu * HIST_GROUPS_PER_CU : r->nb;
+    size_t groups = cu * HIST_GROUPS_PER_CU;
+    if (groups < clsa__div_up(r->nb, HIST_TILES_PER_GROUP))
+        groups = clsa__div_up(r->nb, HIST_TILES_PER_GROUP);
+    if (groups > r->nb) groups = r->nb;
     clsa_status st;
     if ((st = clsa__fill_zero(ctx, counts, 0, (size_t)npasses * 256 * 4)) ||
         (st = CLSA_ARG(ctx, k, name, 0, keys)) || (st = CLSA_ARG(ctx, k, name, 1, n)) ||
@@ -88,7 +98,8 @@ static clsa_status one_pass(clsa__radix_run *r, cl_mem kin, cl_mem kout, cl_mem 
         (st = clsa__arg_local(ctx, k, name, a++, digits)) ||
         (st = clsa__arg_local(ctx, k, name, a++, digits)))
         return st;
-    return clsa__launch(ctx, k, name, r->nb * r->wg, r->wg);
+    /* named apart in the profile: which ranking ran */
+    return clsa__launch(ctx, k, r->warp ? "radix_onesweep_warp" : name, r->nb * r->wg, r->wg);
 }
 
 /* The histograms of the plan at begin_bit with the key masks; replanned
@@ -97,8 +108,8 @@ static clsa_status one_pass(clsa__radix_run *r, cl_mem kin, cl_mem kout, cl_mem 
 static clsa_status histograms(clsa__radix_run *r, cl_mem keys, cl_mem plan_mem, cl_mem counts,
                               unsigned begin_bit, unsigned end_bit, plan *p, int *run)
 {
-    /* masks: OR lo/hi, AND lo/hi; then the per-pass tickets, zero */
-    cl_uint init[4 + CLSA_RADIX_MAX_PASSES] = {0, 0, ~0u, ~0u}, m[4];
+    /* masks: OR lo/hi, AND lo/hi; then the fault word and the tickets, zero */
+    cl_uint init[CTL_WORDS] = {0, 0, ~0u, ~0u}, m[4];
     make_plan(r, p, ~0ull, begin_bit, end_bit);
     clsa_status st;
     if ((st = clsa__write(r->ctx, r->masks, 0, init, sizeof init)) ||
@@ -123,23 +134,36 @@ static clsa_status histograms(clsa__radix_run *r, cl_mem keys, cl_mem plan_mem, 
 
 clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem values,
                                         cl_mem skeys, cl_mem svalues, unsigned begin_bit,
-                                        unsigned end_bit)
+                                        unsigned end_bit, clsa__radix_redo *redo)
 {
     clsa_context *ctx = r->ctx;
     cl_mem plan_mem = NULL, counts = NULL;
     cl_mem kcur = keys, kalt = skeys, vcur = values, valt = svalues, tmp;
+    cl_mem before[CLSA_RADIX_MAX_PASSES][4];
     plan p;
     int run[CLSA_RADIX_MAX_PASSES];
+    cl_uint fault = 0;
     clsa_status st = CLSA_OK;
+    redo->bit = end_bit;
     CLSA_TRY(clsa__alloc(ctx, sizeof p.word, &plan_mem));
     CLSA_TRY(clsa__alloc(ctx, (size_t)CLSA_RADIX_MAX_PASSES * 256 * 4, &counts));
     CLSA_TRY(histograms(r, keys, plan_mem, counts, begin_bit, end_bit, &p, run));
     for (unsigned i = 0; i < p.count; i++) {
+        before[i][0] = kcur, before[i][1] = vcur, before[i][2] = kalt, before[i][3] = valt;
         if (!run[i]) continue;
         CLSA_TRY(one_pass(r, kcur, kalt, vcur, valt, p.word[2 * i], p.word[2 * i + 1], i,
                           counts));
         tmp = kcur, kcur = kalt, kalt = tmp;
         tmp = vcur, vcur = valt, valt = tmp;
+    }
+    CLSA_TRY(clsa__read(ctx, r->masks, CTL_FAULT * 4, &fault, sizeof fault));
+    if (fault > 0 && fault <= p.count) {
+        /* the failed pass's input is intact and the later passes did
+         * nothing: the caller sorts that buffer from the pass's digit on */
+        redo->bit = p.word[2 * (fault - 1)];
+        redo->keys = before[fault - 1][0], redo->values = before[fault - 1][1];
+        redo->skeys = before[fault - 1][2], redo->svalues = before[fault - 1][3];
+        goto done;
     }
     if (kcur != keys) {
         CLSA_TRY(clsa__copy(ctx, kcur, 0, keys, 0, r->n * (size_t)r->kb));

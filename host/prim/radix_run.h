@@ -14,14 +14,25 @@ typedef struct clsa__radix_run {
     int onesweep;      /* 1: radix_onesweep.cl, 0: reduce-then-scan */
     unsigned bits;     /* digit width */
     unsigned sub;      /* bits per local split round (tune.radix_sub) */
-    unsigned warp;     /* scatter ranking by warps (tune.radix_warp; 0 with onesweep) */
+    unsigned warp;     /* scatter ranking by warps (tune.radix_warp) */
     size_t wg, items, tile, n, nb;
     cl_kernel hist, scatter;
     cl_mem table;      /* reduce-then-scan: (1 << bits) * nb counts, then offsets;
                           onesweep: the look-back status words, as many */
     cl_mem masks;      /* OR lo, OR hi, AND lo, AND hi of all keys; onesweep: then
-                          one ticket counter per pass */
+                          the fault word and one ticket counter per pass */
 } clsa__radix_run;
+
+/* Words of the masks buffer. */
+#define CLSA_RADIX_CTL_WORDS (5 + CLSA_RADIX_MAX_PASSES)
+
+/* A single-pass sort that faulted (radix_onesweep.cl): the keys and values
+ * as sorted below bit `bit`, with scratch, still to be sorted over [bit,
+ * end_bit).  bit == end_bit: no fault, the result is in place. */
+typedef struct clsa__radix_redo {
+    unsigned bit;
+    cl_mem keys, values, skeys, svalues;
+} clsa__radix_redo;
 
 /* Local memory of the ranking scatter for a tile shape (both paths). */
 size_t clsa__radix_scatter_local(const clsa__radix_run *r, size_t wg, size_t items);
@@ -43,9 +54,10 @@ unsigned clsa__radix_count_passes(const clsa__radix_run *r, uint64_t varying, un
 uint64_t clsa__radix_bit_range(unsigned begin_bit, unsigned end_bit);
 
 /* The single-pass driver (radix_onesweep.c): kernels for the run's shape,
- * and all passes over [begin_bit, end_bit), result in keys/values. */
+ * and all passes over [begin_bit, end_bit), result in keys/values unless
+ * *redo says otherwise. */
 clsa_status clsa__radix_onesweep_kernels(clsa__radix_run *r, const char *opts);
 clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem values,
                                         cl_mem skeys, cl_mem svalues, unsigned begin_bit,
-                                        unsigned end_bit);
+                                        unsigned end_bit, clsa__radix_redo *redo);
 #endif

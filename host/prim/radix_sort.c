@@ -70,11 +70,12 @@ static size_t pow2_floor(size_t x)
 
 static clsa_status get_kernels(sort_run *r)
 {
-    char opts[160];
+    char opts[200];
     snprintf(opts, sizeof opts,
              "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%zu -DSUB_BITS=%d -DRANK_REG_COUNTS=%d "
-             "-DRANK_WARP=%u",
-             r->kb, r->vb, r->items, r->sub, r->items < 256 && r->ctx->tune.radix_reg, r->warp);
+             "-DRANK_WARP=%u -DONESWEEP_FAULT=%u",
+             r->kb, r->vb, r->items, r->sub, r->items < 256 && r->ctx->tune.radix_reg, r->warp,
+             r->ctx->tune.onesweep_fault);
     if (r->onesweep) return clsa__radix_onesweep_kernels(r, opts);
     clsa_status st = clsa__kernel(r->ctx, "radix_rank+radix_sort", 0, opts, "radix_hist", &r->hist);
     if (st == CLSA_OK)
@@ -261,6 +262,24 @@ static clsa_status sort_passes(sort_run *r, cl_mem keys, cl_mem values, cl_mem s
     return st;
 }
 
+/* A single pass that faulted (an implementation that cut its look-back
+ * short): the rest of the sort by reduce-then-scan, which the context
+ * keeps from then on. */
+static clsa_status redo_sort(sort_run *r, const clsa__radix_redo *redo, cl_mem keys,
+                             cl_mem values, unsigned end_bit, size_t max_table_bytes)
+{
+    clsa_context *ctx = r->ctx;
+    ctx->tune.onesweep = 0;
+    clsa_status st = clsa__radix_sort_capped(ctx, redo->keys, redo->values, r->n, r->kb, r->vb,
+                                             redo->bit, end_bit, redo->skeys, redo->svalues,
+                                             max_table_bytes);
+    if (st == CLSA_OK && redo->keys != keys)
+        st = clsa__copy(ctx, redo->keys, 0, keys, 0, r->n * (size_t)r->kb);
+    if (st == CLSA_OK && r->vb && redo->values != values)
+        st = clsa__copy(ctx, redo->values, 0, values, 0, r->n * (size_t)r->vb);
+    return st;
+}
+
 clsa_status clsa__radix_sort(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,
                              int key_bytes, int value_bytes, unsigned begin_bit, unsigned end_bit,
                              cl_mem scratch_keys, cl_mem scratch_values)
@@ -295,7 +314,7 @@ clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem value
     r.sub = ctx->tune.radix_sub >= 1 && ctx->tune.radix_sub <= 8 ? ctx->tune.radix_sub
                                                                  : CLSA_RADIX_SUB_BITS;
     r.onesweep = ctx->tune.onesweep && n < ONESWEEP_MAX_N;
-    r.warp = r.onesweep ? 0 : ctx->tune.radix_warp;
+    r.warp = ctx->tune.radix_warp;
     cl_mem own_k = NULL, own_v = NULL;
     clsa_status st = CLSA_OK;
     CLSA_TRY(choose_shape(&r));
@@ -305,15 +324,18 @@ clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem value
         r.bits--;
     unsigned width = end_bit - begin_bit < r.bits ? end_bit - begin_bit : r.bits;
     CLSA_TRY(clsa__alloc(ctx, ((size_t)4 << (r.onesweep ? r.bits : width)) * r.nb, &r.table));
-    CLSA_TRY(clsa__alloc(ctx, 4 * (4 + CLSA_RADIX_MAX_PASSES), &r.masks));
+    CLSA_TRY(clsa__alloc(ctx, 4 * CLSA_RADIX_CTL_WORDS, &r.masks));
     if (!scratch_keys) CLSA_TRY(clsa__alloc(ctx, n * (size_t)key_bytes, &own_k));
     if (value_bytes && !scratch_values)
         CLSA_TRY(clsa__alloc(ctx, n * (size_t)value_bytes, &own_v));
     cl_mem sk = scratch_keys ? scratch_keys : own_k, sv = scratch_values ? scratch_values : own_v;
-    if (r.onesweep)
-        CLSA_TRY(clsa__radix_onesweep_passes(&r, keys, values, sk, sv, begin_bit, end_bit));
-    else
+    if (r.onesweep) {
+        clsa__radix_redo redo;
+        CLSA_TRY(clsa__radix_onesweep_passes(&r, keys, values, sk, sv, begin_bit, end_bit, &redo));
+        if (redo.bit < end_bit) CLSA_TRY(redo_sort(&r, &redo, keys, values, end_bit, max_table_bytes));
+    } else {
         CLSA_TRY(sort_passes(&r, keys, values, sk, sv, begin_bit, end_bit));
+    }
 done:
     clsa__free(ctx, &r.table);
     clsa__free(ctx, &r.masks);

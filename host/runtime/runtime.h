@@ -65,7 +65,9 @@ typedef struct clsa_tuning {
                                  + 4096 the split gathers key2 instead of reading
                                  the sorts' new-group flags (docs/SA.md) */
     unsigned onesweep;        /* radix sort: 1 single pass with decoupled look-back
-                                 (radix_onesweep.cl), 0 reduce-then-scan */
+                                 (radix_onesweep.cl), 0 reduce-then-scan; cleared
+                                 when a single pass faults (radix_sort.c) */
+    unsigned onesweep_fault;  /* tests only: p > 0 makes single pass p - 1 fault */
     unsigned out_of_core;     /* 1: host-pointer device SAs always take the out-of-core
                                  path (tests, comparisons); 0: only past the limit */
     unsigned copy_threads;    /* host threads (and queues) of a copy of copy_min bytes
@@ -96,8 +98,8 @@ typedef struct clsa_tuning {
                                  set, it splits even small loops (tests) */
 } clsa_tuning;
 
-#define CLSA_MAX_PROGRAMS 64
-#define CLSA_MAX_KERNELS 256
+#define CLSA_MAX_PROGRAMS 128
+#define CLSA_MAX_KERNELS 512
 /* Extra queues for copies split over threads (copy_threads.c). */
 #define CLSA_COPY_QUEUES 7
 /* Most host threads of a staged copy (staged_copy.c). */

@@ -32,6 +32,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "zero_copy")) t->zero_copy = (unsigned)v;
     else if (!strcmp(key, "sa_path")) t->sa_path = (unsigned)v;
     else if (!strcmp(key, "onesweep")) t->onesweep = v != 0;
+    else if (!strcmp(key, "onesweep_fault")) t->onesweep_fault = (unsigned)v;
     else if (!strcmp(key, "ooc")) t->out_of_core = v != 0;
     else if (!strcmp(key, "pool")) t->pool = v != 0;
     else if (!strcmp(key, "copy_threads")) t->copy_threads = v > 8 ? 8 : (unsigned)v;
