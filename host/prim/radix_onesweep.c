@@ -14,7 +14,6 @@
 #define HIST_TILES_PER_GROUP 1024
 /* Control words (radix_onesweep.cl): masks, the fault word, tickets. */
 #define CTL_FAULT 4
-#define CTL_WORDS (5 + CLSA_RADIX_MAX_PASSES)
 
 typedef struct plan {
     cl_uint word[2 * CLSA_RADIX_MAX_PASSES]; /* shift, dmask per pass */
@@ -102,21 +101,25 @@ static clsa_status one_pass(clsa__radix_run *r, cl_mem kin, cl_mem kout, cl_mem 
     return clsa__launch(ctx, k, r->warp ? "radix_onesweep_warp" : name, r->nb * r->wg, r->wg);
 }
 
-/* The histograms of the plan at begin_bit with the key masks; replanned
+/* The histograms of the plan at begin_bit with the key masks (up to
+ * tune.radix_blind keys: of every digit, no masks read back); replanned
  * (a second histogram) when aligning passes to the varying bits saves a
  * pass, else the passes whose digit is constant are dropped. */
 static clsa_status histograms(clsa__radix_run *r, cl_mem keys, cl_mem plan_mem, cl_mem counts,
-                              unsigned begin_bit, unsigned end_bit, plan *p, int *run)
+                              unsigned begin_bit, unsigned end_bit, const cl_uint *init, plan *p,
+                              int *run)
 {
-    /* masks: OR lo/hi, AND lo/hi; then the fault word and the tickets, zero */
-    cl_uint init[CTL_WORDS] = {0, 0, ~0u, ~0u}, m[4];
+    cl_uint m[4];
     make_plan(r, p, ~0ull, begin_bit, end_bit);
     clsa_status st;
-    if ((st = clsa__write(r->ctx, r->masks, 0, init, sizeof init)) ||
-        (st = clsa__write(r->ctx, plan_mem, 0, p->word, sizeof p->word)) ||
-        (st = hist_all(r, keys, plan_mem, p->count, counts, 1)) ||
-        (st = clsa__read(r->ctx, r->masks, 0, m, sizeof m)))
+    int blind = r->n <= r->ctx->tune.radix_blind; /* small: every digit, no read back */
+    if ((st = clsa__write_nowait(r->ctx, r->masks, 0, init, CLSA_RADIX_CTL_WORDS * 4)) ||
+        (st = clsa__write_nowait(r->ctx, plan_mem, 0, p->word, sizeof p->word)) ||
+        (st = hist_all(r, keys, plan_mem, p->count, counts, !blind)))
         return st;
+    for (unsigned i = 0; i < p->count; i++) run[i] = 1;
+    if (blind) return CLSA_OK;
+    if ((st = clsa__read(r->ctx, r->masks, 0, m, sizeof m))) return st;
     uint64_t varying = (m[0] ^ m[2]) | (uint64_t)(m[1] ^ m[3]) << 32;
     varying &= clsa__radix_bit_range(begin_bit, end_bit);
     unsigned kept = 0;
@@ -128,7 +131,7 @@ static clsa_status histograms(clsa__radix_run *r, cl_mem keys, cl_mem plan_mem, 
     if (!varying || clsa__radix_count_passes(r, varying, begin_bit, end_bit) >= kept) return CLSA_OK;
     make_plan(r, p, varying, begin_bit, end_bit);
     for (unsigned i = 0; i < p->count; i++) run[i] = 1;
-    if ((st = clsa__write(r->ctx, plan_mem, 0, p->word, sizeof p->word))) return st;
+    if ((st = clsa__write_nowait(r->ctx, plan_mem, 0, p->word, sizeof p->word))) return st;
     return hist_all(r, keys, plan_mem, p->count, counts, 0);
 }
 
@@ -140,6 +143,10 @@ clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem 
     cl_mem plan_mem = NULL, counts = NULL;
     cl_mem kcur = keys, kalt = skeys, vcur = values, valt = svalues, tmp;
     cl_mem before[CLSA_RADIX_MAX_PASSES][4];
+    /* written without waiting: they live until the blocking read of the
+     * fault word below.  masks: OR lo/hi, AND lo/hi; the fault word and
+     * the tickets, zero */
+    cl_uint init[CLSA_RADIX_CTL_WORDS] = {0, 0, ~0u, ~0u};
     plan p;
     int run[CLSA_RADIX_MAX_PASSES];
     cl_uint fault = 0;
@@ -147,7 +154,7 @@ clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem 
     redo->bit = end_bit;
     CLSA_TRY(clsa__alloc(ctx, sizeof p.word, &plan_mem));
     CLSA_TRY(clsa__alloc(ctx, (size_t)CLSA_RADIX_MAX_PASSES * 256 * 4, &counts));
-    CLSA_TRY(histograms(r, keys, plan_mem, counts, begin_bit, end_bit, &p, run));
+    CLSA_TRY(histograms(r, keys, plan_mem, counts, begin_bit, end_bit, init, &p, run));
     for (unsigned i = 0; i < p.count; i++) {
         before[i][0] = kcur, before[i][1] = vcur, before[i][2] = kalt, before[i][3] = valt;
         if (!run[i]) continue;
@@ -170,6 +177,7 @@ clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem 
         if (r->vb) CLSA_TRY(clsa__copy(ctx, vcur, 0, values, 0, r->n * (size_t)r->vb));
     }
 done:
+    if (st) clFinish(ctx->queue); /* writes from this frame may still be queued */
     clsa__free(ctx, &plan_mem);
     clsa__free(ctx, &counts);
     return st;

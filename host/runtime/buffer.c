@@ -228,6 +228,16 @@ clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *s
     return st;
 }
 
+clsa_status clsa__write_nowait(clsa_context *ctx, cl_mem dst, size_t off, const void *src,
+                               size_t bytes)
+{
+    if (ctx->oclgrind || bytes > CLSA_NOWAIT_MAX) return clsa__write(ctx, dst, off, src, bytes);
+    cl_event ev = NULL;
+    cl_int err = clEnqueueWriteBuffer(ctx->queue, dst, CL_FALSE, off, bytes, src, 0, NULL,
+                                      ctx->profiling ? &ev : NULL);
+    return timed(ctx, err, ev, "clEnqueueWriteBuffer");
+}
+
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes)
 {
     int split = 0;

@@ -291,6 +291,12 @@ static inline size_t clsa__piece(size_t done, size_t bytes)
 }
 clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *src, size_t bytes);
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes);
+/* A small write (up to CLSA_NOWAIT_MAX bytes) that does not wait for the
+ * queue: src must stay valid until a later blocking call on the queue
+ * (Oclgrind, or larger: clsa__write). */
+#define CLSA_NOWAIT_MAX 4096
+clsa_status clsa__write_nowait(clsa_context *ctx, cl_mem dst, size_t off, const void *src,
+                               size_t bytes);
 /* A large copy split over ctx->tune.copy_threads threads and queues
  * (copy_threads.c); *done = 0 when it is not worth it (the caller copies). */
 clsa_status clsa__copy_threads(clsa_context *ctx, cl_mem buf, size_t off, void *host,
