@@ -141,18 +141,29 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
     ulong base = (ulong)g * lsize * ITEMS;
     uint valid = (uint)min((ulong)lsize * ITEMS, n - base);
     __local key_t *tile = (__local key_t *)buf;
-    /* Run of each digit in the sorted tile: [dstart, dend). */
+    volatile __global uint *own = status + (ulong)g * nd;
+    /* Each digit's run in the sorted tile starts at dstart[d] and holds
+     * dend[d] keys once published.  Only tile 0 needs the digits' global
+     * starts (scan_digits), but every work-group scans (256 cached words):
+     * barriers stay out of conditional code, which some CPU compilers
+     * (PoCL) handle badly. */
 #if RANK_WARP
     key_t k[ITEMS];
     uint rk[ITEMS], pos[ITEMS];
     load_warp(kin, base, valid, k, lid);
-    rank_warp(k, rk, shift, dmask, cnt, wx, wy, lid, lsize);
-    for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
-    /* the padding keys all have the last digit, after the real ones */
+    count_warp(k, rk, shift, dmask, cnt, wx, lid, lsize);
+    scan_digits(counts + pass * 256, dbase, nd, wx, wy, lid, lsize);
+    /* The counts are known before the keys are placed: published now, the
+     * tiles after this one find them sooner (Onesweep's early counts).
+     * The padding keys of a last partial tile all have the last digit. */
     for (uint d = lid; d < nd; d += lsize) {
-        dstart[d] = warp_digit_start(cnt, d);
-        dend[d] = d + 1 < nd ? warp_digit_start(cnt, d + 1) : valid;
+        uint c = warp_digit_count(cnt, d, nd, lsize) - (d == dmask ? lsize * ITEMS - valid : 0u);
+        dend[d] = c;
+        atomic_xchg(&own[d], g == 0 ? ST_PREFIX | (dbase[d] + c) : ST_AGG | c);
     }
+    scan_warp(k, rk, shift, dmask, cnt, wx, wy, lid, lsize);
+    for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
+    for (uint d = lid; d < nd; d += lsize) dstart[d] = warp_digit_start(cnt, d);
 #else
     rank_tile(kin, base, valid, shift, dmask, tile, perm, (__local ushort *)cnt, wx, wy, lid,
               lsize, VAL_BYTES != 0);
@@ -164,23 +175,19 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
             if (r + 1 == valid || digit_of(tile[TPAD(r + 1)], shift, dmask) != d) dend[d] = r + 1;
         }
     }
-#endif
-    /* Only tile 0 needs the digits' global starts, but every work-group
-     * scans (256 cached words): barriers stay out of conditional code,
-     * which some CPU compilers (PoCL) handle badly. */
     scan_digits(counts + pass * 256, dbase, nd, wx, wy, lid, lsize);
-    /* Publish every aggregate first, then look back digit by digit,
-     * counting the digits done (lsize and nd are powers of two: no
-     * division by a run-time value, which Oclgrind's checker refuses). */
-    volatile __global uint *own = status + (ulong)g * nd;
-    uint mine = lid < nd ? ((nd - 1u - lid) >> popcount(lsize - 1u)) + 1u : 0u, done = 0;
     for (uint d = lid; d < nd; d += lsize) {
         uint c = dend[d] - dstart[d];
-        if (g == 0) atomic_xchg(&own[d], ST_PREFIX | (dbase[d] + c));
-        else atomic_xchg(&own[d], ST_AGG | c);
+        dend[d] = c;
+        atomic_xchg(&own[d], g == 0 ? ST_PREFIX | (dbase[d] + c) : ST_AGG | c);
     }
+#endif
+    /* Look back digit by digit (the same work-item's digits as above),
+     * counting the digits done (lsize and nd are powers of two: no
+     * division by a run-time value, which Oclgrind's checker refuses). */
+    uint mine = lid < nd ? ((nd - 1u - lid) >> popcount(lsize - 1u)) + 1u : 0u, done = 0;
     for (uint d = lid; d < nd; d += lsize) {
-        uint c = dend[d] - dstart[d], t = g;
+        uint c = dend[d], t = g;
         uint before = g == 0 ? dbase[d] : look_back(status, &t, d, nd);
         if (g) atomic_xchg(&own[d], ST_PREFIX | (before + c));
         dbase[d] = before - dstart[d];

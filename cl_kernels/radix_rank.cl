@@ -334,14 +334,13 @@ static void load_warp(const __global key_t *kin, ulong base, uint valid, key_t *
     }
 }
 
-/* Ranks the keys k[] (load_warp) by digit: rk[j] = the key's place in the
- * stably sorted tile.  wc: (lsize / WARP) * (dmask + 1) uints; x, y:
- * group_exclusive_scan's scratch (x also serves the emulated warp_match).
- * Afterwards wc[WC(0, d, ndig)] is digit d's first place in the sorted
- * tile (warp_digit_start).  No barrier at the end: wc is read-only from
- * here, and the caller's next barrier covers what it writes. */
-static void rank_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local uint *wc,
-                      __local uint *x, __local uint *y, uint lid, uint lsize)
+/* Ranks the keys k[] (load_warp) by digit in two steps.  count_warp:
+ * rk[j] = the key's rank among the keys of its digit in its warp, and
+ * wc[WC(w, d, ndig)] = warp w's count of digit d; wc: (lsize / WARP) *
+ * (dmask + 1) uints; x: group_exclusive_scan's scratch (also serves the
+ * emulated warp_match).  Ends with a barrier. */
+static void count_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local uint *wc,
+                       __local uint *x, uint lid, uint lsize)
 {
     uint ndig = dmask + 1, nw = lsize / WARP, w = lid / WARP, lane = lid % WARP;
     uint below = (1u << lane) - 1u;
@@ -361,11 +360,21 @@ static void rank_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local 
         warp_sync(); /* the next item's leader of d may be another lane */
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    /* Exclusive scan of the counters in (digit, warp) order: a run of
-     * consecutive entries per work-item (ndig * nw / lsize = ndig / WARP),
-     * then across work-items.  nw is a power of two: shifts and masks, no
-     * division by a value the compiler cannot see (Oclgrind's checker
-     * stops on the freeze LLVM emits for one). */
+}
+
+/* scan_warp, after count_warp: rk[j] = the key's place in the stably
+ * sorted tile, and wc[WC(0, d, ndig)] digit d's first place in it
+ * (warp_digit_start); y: group_exclusive_scan's other scratch.  An
+ * exclusive scan of the counters in (digit, warp) order: a run of
+ * consecutive entries per work-item (ndig * nw / lsize = ndig / WARP), then
+ * across work-items.  nw is a power of two: shifts and masks, no division
+ * by a value the compiler cannot see (Oclgrind's checker stops on the
+ * freeze LLVM emits for one).  No barrier at the end: wc is read-only from
+ * here, and the caller's next barrier covers what it writes. */
+static void scan_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local uint *wc,
+                      __local uint *x, __local uint *y, uint lid, uint lsize)
+{
+    uint ndig = dmask + 1, nw = lsize / WARP, w = lid / WARP;
     uint ne = ndig * nw, per = (ndig + WARP - 1) / WARP, e0 = min(ne, lid * per),
          e1 = min(ne, e0 + per), sum = 0, wbits = popcount(nw - 1u);
     for (uint e = e0; e < e1; e++) sum += wc[WC(e & (nw - 1u), e >> wbits, ndig)];
@@ -379,12 +388,20 @@ static void rank_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local 
     for (uint j = 0; j < ITEMS; j++) rk[j] += wc[WC(w, digit_of(k[j], shift, dmask), ndig)];
 }
 
-/* Digit d's first place in the tile rank_warp sorted (warp 0's counter,
+/* Tile count of digit d from count_warp's counters (before scan_warp). */
+static uint warp_digit_count(const __local uint *wc, uint d, uint ndig, uint lsize)
+{
+    uint c = 0;
+    for (uint w = 0; w < lsize / WARP; w++) c += wc[WC(w, d, ndig)];
+    return c;
+}
+
+/* Digit d's first place in the tile scan_warp sorted (warp 0's counter,
  * at index d whatever the digit count). */
 static uint warp_digit_start(const __local uint *wc, uint d) { return wc[d]; }
 
 /* The values of the tile, loaded like the keys, through buf to the places
- * of their keys: rk from rank_warp, pos from write_keys.  Starts with a
+ * of their keys: rk from scan_warp, pos from write_keys.  Starts with a
  * barrier (buf held the keys). */
 static void write_values_warp(
 #if VAL_BYTES
@@ -424,7 +441,8 @@ static void scatter_warp(const __global key_t *kin, __global key_t *kout,
     key_t k[ITEMS];
     uint rk[ITEMS], pos[ITEMS];
     load_warp(kin, base, valid, k, lid);
-    rank_warp(k, rk, shift, dmask, wc, x, y, lid, lsize);
+    count_warp(k, rk, shift, dmask, wc, x, lid, lsize);
+    scan_warp(k, rk, shift, dmask, wc, x, y, lid, lsize);
     for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
     for (uint d = lid; d <= dmask; d += lsize) dbase[d] -= warp_digit_start(wc, d);
     barrier(CLK_LOCAL_MEM_FENCE);

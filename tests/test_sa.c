@@ -139,7 +139,10 @@ static void hard_inputs(void **state)
  * all digits of its range without reading back which vary (the GPU default
  * for small sorts); radix_warp=2: the radix scatters rank by warps (the
  * NVIDIA default, emulated here); sa_path + 4096: the split gathers key2
- * again instead of reading the sorts' flags of new groups in u. */
+ * again instead of reading the sorts' flags of new groups in u; onesweep=1:
+ * the radix sorts in single passes (with the warp ranking; with a fault in
+ * the second pass of the first sort that has one, after which the context
+ * sorts by reduce-then-scan). */
 static void forced_paths(void **state)
 {
     (void)state;
@@ -153,7 +156,9 @@ static void forced_paths(void **state)
                                   "radix_blind=1000000", "sa_path=1,radix_blind=1000000",
                                   "sa_path=1027",       "sa_path=2055",
                                   "radix_warp=2",       "sa_path=1,radix_warp=2",
-                                  "sa_path=4096",       "sa_path=4096,r1=32"};
+                                  "sa_path=4096",       "sa_path=4096,r1=32",
+                                  "onesweep=1",         "onesweep=1,radix_warp=2,sa_path=1",
+                                  "onesweep=1,onesweep_fault=2"};
     static const hard_case kinds[] = {{GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 100},
                                       {GEN_RANDOM, 2}, {GEN_MUTATED, 3000}, {GEN_THUE_MORSE, 0}};
     size_t sizes[] = {100, 3000, 40000};

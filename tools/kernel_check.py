@@ -67,8 +67,12 @@ def variants():
             # back to the split rounds where it fails)
             v.append(("radix_rank+radix_sort", 0, radix % (kb, vb) + " -DRANK_WARP=2"))
     # The single-pass sort is off unless CLSA_TUNE=onesweep=1: two layouts
-    # (its shared code is radix_rank.cl's, compiled in all six above).
-    v += [("radix_rank+radix_onesweep", 0, radix % kv) for kv in ((4, 4), (8, 8))]
+    # (its shared code is radix_rank.cl's, compiled in all six above), by
+    # split rounds and by warps, and the tests' injected fault.
+    for kv in ((4, 4), (8, 8)):
+        v.append(("radix_rank+radix_onesweep", 0, radix % kv))
+        v.append(("radix_rank+radix_onesweep", 0, radix % kv + " -DRANK_WARP=2"))
+    v.append(("radix_rank+radix_onesweep", 0, radix % (4, 4) + " -DRANK_WARP=2 -DONESWEEP_FAULT=2"))
     # Segmented-sort layouts: clsa__segmented_sort (key = value width =
     # index width, values or none) and clsa_batched_sort (u32/float keys,
     # CSR, 64-bit offsets).

@@ -313,7 +313,7 @@ clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem value
     r.n = n;
     r.sub = ctx->tune.radix_sub >= 1 && ctx->tune.radix_sub <= 8 ? ctx->tune.radix_sub
                                                                  : CLSA_RADIX_SUB_BITS;
-    r.onesweep = ctx->tune.onesweep && n < ONESWEEP_MAX_N;
+    r.onesweep = ctx->tune.onesweep && n < ONESWEEP_MAX_N && n < ctx->tune.onesweep_max;
     r.warp = ctx->tune.radix_warp;
     cl_mem own_k = NULL, own_v = NULL;
     clsa_status st = CLSA_OK;

@@ -33,6 +33,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "sa_path")) t->sa_path = (unsigned)v;
     else if (!strcmp(key, "onesweep")) t->onesweep = v != 0;
     else if (!strcmp(key, "onesweep_fault")) t->onesweep_fault = (unsigned)v;
+    else if (!strcmp(key, "onesweep_max")) t->onesweep_max = (size_t)v;
     else if (!strcmp(key, "ooc")) t->out_of_core = v != 0;
     else if (!strcmp(key, "pool")) t->pool = v != 0;
     else if (!strcmp(key, "copy_threads")) t->copy_threads = v > 8 ? 8 : (unsigned)v;
@@ -150,12 +151,14 @@ void clsa__tuning_init(clsa_tuning *t)
     t->zero_copy = t->host_unified && t->is_gpu;
     /* The single-pass radix sort lets a work-group wait (spin) on tiles of
      * work-groups that took their ticket before it, which needs only that
-     * a started work-group keeps running.  Off everywhere until the
-     * wrong orders it gives on rusticl/llvmpipe are explained (a difference
-     * between implementations may be undefined behaviour in the kernel, and
-     * a wrong answer is worse than a slower one): onesweep=1 turns it on
-     * (H200: 1.24e10 vs 9.9e9 pairs/s at 256x16 tiles). */
+     * a started work-group keeps running; a wait an implementation cuts
+     * short (llvmpipe's loop limit: rusticl's old wrong orders) faults the
+     * sort, which reduce-then-scan finishes (radix_onesweep.c).  Off: on
+     * the H100 a single pass with the warp ranking takes about 20% longer
+     * than the warp-ranked scatter, its histogram and table scan together
+     * (BENCHMARKS.md run 18: 2^28 pairs 18.6 against 17.4 ms of kernels). */
     t->onesweep = 0;
+    t->onesweep_max = SIZE_MAX;
     t->pool = 1;
     t->copy_threads = 1;
     t->copy_min = (size_t)64 << 20;
