@@ -149,7 +149,7 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
      * (PoCL) handle badly. */
 #if RANK_WARP
     key_t k[ITEMS];
-    uint rk[ITEMS], pos[ITEMS];
+    uint rk[ITEMS];
     load_warp(kin, base, valid, k, lid);
     count_warp(k, rk, shift, dmask, cnt, wx, lid, lsize);
     scan_digits(counts + pass * 256, dbase, nd, wx, wy, lid, lsize);
@@ -203,12 +203,11 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
     if (done != mine) atomic_cmpxchg(&ctl[CTL_FAULT], 0u, pass + 1u);
     barrier(CLK_LOCAL_MEM_FENCE);
 #if RANK_WARP
-    write_keys(kout, tile, dbase, valid, shift, dmask, lid, lsize, pos);
-    write_values_warp(
+    write_tile_warp(kout,
 #if VAL_BYTES
-        vin, vout,
+                    vin, vout,
 #endif
-        base, valid, rk, pos, buf, lid, lsize);
+                    dbase, base, valid, shift, dmask, rk, buf, lid, lsize);
 #else
     write_tile(kout,
 #if VAL_BYTES

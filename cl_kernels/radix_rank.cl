@@ -425,6 +425,24 @@ static void write_values_warp(
 #endif
 }
 
+/* Writes the tile scan_warp sorted into buf (as keys) to its places:
+ * position r of digit d goes to dbase[d] + r; then the values. */
+static void write_tile_warp(__global key_t *kout,
+#if VAL_BYTES
+                            const __global val_t *vin, __global val_t *vout,
+#endif
+                            const __local uint *dbase, ulong base, uint valid, uint shift,
+                            uint dmask, const uint *rk, __local ulong *buf, uint lid, uint lsize)
+{
+    uint pos[ITEMS];
+    write_keys(kout, (__local key_t *)buf, dbase, valid, shift, dmask, lid, lsize, pos);
+    write_values_warp(
+#if VAL_BYTES
+        vin, vout,
+#endif
+        base, valid, rk, pos, buf, lid, lsize);
+}
+
 /* Scatter of one tile with the warp ranking: keys through local memory to
  * their sorted places, written out in runs of equal digits; then the
  * values by the same ranks (no permutation array).  dbase[d]: the digit's
@@ -439,18 +457,17 @@ static void scatter_warp(const __global key_t *kin, __global key_t *kout,
 {
     __local key_t *tile = (__local key_t *)buf;
     key_t k[ITEMS];
-    uint rk[ITEMS], pos[ITEMS];
+    uint rk[ITEMS];
     load_warp(kin, base, valid, k, lid);
     count_warp(k, rk, shift, dmask, wc, x, lid, lsize);
     scan_warp(k, rk, shift, dmask, wc, x, y, lid, lsize);
     for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
     for (uint d = lid; d <= dmask; d += lsize) dbase[d] -= warp_digit_start(wc, d);
     barrier(CLK_LOCAL_MEM_FENCE);
-    write_keys(kout, tile, dbase, valid, shift, dmask, lid, lsize, pos);
-    write_values_warp(
+    write_tile_warp(kout,
 #if VAL_BYTES
-        vin, vout,
+                    vin, vout,
 #endif
-        base, valid, rk, pos, buf, lid, lsize);
+                    dbase, base, valid, shift, dmask, rk, buf, lid, lsize);
 }
 #endif
