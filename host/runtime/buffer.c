@@ -238,41 +238,8 @@ clsa_status clsa__write_nowait(clsa_context *ctx, cl_mem dst, size_t off, const 
     return timed(ctx, err, ev, "clEnqueueWriteBuffer");
 }
 
-/* A small blocking read through the context's page-locked mailbox: 1 when
- * done (*st its status), 0 when the mailbox is off or cannot be made. */
-static int mailbox_read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes,
-                        clsa_status *st)
-{
-    if (!bytes || bytes > ctx->tune.mailbox || ctx->oclgrind) return 0;
-    struct clsa_pinned *m = &ctx->mailbox;
-    if (m->bytes < bytes) {
-        clsa__mailbox_release(ctx);
-        if (!(m->mem = clsa__map_pinned(ctx, ctx->tune.mailbox, &m->ptr))) {
-            ctx->tune.mailbox = 0; /* plain reads from now on */
-            return 0;
-        }
-        m->bytes = ctx->tune.mailbox;
-    }
-    cl_event ev = NULL;
-    cl_int err = clEnqueueReadBuffer(ctx->queue, src, CL_TRUE, off, bytes, m->ptr, 0, NULL,
-                                     ctx->profiling ? &ev : NULL);
-    *st = timed(ctx, err, ev, "clEnqueueReadBuffer");
-    if (*st == CLSA_OK) memcpy(dst, m->ptr, bytes);
-    return 1;
-}
-
-void clsa__mailbox_release(clsa_context *ctx)
-{
-    if (ctx->mailbox.bytes) clsa__unmap_pinned(ctx, &ctx->mailbox);
-    ctx->mailbox.bytes = 0;
-    ctx->mailbox.mem = NULL;
-    ctx->mailbox.ptr = NULL;
-}
-
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes)
 {
-    clsa_status mst;
-    if (mailbox_read(ctx, src, off, dst, bytes, &mst)) return mst;
     int split = 0;
     clsa_status st = staged(ctx, dst, bytes) ? clsa__staged_read(ctx, src, off, dst, bytes, &split)
                                              : CLSA_OK;

@@ -488,7 +488,6 @@ void clsa_destroy(clsa_context *ctx)
     release_kernels(ctx);
     clsa__copy_queues_release(ctx);
     clsa__stage_release(ctx);
-    clsa__mailbox_release(ctx);
     for (int i = 0; i < ctx->nprograms; i++)
     {
         if (ctx->programs[i].program) clReleaseProgram(ctx->programs[i].program);

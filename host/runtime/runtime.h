@@ -83,8 +83,6 @@ typedef struct clsa_tuning {
                                * (staged_copy.c); 0: never, and no packed texts */
     unsigned stage_threads;   /* host threads filling and emptying them */
     size_t stage_slot;        /* bytes of one slot (two a thread) */
-    size_t mailbox;           /* reads of at most this many bytes go through one
-                               * page-locked buffer of the context (buffer.c); 0: never */
     unsigned part_decline;    /* several devices: one device instead when more than
                                * n / part_decline suffixes are unsorted after the initial
                                * sort (host/sa/pd_part.c); 0: never */
@@ -189,9 +187,6 @@ struct clsa_context {
      * used, kept until clsa_destroy. */
     struct clsa_pinned stage[2 * CLSA_STAGE_THREADS];
     unsigned nstage;
-    /* Page-locked buffer of the small reads (buffer.c), made when first
-     * used, kept until clsa_destroy; mailbox.bytes 0 until then. */
-    struct clsa_pinned mailbox;
     /* Profiling events not read yet (launch.c): read when the public call
      * ends, so that timing does not make each kernel wait for the last. */
     struct clsa_pending_event {
@@ -297,7 +292,6 @@ static inline size_t clsa__piece(size_t done, size_t bytes)
 }
 clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *src, size_t bytes);
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes);
-void clsa__mailbox_release(clsa_context *ctx);
 /* A small write (up to CLSA_NOWAIT_MAX bytes) that does not wait for the
  * queue: src must stay valid until a later blocking call on the queue
  * (Oclgrind, or larger: clsa__write). */

@@ -44,7 +44,6 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "stage_threads"))
         t->stage_threads = v > CLSA_STAGE_THREADS ? CLSA_STAGE_THREADS : (unsigned)v;
     else if (!strcmp(key, "stage_slot")) t->stage_slot = (size_t)v;
-    else if (!strcmp(key, "mailbox")) t->mailbox = (size_t)v;
     else if (!strcmp(key, "part_decline")) t->part_decline = (unsigned)v;
     else if (!strcmp(key, "part_sample")) t->part_sample = (unsigned)v;
     else if (!strcmp(key, "ooc64")) t->ooc64 = v != 0;
@@ -58,7 +57,7 @@ static int zero_allowed(const char *key)
     return !strcmp(key, "onesweep") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
            !strcmp(key, "radix_blind") || !strcmp(key, "radix_warp") ||
            !strcmp(key, "pool") || !strcmp(key, "part_decline") || !strcmp(key, "pack_min") ||
-           !strcmp(key, "stage_min") || !strcmp(key, "mailbox") ||
+           !strcmp(key, "stage_min") ||
            !strcmp(key, "part_sample");
 }
 
@@ -181,9 +180,6 @@ void clsa__tuning_init(clsa_tuning *t)
     t->stage_threads = cores < 1 ? 1 : cores > 8 ? 8 : (unsigned)cores;
     t->stage_min = t->host_unified ? 0 : (size_t)4 << 20;
     t->stage_slot = (size_t)2 << 20;
-    /* The doubling loop's blocking reads of a few counters: into page-locked
-     * memory the driver reads by DMA, with no staging of its own. */
-    t->mailbox = t->host_unified ? 0 : 4096;
     /* Staged writes of a text of at most 4 distinct bytes pack it 4 to a
      * byte in the same pass (text_pack.c); one thread packs DNA at about
      * 2 GB/s, so it gains where at least 4 threads pack (H100, run 14b:
