@@ -9,9 +9,10 @@
 /* Histogram work-groups per compute unit: enough to hide memory latency,
  * few enough that the global atomics of the per-group tables stay cheap. */
 #define HIST_GROUPS_PER_CU 4
-/* Most tiles one histogram work-group walks: implementations may cut long
- * loops (llvmpipe: 65535 iterations an invocation). */
-#define HIST_TILES_PER_GROUP 1024
+/* Most loop iterations of one histogram work-item (its tiles times the
+ * keys it loads and counts per pass): implementations may cut long loops
+ * (llvmpipe: 65535 iterations an invocation in all). */
+#define HIST_ITERATIONS 16384
 /* Control words (radix_onesweep.cl): masks, the fault word, tickets. */
 #define CTL_FAULT 4
 
@@ -57,9 +58,9 @@ static clsa_status hist_all(clsa__radix_run *r, cl_mem keys, cl_mem plan_mem, cl
     cl_kernel k = r->hist;
     cl_ulong n = r->n;
     size_t cu = ctx->tune.compute_units ? ctx->tune.compute_units : 1;
-    size_t groups = cu * HIST_GROUPS_PER_CU;
-    if (groups < clsa__div_up(r->nb, HIST_TILES_PER_GROUP))
-        groups = clsa__div_up(r->nb, HIST_TILES_PER_GROUP);
+    size_t per_tile = r->items * (1 + (size_t)npasses), tiles = HIST_ITERATIONS / per_tile;
+    size_t groups = cu * HIST_GROUPS_PER_CU, least = clsa__div_up(r->nb, tiles ? tiles : 1);
+    if (groups < least) groups = least;
     if (groups > r->nb) groups = r->nb;
     clsa_status st;
     if ((st = clsa__fill_zero(ctx, counts, 0, (size_t)npasses * 256 * 4)) ||
