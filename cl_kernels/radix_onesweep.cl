@@ -84,13 +84,40 @@ static void scan_digits(const __global uint *counts, __local uint *out, uint nd,
  * *t is 0 when the walk completed, so the caller can tell a walk that an
  * implementation cut short (llvmpipe ends every loop of an invocation
  * after 65535 iterations in all, LP_MAX_TGSI_LOOP_ITERATIONS). */
+#ifndef LOOKBACK
+#define LOOKBACK 1
+#endif
+static uint status_load(volatile __global uint *p)
+{
+#if RANK_WARP == 1
+    /* NVIDIA (the PTX of radix_rank.cl builds): a relaxed load at device
+     * scope, not a read-modify-write at L2 */
+    uint v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+#else
+    return atomic_or(p, 0u);
+#endif
+}
+
 static uint look_back(volatile __global uint *status, uint *t, uint d, uint nd)
 {
     uint sum = 0, at = *t;
     while (at > 0) {
-        uint s = atomic_or(&status[(ulong)(at - 1) * nd + d], 0u);
-        sum += s & ST_VALUE;
-        at = (s & ST_PREFIX) ? 0u : s ? at - 1 : at;
+        /* LOOKBACK tiles' words at once (independent loads), used from the
+         * nearest up to the first that has published nothing */
+        uint s[LOOKBACK];
+        for (uint i = 0; i < LOOKBACK; i++)
+            s[i] = i < at ? status_load(&status[(ulong)(at - 1 - i) * nd + d]) : 0u;
+        uint go = 1;
+        for (uint i = 0; i < LOOKBACK; i++) {
+            go = go && s[i] != 0u;
+            if (go) {
+                sum += s[i] & ST_VALUE;
+                at = (s[i] & ST_PREFIX) ? 0u : at - 1;
+                go = at != 0u;
+            }
+        }
     }
     *t = at;
     return sum;

@@ -95,6 +95,7 @@ static void set_path(unsigned path)
     ctx->tune.onesweep = path == 1 || path >= 3;
     ctx->tune.radix_warp = path >= 2 ? 2 : 0;
     ctx->tune.onesweep_fault = path >= 4 ? path - 3 : 0;
+    ctx->tune.lookback = path >= 3 ? 4 : 1; /* look-back words read at once */
 }
 
 static void check_one(layout l, enum pattern p, size_t n, unsigned b, unsigned e, uint64_t seed,

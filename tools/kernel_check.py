@@ -71,7 +71,7 @@ def variants():
     # split rounds and by warps, and the tests' injected fault.
     for kv in ((4, 4), (8, 8)):
         v.append(("radix_rank+radix_onesweep", 0, radix % kv))
-        v.append(("radix_rank+radix_onesweep", 0, radix % kv + " -DRANK_WARP=2"))
+        v.append(("radix_rank+radix_onesweep", 0, radix % kv + " -DRANK_WARP=2 -DLOOKBACK=4"))
     v.append(("radix_rank+radix_onesweep", 0, radix % (4, 4) + " -DRANK_WARP=2 -DONESWEEP_FAULT=2"))
     # Segmented-sort layouts: clsa__segmented_sort (key = value width =
     # index width, values or none) and clsa_batched_sort (u32/float keys,

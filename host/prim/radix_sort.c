@@ -73,9 +73,9 @@ static clsa_status get_kernels(sort_run *r)
     char opts[200];
     snprintf(opts, sizeof opts,
              "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%zu -DSUB_BITS=%d -DRANK_REG_COUNTS=%d "
-             "-DRANK_WARP=%u -DONESWEEP_FAULT=%u",
+             "-DRANK_WARP=%u -DONESWEEP_FAULT=%u -DLOOKBACK=%u",
              r->kb, r->vb, r->items, r->sub, r->items < 256 && r->ctx->tune.radix_reg, r->warp,
-             r->ctx->tune.onesweep_fault);
+             r->ctx->tune.onesweep_fault, r->onesweep ? r->ctx->tune.lookback : 1u);
     if (r->onesweep) return clsa__radix_onesweep_kernels(r, opts);
     clsa_status st = clsa__kernel(r->ctx, "radix_rank+radix_sort", 0, opts, "radix_hist", &r->hist);
     if (st == CLSA_OK)

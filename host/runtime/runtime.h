@@ -68,6 +68,7 @@ typedef struct clsa_tuning {
                                  (radix_onesweep.cl), 0 reduce-then-scan; cleared
                                  when a single pass faults (radix_sort.c) */
     size_t onesweep_max;      /* the single pass only below this many keys */
+    unsigned lookback;        /* its look-back reads this many tiles' words at once */
     unsigned onesweep_fault;  /* tests only: p > 0 makes single pass p - 1 fault */
     unsigned out_of_core;     /* 1: host-pointer device SAs always take the out-of-core
                                  path (tests, comparisons); 0: only past the limit */
