@@ -134,7 +134,7 @@ static uint look_back(volatile __global uint *status, uint *t, uint d, uint nd)
  *
  * Faults: a work-group whose look-back did not complete (see look_back)
  * sets ctl[CTL_FAULT] to pass + 1.  Every later pass of the sort then
- * returns at once, as do the work-groups of this pass that start after it
+ * writes nothing, nor do the work-groups of this pass that start after it
  * (their tiles are left unwritten, which does not matter: the host redoes
  * the pass by reduce-then-scan from its input, which no pass wrote since,
  * radix_onesweep.c).
@@ -153,22 +153,28 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
 {
     __local uint tile_no, skip;
     uint lid = get_local_id(0), lsize = get_local_size(0), nd = dmask + 1;
-    /* A work-group that finds the fault word set takes no ticket, so no
-     * tile it would own is waited for. */
+    /* The ticket and the fault word, both in flight at once */
     if (lid == 0) {
-        skip = atomic_or(&ctl[CTL_FAULT], 0u);
-        if (!skip) tile_no = atomic_inc(&ctl[CTL_TICKET + pass]);
+        tile_no = atomic_inc(&ctl[CTL_TICKET + pass]);
+        skip = status_load(&ctl[CTL_FAULT]);
     }
 #if !RANK_WARP
     for (uint d = lid; d < nd; d += lsize) dstart[d] = dend[d] = 0;
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (skip) return;
     uint g = tile_no;
+    volatile __global uint *own = status + (ulong)g * nd;
+    if (skip) {
+        /* The sort has faulted: the tile counts as done with no keys, so
+         * that no work-group waits for it, and writes nothing.  Tiles
+         * after it then sum too little (as after a cut look-back), which
+         * keeps their writes inside kout; the host redoes the pass. */
+        for (uint d = lid; d < nd; d += lsize) atomic_xchg(&own[d], ST_PREFIX);
+        return;
+    }
     ulong base = (ulong)g * lsize * ITEMS;
     uint valid = (uint)min((ulong)lsize * ITEMS, n - base);
     __local key_t *tile = (__local key_t *)buf;
-    volatile __global uint *own = status + (ulong)g * nd;
     /* Each digit's run in the sorted tile starts at dstart[d] and holds
      * dend[d] keys once published.  Only tile 0 needs the digits' global
      * starts (scan_digits), but every work-group scans (256 cached words):
