@@ -155,9 +155,9 @@ void clsa__tuning_init(clsa_tuning *t)
      * a started work-group keeps running; a wait an implementation cuts
      * short (llvmpipe's loop limit: rusticl's old wrong orders) faults the
      * sort, which reduce-then-scan finishes (radix_onesweep.c).  Off: on
-     * the H100 a single pass with the warp ranking takes about 20% longer
-     * than the warp-ranked scatter, its histogram and table scan together
-     * (BENCHMARKS.md run 18: 2^28 pairs 18.6 against 17.4 ms of kernels). */
+     * the H100 the single passes with the warp ranking still take a little
+     * longer than the warp-ranked scatters with their histograms and table
+     * scans (BENCHMARKS.md run 18j: 2^28 pairs 19.2 against 18.7 ms). */
     t->onesweep = 0;
     t->onesweep_max = SIZE_MAX;
     /* Its look-back reads the words of this many tiles at once: 4 on
