@@ -9,12 +9,6 @@
 /* Histogram work-groups per compute unit: enough to hide memory latency,
  * few enough that the global atomics of the per-group tables stay cheap. */
 #define HIST_GROUPS_PER_CU 4
-/* Most loop iterations of one histogram work-item (its tiles times the
- * keys it loads and counts per pass): implementations may cut long loops
- * (llvmpipe: 65535 iterations an invocation in all). */
-#define HIST_ITERATIONS 16384
-/* Control words (radix_onesweep.cl): masks, the fault word, tickets. */
-#define CTL_FAULT 4
 
 typedef struct plan {
     cl_uint word[2 * CLSA_RADIX_MAX_PASSES]; /* shift, dmask per pass */
@@ -58,7 +52,9 @@ static clsa_status hist_all(clsa__radix_run *r, cl_mem keys, cl_mem plan_mem, cl
     cl_kernel k = r->hist;
     cl_ulong n = r->n;
     size_t cu = ctx->tune.compute_units ? ctx->tune.compute_units : 1;
-    size_t per_tile = r->items * (1 + (size_t)npasses), tiles = HIST_ITERATIONS / per_tile;
+    /* a work-item's loop iterations: its tiles times the keys it loads and
+     * counts per pass */
+    size_t per_tile = r->items * (1 + (size_t)npasses), tiles = CLSA_LOOP_BUDGET / per_tile;
     size_t groups = cu * HIST_GROUPS_PER_CU, least = clsa__div_up(r->nb, tiles ? tiles : 1);
     if (groups < least) groups = least;
     if (groups > r->nb) groups = r->nb;
@@ -164,7 +160,7 @@ clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem 
         tmp = kcur, kcur = kalt, kalt = tmp;
         tmp = vcur, vcur = valt, valt = tmp;
     }
-    CLSA_TRY(clsa__read(ctx, r->masks, CTL_FAULT * 4, &fault, sizeof fault));
+    CLSA_TRY(clsa__read(ctx, r->masks, CLSA_RADIX_CTL_FAULT * 4, &fault, sizeof fault));
     if (fault > 0 && fault <= p.count) {
         /* the failed pass's input is intact and the later passes did
          * nothing: the caller sorts that buffer from the pass's digit on */
@@ -173,10 +169,7 @@ clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem 
         redo->skeys = before[fault - 1][2], redo->svalues = before[fault - 1][3];
         goto done;
     }
-    if (kcur != keys) {
-        CLSA_TRY(clsa__copy(ctx, kcur, 0, keys, 0, r->n * (size_t)r->kb));
-        if (r->vb) CLSA_TRY(clsa__copy(ctx, vcur, 0, values, 0, r->n * (size_t)r->vb));
-    }
+    st = clsa__radix_copy_back(r, kcur, vcur, keys, values);
 done:
     if (st) clFinish(ctx->queue); /* writes from this frame may still be queued */
     clsa__free(ctx, &plan_mem);

@@ -23,8 +23,10 @@ typedef struct clsa__radix_run {
                           the fault word and one ticket counter per pass */
 } clsa__radix_run;
 
-/* Words of the masks buffer. */
-#define CLSA_RADIX_CTL_WORDS (5 + CLSA_RADIX_MAX_PASSES)
+/* The masks buffer's words (CTL_* in radix_onesweep.cl): the masks, the
+ * single pass's fault word, its tickets. */
+#define CLSA_RADIX_CTL_FAULT 4
+#define CLSA_RADIX_CTL_WORDS (CLSA_RADIX_CTL_FAULT + 1 + CLSA_RADIX_MAX_PASSES)
 
 /* A single-pass sort that faulted (radix_onesweep.cl): the keys and values
  * as sorted below bit `bit`, with scratch, still to be sorted over [bit,
@@ -33,6 +35,11 @@ typedef struct clsa__radix_redo {
     unsigned bit;
     cl_mem keys, values, skeys, svalues;
 } clsa__radix_redo;
+
+/* keys/values := kcur/vcur, where the passes left the result in the
+ * scratch pair. */
+clsa_status clsa__radix_copy_back(const clsa__radix_run *r, cl_mem kcur, cl_mem vcur,
+                                  cl_mem keys, cl_mem values);
 
 /* Local memory of the ranking scatter for a tile shape (both paths). */
 size_t clsa__radix_scatter_local(const clsa__radix_run *r, size_t wg, size_t items);

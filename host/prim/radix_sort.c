@@ -71,12 +71,16 @@ static size_t pow2_floor(size_t x)
 static clsa_status get_kernels(sort_run *r)
 {
     char opts[200];
-    snprintf(opts, sizeof opts,
-             "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%zu -DSUB_BITS=%d -DRANK_REG_COUNTS=%d "
-             "-DRANK_WARP=%u -DONESWEEP_FAULT=%u -DLOOKBACK=%u",
-             r->kb, r->vb, r->items, r->sub, r->items < 256 && r->ctx->tune.radix_reg, r->warp,
-             r->ctx->tune.onesweep_fault, r->onesweep ? r->ctx->tune.lookback : 1u);
-    if (r->onesweep) return clsa__radix_onesweep_kernels(r, opts);
+    int len = snprintf(opts, sizeof opts,
+                       "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%zu -DSUB_BITS=%d "
+                       "-DRANK_REG_COUNTS=%d -DRANK_WARP=%u",
+                       r->kb, r->vb, r->items, r->sub,
+                       r->items < 256 && r->ctx->tune.radix_reg, r->warp);
+    if (r->onesweep) {
+        snprintf(opts + len, sizeof opts - (size_t)len, " -DONESWEEP_FAULT=%u -DLOOKBACK=%u",
+                 r->ctx->tune.onesweep_fault, r->ctx->tune.lookback);
+        return clsa__radix_onesweep_kernels(r, opts);
+    }
     clsa_status st = clsa__kernel(r->ctx, "radix_rank+radix_sort", 0, opts, "radix_hist", &r->hist);
     if (st == CLSA_OK)
         st = clsa__kernel(r->ctx, "radix_rank+radix_sort", 0, opts, "radix_scatter", &r->scatter);
@@ -255,10 +259,15 @@ static clsa_status sort_passes(sort_run *r, cl_mem keys, cl_mem values, cl_mem s
         tmp = vcur, vcur = valt, valt = tmp;
         s = clsa__radix_next_bit(varying, s + w);
     }
-    if (kcur != keys) {
-        st = clsa__copy(r->ctx, kcur, 0, keys, 0, r->n * (size_t)r->kb);
-        if (st == CLSA_OK && r->vb) st = clsa__copy(r->ctx, vcur, 0, values, 0, r->n * (size_t)r->vb);
-    }
+    return clsa__radix_copy_back(r, kcur, vcur, keys, values);
+}
+
+clsa_status clsa__radix_copy_back(const sort_run *r, cl_mem kcur, cl_mem vcur, cl_mem keys,
+                                  cl_mem values)
+{
+    if (kcur == keys) return CLSA_OK;
+    clsa_status st = clsa__copy(r->ctx, kcur, 0, keys, 0, r->n * (size_t)r->kb);
+    if (st == CLSA_OK && r->vb) st = clsa__copy(r->ctx, vcur, 0, values, 0, r->n * (size_t)r->vb);
     return st;
 }
 
@@ -273,11 +282,7 @@ static clsa_status redo_sort(sort_run *r, const clsa__radix_redo *redo, cl_mem k
     clsa_status st = clsa__radix_sort_capped(ctx, redo->keys, redo->values, r->n, r->kb, r->vb,
                                              redo->bit, end_bit, redo->skeys, redo->svalues,
                                              max_table_bytes);
-    if (st == CLSA_OK && redo->keys != keys)
-        st = clsa__copy(ctx, redo->keys, 0, keys, 0, r->n * (size_t)r->kb);
-    if (st == CLSA_OK && r->vb && redo->values != values)
-        st = clsa__copy(ctx, redo->values, 0, values, 0, r->n * (size_t)r->vb);
-    return st;
+    return st ? st : clsa__radix_copy_back(r, redo->keys, redo->values, keys, values);
 }
 
 clsa_status clsa__radix_sort(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,

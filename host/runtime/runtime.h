@@ -100,8 +100,12 @@ typedef struct clsa_tuning {
                                  set, it splits even small loops (tests) */
 } clsa_tuning;
 
-#define CLSA_MAX_PROGRAMS 128
-#define CLSA_MAX_KERNELS 512
+/* Most loop iterations one work-item runs in a kernel whose trip counts
+ * grow with the input: llvmpipe (rusticl) ends every loop of an invocation
+ * once 65535 iterations have run in all, silently (docs/DESIGN.md). */
+#define CLSA_LOOP_BUDGET 16384
+#define CLSA_MAX_PROGRAMS 64
+#define CLSA_MAX_KERNELS 256
 /* Extra queues for copies split over threads (copy_threads.c). */
 #define CLSA_COPY_QUEUES 7
 /* Most host threads of a staged copy (staged_copy.c). */

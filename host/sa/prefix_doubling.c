@@ -43,9 +43,7 @@ static clsa_status alphabet(clsa_context *ctx, cl_mem text, uint64_t n, pd_alpha
     size_t wg = ctx->tune.wg;
     size_t groups = clsa__div_up((size_t)n, wg * 64);
     size_t cap = (size_t)(ctx->tune.compute_units ? ctx->tune.compute_units : 1) * 8;
-    /* at most 16384 strides a work-item: llvmpipe ends the loops of an
-     * invocation after 65535 iterations in all */
-    size_t least = clsa__div_up((size_t)n, wg * 16384);
+    size_t least = clsa__div_up((size_t)n, wg * CLSA_LOOP_BUDGET); /* strides a work-item */
     if (cap < least) cap = least;
     if (groups > cap) groups = cap;
     clsa_status st = CLSA_OK;
