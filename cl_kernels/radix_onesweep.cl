@@ -147,11 +147,12 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
                              ulong n, uint shift, uint dmask, uint pass,
                              const __global uint *counts, volatile __global uint *status,
                              volatile __global uint *ctl,
-                             __local ulong *buf, __local ushort *perm, __local uint *cnt,
+                             __local ulong *buf, __local ulong *pbuf, __local uint *cnt,
                              __local uint *wx, __local uint *wy, __local uint *dbase,
                              __local uint *dstart, __local uint *dend)
 {
     __local uint tile_no, skip;
+    __local ushort *perm = (__local ushort *)pbuf; /* as in radix_scatter */
     uint lid = get_local_id(0), lsize = get_local_size(0), nd = dmask + 1;
     /* The ticket and the fault word, both in flight at once */
     if (lid == 0) {
@@ -196,6 +197,9 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
     }
     scan_warp(k, rk, shift, dmask, cnt, wx, wy, lid, lsize);
     for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
+#if VAL_BYTES && VAL_TILE
+    place_values_warp(vin, base, valid, rk, pbuf, lid); /* in flight during the look-back */
+#endif
     for (uint d = lid; d < nd; d += lsize) dstart[d] = warp_digit_start(cnt, d);
 #else
     rank_tile(kin, base, valid, shift, dmask, tile, perm, (__local ushort *)cnt, wx, wy, lid,
@@ -240,7 +244,7 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
 #if VAL_BYTES
                     vin, vout,
 #endif
-                    dbase, base, valid, shift, dmask, rk, buf, lid, lsize);
+                    dbase, base, valid, shift, dmask, rk, buf, pbuf, lid, lsize);
 #else
     write_tile(kout,
 #if VAL_BYTES

@@ -278,10 +278,35 @@ static void write_tile(__global key_t *kout,
 #define WARP 32
 
 #if RANK_WARP == 1
+#ifndef RANK_MATCH
+#define RANK_MATCH 0
+#endif
 static uint warp_match(uint d, __local uint *x, uint lid)
 {
     uint m;
+#if RANK_MATCH
+    /* One ballot a digit bit: lanes whose digits agree on every bit.
+     * match.any is not one instruction on every GPU and its time depends
+     * on how many distinct digits the warp holds; eight ballots do not.
+     * RANK_MATCH 2 (sm_80): only the bits that vary in the warp. */
+    uint vary = 0xffu;
+#if RANK_MATCH == 2
+    uint o, a;
+    asm volatile("redux.sync.or.b32 %0, %1, 0xffffffff;" : "=r"(o) : "r"(d));
+    asm volatile("redux.sync.and.b32 %0, %1, 0xffffffff;" : "=r"(a) : "r"(d));
+    vary = o ^ a;
+#endif
+    m = 0xffffffffu;
+    for (uint b = 0; b < 8; b++) {
+        if (!(vary >> b & 1u)) continue; /* the same for the whole warp */
+        uint v, bit = d >> b & 1u;
+        asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, 0xffffffff; }"
+                     : "=r"(v) : "r"(bit));
+        m &= bit ? v : ~v;
+    }
+#else
     asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(m) : "r"(d));
+#endif
     return m;
 }
 /* v of lane src, to every lane. */
@@ -425,15 +450,50 @@ static void write_values_warp(
 #endif
 }
 
+#ifndef VAL_TILE
+#define VAL_TILE 0
+#endif
+#if VAL_BYTES && VAL_TILE
+/* VAL_TILE: the values have a local tile of their own (vtile, the host
+ * sizes it where local memory allows).  place_values_warp puts them at
+ * their keys' ranks before the caller's barrier; write_tile_warp then
+ * writes key and value of each place together: one barrier and one digit
+ * lookup a pair fewer, and no output positions kept in registers. */
+static void place_values_warp(const __global val_t *vin, ulong base, uint valid, const uint *rk,
+                              __local ulong *vtile, uint lid)
+{
+    __local val_t *vals = (__local val_t *)vtile;
+    for (uint j = 0; j < ITEMS; j++) {
+        uint p = warp_pos(j, lid);
+        if (p < valid) vals[TPAD(rk[j])] = vin[base + p];
+    }
+}
+#endif
+
 /* Writes the tile scan_warp sorted into buf (as keys) to its places:
- * position r of digit d goes to dbase[d] + r; then the values. */
+ * position r of digit d goes to dbase[d] + r; then the values (with
+ * VAL_TILE, already placed in vtile: both at once). */
 static void write_tile_warp(__global key_t *kout,
 #if VAL_BYTES
                             const __global val_t *vin, __global val_t *vout,
 #endif
                             const __local uint *dbase, ulong base, uint valid, uint shift,
-                            uint dmask, const uint *rk, __local ulong *buf, uint lid, uint lsize)
+                            uint dmask, const uint *rk, __local ulong *buf, __local ulong *vtile,
+                            uint lid, uint lsize)
 {
+#if VAL_BYTES && VAL_TILE
+    const __local key_t *tile = (const __local key_t *)buf;
+    const __local val_t *vals = (const __local val_t *)vtile;
+    for (uint j = 0; j < ITEMS; j++) {
+        uint r = j * lsize + lid;
+        if (r < valid) {
+            key_t key = tile[TPAD(r)];
+            uint at = dbase[digit_of(key, shift, dmask)] + r;
+            kout[at] = key;
+            vout[at] = vals[TPAD(r)];
+        }
+    }
+#else
     uint pos[ITEMS];
     write_keys(kout, (__local key_t *)buf, dbase, valid, shift, dmask, lid, lsize, pos);
     write_values_warp(
@@ -441,6 +501,7 @@ static void write_tile_warp(__global key_t *kout,
         vin, vout,
 #endif
         base, valid, rk, pos, buf, lid, lsize);
+#endif
 }
 
 /* Scatter of one tile with the warp ranking: keys through local memory to
@@ -452,8 +513,8 @@ static void scatter_warp(const __global key_t *kin, __global key_t *kout,
                          const __global val_t *vin, __global val_t *vout,
 #endif
                          ulong base, uint valid, uint shift, uint dmask, __local ulong *buf,
-                         __local uint *wc, __local uint *x, __local uint *y,
-                         __local uint *dbase, uint lid, uint lsize)
+                         __local ulong *vtile, __local uint *wc, __local uint *x,
+                         __local uint *y, __local uint *dbase, uint lid, uint lsize)
 {
     __local key_t *tile = (__local key_t *)buf;
     key_t k[ITEMS];
@@ -462,12 +523,15 @@ static void scatter_warp(const __global key_t *kin, __global key_t *kout,
     count_warp(k, rk, shift, dmask, wc, x, lid, lsize);
     scan_warp(k, rk, shift, dmask, wc, x, y, lid, lsize);
     for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
+#if VAL_BYTES && VAL_TILE
+    place_values_warp(vin, base, valid, rk, vtile, lid);
+#endif
     for (uint d = lid; d <= dmask; d += lsize) dbase[d] -= warp_digit_start(wc, d);
     barrier(CLK_LOCAL_MEM_FENCE);
     write_tile_warp(kout,
 #if VAL_BYTES
                     vin, vout,
 #endif
-                    dbase, base, valid, shift, dmask, rk, buf, lid, lsize);
+                    dbase, base, valid, shift, dmask, rk, buf, vtile, lid, lsize);
 }
 #endif

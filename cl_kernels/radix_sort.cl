@@ -36,8 +36,9 @@ __kernel void radix_hist(const __global key_t *keys, ulong n, uint shift, uint d
 
 /* offs: the exclusive scan of radix_hist's table = first output position of
  * digit d for this tile.  Local memory: buf tile_elems(tile) *
- * max(KEY_BYTES, VAL_BYTES) bytes (keys, then values), perm tile_elems(tile)
- * ushorts (with values), cnt counter_elems ushorts (RANK_WARP: the warps'
+ * max(KEY_BYTES, VAL_BYTES) bytes (keys, then values), pbuf tile_elems(tile)
+ * ushorts (split rounds with values) or VAL_BYTES bytes (warp ranking with
+ * VAL_TILE), cnt counter_elems ushorts (RANK_WARP: the warps'
  * digit counters, (lsize / WARP) * (dmask + 1) uints), wx/wy lsize uints,
  * dbase dmask + 1 uints. */
 __kernel void radix_scatter(const __global key_t *kin, __global key_t *kout,
@@ -45,9 +46,12 @@ __kernel void radix_scatter(const __global key_t *kin, __global key_t *kout,
                             const __global val_t *vin, __global val_t *vout,
 #endif
                             ulong n, uint shift, uint dmask, uint nb, const __global uint *offs,
-                            __local ulong *buf, __local ushort *perm, __local uint *cnt,
+                            __local ulong *buf, __local ulong *pbuf, __local uint *cnt,
                             __local uint *wx, __local uint *wy, __local uint *dbase)
 {
+    /* pbuf: the split rounds' permutation, or the warp ranking's value
+     * tile (VAL_TILE) */
+    __local ushort *perm = (__local ushort *)pbuf;
     uint lid = get_local_id(0), lsize = get_local_size(0), g = get_group_id(0);
     ulong base = (ulong)g * lsize * ITEMS;
     uint valid = (uint)min((ulong)lsize * ITEMS, n - base);
@@ -57,7 +61,7 @@ __kernel void radix_scatter(const __global key_t *kin, __global key_t *kout,
 #if VAL_BYTES
                  vin, vout,
 #endif
-                 base, valid, shift, dmask, buf, cnt, wx, wy, dbase, lid, lsize);
+                 base, valid, shift, dmask, buf, pbuf, cnt, wx, wy, dbase, lid, lsize);
 #else
     __local key_t *tile = (__local key_t *)buf;
     rank_tile(kin, base, valid, shift, dmask, tile, perm, (__local ushort *)cnt, wx, wy, lid,

@@ -103,8 +103,11 @@ static void check_one(layout l, enum pattern p, size_t n, unsigned b, unsigned e
 {
     tu_rng r = {seed};
     set_path(path);
-    /* both countings of the tile ranking (registers / local memory), by seed */
+    /* by seed: both countings of the split rounds (registers / local
+     * memory), the warp ranking's values in the keys' tile or their own
+     * (each setting builds programs only for its own ranking) */
     ctx->tune.radix_reg = (unsigned)(seed & 1);
+    ctx->tune.radix_vtile = (unsigned)(seed & 1);
     uint64_t *k64 = tu_malloc(n * 8), *v64 = tu_malloc(n * 8);
     size_t *idx = tu_malloc(n * sizeof *idx), *tmp = tu_malloc(n * sizeof *tmp);
     for (size_t i = 0; i < n; i++) {

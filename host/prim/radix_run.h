@@ -15,6 +15,7 @@ typedef struct clsa__radix_run {
     unsigned bits;     /* digit width */
     unsigned sub;      /* bits per local split round (tune.radix_sub) */
     unsigned warp;     /* scatter ranking by warps (tune.radix_warp) */
+    unsigned vtile;    /* warp ranking: values in a local tile of their own */
     size_t wg, items, tile, n, nb;
     cl_kernel hist, scatter;
     cl_mem table;      /* reduce-then-scan: (1 << bits) * nb counts, then offsets;

@@ -28,9 +28,14 @@ size_t clsa__radix_counter_elems(size_t wg, unsigned sub)
 /* Lanes of a warp in the warp ranking (WARP in radix_rank.cl). */
 #define RANK_WARP_LANES 32
 
-/* Bytes of the ranking's perm and counter arrays: the split rounds' ushort
- * matrix, or one uint per warp and digit. */
-static size_t perm_bytes(const sort_run *r, size_t t) { return r->vb && !r->warp ? t * 2 : 8; }
+/* Bytes of the ranking's perm and counter arrays: the split rounds'
+ * permutation (ushorts) and counter matrix, or the warp ranking's value
+ * tile and one uint per warp and digit. */
+static size_t perm_bytes(const sort_run *r, size_t t)
+{
+    if (r->vb && !r->warp) return t * 2;
+    return r->vtile ? t * (size_t)r->vb : 8;
+}
 static size_t counter_bytes(const sort_run *r, size_t wg, size_t digits)
 {
     return r->warp ? wg / RANK_WARP_LANES * digits * 4 : clsa__radix_counter_elems(wg, r->sub) * 2;
@@ -70,12 +75,13 @@ static size_t pow2_floor(size_t x)
 
 static clsa_status get_kernels(sort_run *r)
 {
-    char opts[200];
+    char opts[256];
     int len = snprintf(opts, sizeof opts,
                        "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%zu -DSUB_BITS=%d "
-                       "-DRANK_REG_COUNTS=%d -DRANK_WARP=%u",
+                       "-DRANK_REG_COUNTS=%d -DRANK_WARP=%u -DRANK_MATCH=%u -DVAL_TILE=%u",
                        r->kb, r->vb, r->items, r->sub,
-                       r->items < 256 && r->ctx->tune.radix_reg, r->warp);
+                       !r->warp && r->items < 256 && r->ctx->tune.radix_reg, r->warp,
+                       r->warp == 1 ? r->ctx->tune.radix_match : 0u, r->vtile);
     if (r->onesweep) {
         snprintf(opts + len, sizeof opts - (size_t)len, " -DONESWEEP_FAULT=%u -DLOOKBACK=%u",
                  r->ctx->tune.onesweep_fault, r->ctx->tune.lookback);
@@ -109,10 +115,12 @@ static clsa_status choose_shape_once(sort_run *r)
     if (items > 32) items = 32;
     if (wg > t->max_wg) wg = pow2_floor(t->max_wg ? t->max_wg : 1);
     if (wg < RANK_WARP_LANES) r->warp = 0;
+    r->vtile = r->warp && r->vb && t->radix_vtile;
     while (wg * items > MAX_TILE) items > 1 ? (items /= 2) : (wg /= 2);
     uint64_t lm = t->local_mem ? t->local_mem : 16384;
+    /* the value tile is the first thing to go, the tuned shape the last */
     while (clsa__radix_scatter_local(r, wg, items) > lm && wg * items > 1)
-        items > 1 ? (items /= 2) : (wg /= 2);
+        r->vtile ? (void)(r->vtile = 0) : items > 1 ? (void)(items /= 2) : (void)(wg /= 2);
     if (clsa__radix_scatter_local(r, wg, items) > lm)
         return clsa__fail(r->ctx, CLSA_ERR_UNSUPPORTED,
                           "radix sort: device local memory (%llu bytes) is too small",

@@ -25,6 +25,8 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "radix_reg")) t->radix_reg = v != 0;
     else if (!strcmp(key, "radix_blind")) t->radix_blind = (size_t)v;
     else if (!strcmp(key, "radix_warp")) t->radix_warp = v > 2 ? 2 : (unsigned)v;
+    else if (!strcmp(key, "radix_match")) t->radix_match = v > 2 ? 2 : (unsigned)v;
+    else if (!strcmp(key, "radix_vtile")) t->radix_vtile = v != 0;
     else if (!strcmp(key, "radix_sub")) t->radix_sub = v < 1 ? 1 : v > 8 ? 8 : (unsigned)v;
     else if (!strcmp(key, "r1")) t->r1 = v;
     else if (!strcmp(key, "r2")) t->r2 = v;
@@ -57,6 +59,7 @@ static int zero_allowed(const char *key)
 {
     return !strcmp(key, "onesweep") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
            !strcmp(key, "radix_blind") || !strcmp(key, "radix_warp") ||
+           !strcmp(key, "radix_match") || !strcmp(key, "radix_vtile") ||
            !strcmp(key, "pool") || !strcmp(key, "part_decline") || !strcmp(key, "pack_min") ||
            !strcmp(key, "stage_min") ||
            !strcmp(key, "part_sample");
@@ -107,6 +110,8 @@ void clsa__tuning_init(clsa_tuning *t)
      * match.any), the scatter ranks a tile in one 8-bit round instead of two
      * 4-bit split rounds (radix_rank.cl rank_warp; docs/BENCHMARKS.md run 17). */
     t->radix_warp = t->is_gpu && t->warp_nv == 32;
+    t->radix_match = 0;
+    t->radix_vtile = 0;
     /* On a GPU a pass over 2^20 keys takes about what the blocking read of
      * the key masks costs (the queue drains, the next launch waits for the
      * host), and the SA's small sorts (key2 over bits(n), group numbers)
