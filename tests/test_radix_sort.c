@@ -107,7 +107,7 @@ static void check_one(layout l, enum pattern p, size_t n, unsigned b, unsigned e
      * memory), the warp ranking's values in the keys' tile or their own
      * (each setting builds programs only for its own ranking) */
     ctx->tune.radix_reg = (unsigned)(seed & 1);
-    ctx->tune.radix_vtile = (unsigned)(seed & 1);
+    ctx->tune.radix_vtile = (unsigned)(seed & 1) * 2;
     uint64_t *k64 = tu_malloc(n * 8), *v64 = tu_malloc(n * 8);
     size_t *idx = tu_malloc(n * sizeof *idx), *tmp = tu_malloc(n * sizeof *tmp);
     for (size_t i = 0; i < n; i++) {

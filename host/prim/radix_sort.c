@@ -115,7 +115,7 @@ static clsa_status choose_shape_once(sort_run *r)
     if (items > 32) items = 32;
     if (wg > t->max_wg) wg = pow2_floor(t->max_wg ? t->max_wg : 1);
     if (wg < RANK_WARP_LANES) r->warp = 0;
-    r->vtile = r->warp && r->vb && t->radix_vtile;
+    r->vtile = r->warp && r->vb && (t->radix_vtile == 2 || (t->radix_vtile && r->onesweep));
     while (wg * items > MAX_TILE) items > 1 ? (items /= 2) : (wg /= 2);
     uint64_t lm = t->local_mem ? t->local_mem : 16384;
     /* the value tile is the first thing to go, the tuned shape the last */

@@ -45,9 +45,10 @@ typedef struct clsa_tuning {
     unsigned radix_match;     /* warp ranking on NVIDIA: 0 PTX match.any, 1 one ballot
                                  a digit bit, 2 only the bits that vary in the
                                  warp (redux.sync, sm_80) */
-    unsigned radix_vtile;     /* warp ranking: 1 the values get a local tile of their
+    unsigned radix_vtile;     /* warp ranking: the values get a local tile of their
                                  own where local memory allows (radix_rank.cl
-                                 VAL_TILE), 0 they reuse the keys' tile */
+                                 VAL_TILE) in 1 the single pass, 2 both passes'
+                                 kinds; 0 they reuse the keys' tile */
     unsigned radix_sub;       /* bits per local split round of the radix tile
                                  ranking, 1..8 (its counter matrix has 2^radix_sub
                                  rows per work-item) */

@@ -26,7 +26,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "radix_blind")) t->radix_blind = (size_t)v;
     else if (!strcmp(key, "radix_warp")) t->radix_warp = v > 2 ? 2 : (unsigned)v;
     else if (!strcmp(key, "radix_match")) t->radix_match = v > 2 ? 2 : (unsigned)v;
-    else if (!strcmp(key, "radix_vtile")) t->radix_vtile = v != 0;
+    else if (!strcmp(key, "radix_vtile")) t->radix_vtile = v > 2 ? 2 : (unsigned)v;
     else if (!strcmp(key, "radix_sub")) t->radix_sub = v < 1 ? 1 : v > 8 ? 8 : (unsigned)v;
     else if (!strcmp(key, "r1")) t->r1 = v;
     else if (!strcmp(key, "r2")) t->r2 = v;
@@ -110,8 +110,13 @@ void clsa__tuning_init(clsa_tuning *t)
      * match.any), the scatter ranks a tile in one 8-bit round instead of two
      * 4-bit split rounds (radix_rank.cl rank_warp; docs/BENCHMARKS.md run 17). */
     t->radix_warp = t->is_gpu && t->warp_nv == 32;
-    t->radix_match = 0;
-    t->radix_vtile = 0;
+    /* Its warp match by eight ballots, not match.any (H100, run 19b, 2^28
+     * u32 pairs: warp-ranked scatters 14.6 -> 12.0 ms).  The values' own
+     * local tile helps the single pass, whose value loads then overlap its
+     * look-back (13.6 -> 12.7 ms), and slows the scatter (12.0 -> 13.4):
+     * 1 = the single pass only. */
+    t->radix_match = 1;
+    t->radix_vtile = 1;
     /* On a GPU a pass over 2^20 keys takes about what the blocking read of
      * the key masks costs (the queue drains, the next launch waits for the
      * host), and the SA's small sorts (key2 over bits(n), group numbers)
@@ -159,11 +164,13 @@ void clsa__tuning_init(clsa_tuning *t)
      * work-groups that took their ticket before it, which needs only that
      * a started work-group keeps running; a wait an implementation cuts
      * short (llvmpipe's loop limit: rusticl's old wrong orders) faults the
-     * sort, which reduce-then-scan finishes (radix_onesweep.c).  Off: on
-     * the H100 the single passes with the warp ranking still take a little
-     * longer than the warp-ranked scatters with their histograms and table
-     * scans (BENCHMARKS.md run 18j: 2^28 pairs 19.2 against 18.7 ms). */
-    t->onesweep = 0;
+     * sort, which reduce-then-scan finishes (radix_onesweep.c).  On where
+     * the NVIDIA warp ranking runs: with the ballot match and the value
+     * tile the single passes beat the scatters with their histograms and
+     * table scans (H100, BENCHMARKS.md run 19b: 2^28 pairs 15.2 against
+     * 16.2 ms, 2^24 1.3 against 1.5; run 18j, with match.any: 19.2
+     * against 18.7).  Elsewhere unmeasured, so off. */
+    t->onesweep = t->radix_warp == 1;
     t->onesweep_max = SIZE_MAX;
     /* Its look-back reads the words of this many tiles at once: 4 on
      * NVIDIA (run 18i, 2^28 pairs: 18.4 -> 17.2 ms of single passes). */
