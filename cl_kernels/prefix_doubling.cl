@@ -116,6 +116,29 @@ __kernel void pd_init_heads(const __global uchar *text, ulong n, const __global 
         flags[i] = i == 0 || lk[lid + 1] != lk[lid] || (sep && pd_key_has_sep(lk[lid + 1], b, h0));
 }
 
+/* The same heads from the initial sort's own sorted keys (no separators):
+ * keys[i] is the upper half of slot i's packed key (lo_part) or the whole
+ * key.  Only slots that tie with a neighbour there gather the key's low
+ * half from the text (symbols j0 .. h0, as pd_key_lo), each once, and
+ * read the left neighbour's from local memory (ll: local size + 1). */
+__kernel void pd_heads_sorted(const __global uchar *text, ulong n, const __global ushort *codes,
+                              uint sym, uint b, uint h0, uint j0, const __global uint *keys,
+                              const __global idx_t *pos, __global uint *flags, __local uint *ll,
+                              ulong m, int lo_part)
+{
+    ulong i = get_global_id(0);
+    uint lid = get_local_id(0);
+    uint ki = i < m ? keys[i] : 0u;
+    int tie_left = i < m && i > 0 && keys[i - 1] == ki;
+    int tie_right = i + 1 < m && keys[i + 1] == ki;
+    if (lo_part && (tie_left || tie_right))
+        ll[lid + 1] = (uint)pd_key_part(text, n, pos[i], codes, sym, b, h0, j0, h0, 0u);
+    if (lo_part && lid == 0 && tie_left)
+        ll[0] = (uint)pd_key_part(text, n, pos[i - 1], codes, sym, b, h0, j0, h0, 0u);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (i < m) flags[i] = !tie_left || (lo_part && ll[lid + 1] != ll[lid]);
+}
+
 /* Integer alphabets (sym = 2 or 4 bytes a symbol): the initial key is
  * the first symbol itself, so no alphabet table is needed and any symbol
  * values work; the doubling starts at h = 1. */

@@ -82,8 +82,18 @@ static size_t table_cap(uint64_t x) { return (size_t)(x / 4) + 4096; }
 
 /* The SA buffer ends up with all n suffixes sorted by their first h0
  * symbols; k, sk, sv (n idx_t each) are scratch. */
+/* Symbol j's b-bit field sits at shift b * (h0 - 1 - j): the low 32 key
+ * bits need j >= h0 - ceil(32 / b) (this), the high ones j < h0 - 32 / b. */
+static cl_uint key_lo_first(const pd_alphabet *a)
+{
+    cl_uint lo_n = (32 + a->b - 1) / a->b;
+    return a->h0 > lo_n ? a->h0 - lo_n : 0;
+}
+
+/* Afterwards *sorted_keys says whether k holds the sorted keys (the upper
+ * 32 bits where they are longer: pd_heads_sorted reads them). */
 static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
-                                const pd_alphabet *a, cl_mem codes, int given)
+                                const pd_alphabet *a, cl_mem codes, int given, int *sorted_keys)
 {
     int vb = w->index64 ? 8 : 4;
     cl_ulong n = w->n, m = w->m;
@@ -91,6 +101,7 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
     cl_int giv = given;
     unsigned total = a->b * a->h0;
     clsa_status st;
+    *sorted_keys = 0;
     if (!given && w->n <= small_sort_cap(ctx, w->index64)) {
         cl_uint P = 2;
         while (P < w->n) P *= 2;
@@ -102,10 +113,8 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
                                                CLSA_KARG(w->u), CLSA_KLOCAL(P * 8),
                                                CLSA_KLOCAL(P * (size_t)vb)});
     }
-    /* Symbol j's b-bit field sits at shift b * (h0 - 1 - j): the low 32 key
-     * bits need j >= h0 - ceil(32 / b), the high ones j < h0 - 32 / b. */
-    cl_uint lo_n = (32 + a->b - 1) / a->b, hi_skip = 32 / a->b;
-    cl_uint j0 = a->h0 > lo_n ? a->h0 - lo_n : 0, j1 = a->h0 > hi_skip ? a->h0 - hi_skip : 0;
+    cl_uint hi_skip = 32 / a->b;
+    cl_uint j0 = key_lo_first(a), j1 = a->h0 > hi_skip ? a->h0 - hi_skip : 0;
     if ((st = RUN(ctx, w->index64, "pd_key_lo", w->m, CLSA_KARG(text), CLSA_KARG(n),
                   CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j0),
                   CLSA_KARG(sep), CLSA_KARG(w->k), CLSA_KARG(w->u), CLSA_KARG(m),
@@ -113,6 +122,7 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
         (st = clsa__radix_sort_capped(ctx, w->k, w->u, w->m, 4, vb, 0, total < 32 ? total : 32,
                                       w->sk, w->sv, table_cap(w->m))))
         return st;
+    *sorted_keys = 1;
     if (total <= 32) return CLSA_OK;
     if ((st = RUN(ctx, w->index64, "pd_key_hi", w->m, CLSA_KARG(text), CLSA_KARG(n),
                   CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j1),
@@ -577,12 +587,23 @@ static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_
         w->m = n;
     }
     mm = w->m;
-    CLSA_TRY(initial_sort(ctx, text, w, a, codes, given));
+    int sorted_keys;
+    CLSA_TRY(initial_sort(ctx, text, w, a, codes, given, &sorted_keys));
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    CLSA_TRY(RUN(ctx, w->index64, "pd_init_heads", w->m, CLSA_KARG(text), CLSA_KARG(nn),
-                 CLSA_KARG(codes), CLSA_KARG(csym), CLSA_KARG(cb), CLSA_KARG(ch0), CLSA_KARG(csep),
-                 CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KLOCAL((ctx->tune.wg + 1) * 8),
-                 CLSA_KARG(mm)));
+    if (sorted_keys && !csep) {
+        /* the sorted keys decide most heads without going back to the text */
+        cl_uint j0 = key_lo_first(a);
+        cl_int lo_part = a->b * a->h0 > 32;
+        CLSA_TRY(RUN(ctx, w->index64, "pd_heads_sorted", w->m, CLSA_KARG(text), CLSA_KARG(nn),
+                     CLSA_KARG(codes), CLSA_KARG(csym), CLSA_KARG(cb), CLSA_KARG(ch0),
+                     CLSA_KARG(j0), CLSA_KARG(w->k), CLSA_KARG(w->u), CLSA_KARG(w->sk),
+                     CLSA_KLOCAL((ctx->tune.wg + 1) * 4), CLSA_KARG(mm), CLSA_KARG(lo_part)));
+    } else {
+        CLSA_TRY(RUN(ctx, w->index64, "pd_init_heads", w->m, CLSA_KARG(text), CLSA_KARG(nn),
+                     CLSA_KARG(codes), CLSA_KARG(csym), CLSA_KARG(cb), CLSA_KARG(ch0),
+                     CLSA_KARG(csep), CLSA_KARG(w->u), CLSA_KARG(w->sk),
+                     CLSA_KLOCAL((ctx->tune.wg + 1) * 8), CLSA_KARG(mm)));
+    }
     w->isa = w->k; /* the sort keys are dead */
     w->k = NULL;
     CLSA_TRY(clsa__groups_settle(ctx, w, 0));
