@@ -185,7 +185,7 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
     key_t k[ITEMS];
     uint rk[ITEMS];
     load_warp(kin, base, valid, k, lid);
-    count_warp(k, rk, shift, dmask, cnt, wx, lid, lsize);
+    count_warp(k, rk, shift, dmask, cnt, wx, buf, lid, lsize);
     scan_digits(counts + pass * 256, dbase, nd, wx, wy, lid, lsize);
     /* The counts are known before the keys are placed: published now, the
      * tiles after this one find them sooner (Onesweep's early counts).

@@ -284,7 +284,7 @@ static void write_tile(__global key_t *kout,
 static uint warp_match(uint d, __local uint *x, uint lid)
 {
     uint m;
-#if RANK_MATCH
+#if RANK_MATCH == 1 || RANK_MATCH == 2
     /* One ballot a digit bit: lanes whose digits agree on every bit.
      * match.any is not one instruction on every GPU and its time depends
      * on how many distinct digits the warp holds; eight ballots do not.
@@ -365,15 +365,31 @@ static void load_warp(const __global key_t *kin, ulong base, uint valid, key_t *
  * (dmask + 1) uints; x: group_exclusive_scan's scratch (also serves the
  * emulated warp_match).  Ends with a barrier. */
 static void count_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local uint *wc,
-                       __local uint *x, uint lid, uint lsize)
+                       __local uint *x, __local ulong *scratch, uint lid, uint lsize)
 {
     uint ndig = dmask + 1, nw = lsize / WARP, w = lid / WARP, lane = lid % WARP;
     uint below = (1u << lane) - 1u;
+#if RANK_MATCH == 3
+    /* RANK_MATCH 3: the lanes of a digit meet in a word of local memory
+     * (each ORs its bit in; the leader clears the word after the
+     * broadcast), as CUB's onesweep ranks; fastest on the H100 (run 19f).
+     * The words, ndig per warp, borrow the tile buffer, which holds
+     * nothing until the tile is placed (ITEMS >= 8: the host).  The same
+     * code runs emulated (RANK_WARP 2), its warp_sync a barrier. */
+    __local uint *mm = (__local uint *)scratch;
+    for (uint e = lid; e < ndig * nw; e += lsize) mm[e] = 0;
+#endif
     for (uint e = lid; e < ndig * nw; e += lsize) wc[e] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint j = 0; j < ITEMS; j++) {
         uint d = digit_of(k[j], shift, dmask);
+#if RANK_MATCH == 3
+        atomic_or(&mm[WC(w, d, ndig)], 1u << lane);
+        warp_sync();
+        uint peers = mm[WC(w, d, ndig)];
+#else
         uint peers = warp_match(d, x, lid);
+#endif
         /* the lowest lane of the digit counts for all of them (its index
          * without clz or ctz: the bits below the lowest set one) */
         uint leader = popcount((peers & (0u - peers)) - 1u), before = 0;
@@ -382,6 +398,9 @@ static void count_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local
             wc[WC(w, d, ndig)] = before + popcount(peers);
         }
         rk[j] = warp_bcast(before, leader, x, lid) + popcount(peers & below);
+#if RANK_MATCH == 3
+        if ((peers & below) == 0u) mm[WC(w, d, ndig)] = 0; /* all lanes read it */
+#endif
         warp_sync(); /* the next item's leader of d may be another lane */
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -520,7 +539,7 @@ static void scatter_warp(const __global key_t *kin, __global key_t *kout,
     key_t k[ITEMS];
     uint rk[ITEMS];
     load_warp(kin, base, valid, k, lid);
-    count_warp(k, rk, shift, dmask, wc, x, lid, lsize);
+    count_warp(k, rk, shift, dmask, wc, x, buf, lid, lsize);
     scan_warp(k, rk, shift, dmask, wc, x, y, lid, lsize);
     for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
 #if VAL_BYTES && VAL_TILE

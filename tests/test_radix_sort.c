@@ -105,9 +105,11 @@ static void check_one(layout l, enum pattern p, size_t n, unsigned b, unsigned e
     set_path(path);
     /* by seed: both countings of the split rounds (registers / local
      * memory), the warp ranking's values in the keys' tile or their own
-     * (each setting builds programs only for its own ranking) */
+     * and its lanes matched by barriers or through local memory (each
+     * setting builds programs only for its own ranking) */
     ctx->tune.radix_reg = (unsigned)(seed & 1);
     ctx->tune.radix_vtile = (unsigned)(seed & 1) * 2;
+    ctx->tune.radix_match = (unsigned)(seed & 1) * 3; /* the local-memory match */
     uint64_t *k64 = tu_malloc(n * 8), *v64 = tu_malloc(n * 8);
     size_t *idx = tu_malloc(n * sizeof *idx), *tmp = tu_malloc(n * sizeof *tmp);
     for (size_t i = 0; i < n; i++) {

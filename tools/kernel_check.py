@@ -68,14 +68,15 @@ def variants():
             v.append(("radix_rank+radix_sort", 0, radix % (kb, vb) + " -DRANK_WARP=2"))
             if vb:  # the values in a local tile of their own
                 v.append(("radix_rank+radix_sort", 0,
-                          radix % (kb, vb) + " -DRANK_WARP=2 -DVAL_TILE=1"))
+                          radix % (kb, vb) + " -DRANK_WARP=2 -DVAL_TILE=1 -DRANK_MATCH=3"))
     # The single-pass sort is off unless CLSA_TUNE=onesweep=1: two layouts
     # (its shared code is radix_rank.cl's, compiled in all six above), by
     # split rounds and by warps, and the tests' injected fault.
     for kv in ((4, 4), (8, 8)):
         v.append(("radix_rank+radix_onesweep", 0, radix % kv))
         v.append(("radix_rank+radix_onesweep", 0, radix % kv + " -DRANK_WARP=2 -DLOOKBACK=4"))
-        v.append(("radix_rank+radix_onesweep", 0, radix % kv + " -DRANK_WARP=2 -DVAL_TILE=1"))
+        v.append(("radix_rank+radix_onesweep", 0,
+                  radix % kv + " -DRANK_WARP=2 -DVAL_TILE=1 -DRANK_MATCH=3"))
     v.append(("radix_rank+radix_onesweep", 0, radix % (4, 4) + " -DRANK_WARP=2 -DONESWEEP_FAULT=2"))
     # Segmented-sort layouts: clsa__segmented_sort (key = value width =
     # index width, values or none) and clsa_batched_sort (u32/float keys,

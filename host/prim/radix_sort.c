@@ -75,13 +75,22 @@ static size_t pow2_floor(size_t x)
 
 static clsa_status get_kernels(sort_run *r)
 {
+    const clsa_tuning *t = &r->ctx->tune;
+    /* the local-memory match (3) borrows the tile buffer: 32 bytes a
+     * work-item; the emulated ranking has only that one */
+    unsigned match = r->warp ? t->radix_match : 0u;
+    if (match == 3 && r->items < 8) match = r->warp == 1 ? 1u : 0u;
+    if (r->warp == 2 && match != 3) match = 0;
     char opts[256];
     int len = snprintf(opts, sizeof opts,
                        "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%zu -DSUB_BITS=%d "
                        "-DRANK_REG_COUNTS=%d -DRANK_WARP=%u -DRANK_MATCH=%u -DVAL_TILE=%u",
                        r->kb, r->vb, r->items, r->sub,
-                       !r->warp && r->items < 256 && r->ctx->tune.radix_reg, r->warp,
-                       r->warp == 1 ? r->ctx->tune.radix_match : 0u, r->vtile);
+                       !r->warp && r->items < 256 && t->radix_reg, r->warp, match, r->vtile);
+    /* NVIDIA's compiler only (the PTX warp ranking runs there) */
+    if (r->warp == 1 && t->radix_regs)
+        len += snprintf(opts + len, sizeof opts - (size_t)len, " -cl-nv-maxrregcount=%u",
+                        t->radix_regs);
     if (r->onesweep) {
         snprintf(opts + len, sizeof opts - (size_t)len, " -DONESWEEP_FAULT=%u -DLOOKBACK=%u",
                  r->ctx->tune.onesweep_fault, r->ctx->tune.lookback);

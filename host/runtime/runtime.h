@@ -44,7 +44,10 @@ typedef struct clsa_tuning {
                                  barriers (any device; tests) */
     unsigned radix_match;     /* warp ranking on NVIDIA: 0 PTX match.any, 1 one ballot
                                  a digit bit, 2 only the bits that vary in the
-                                 warp (redux.sync, sm_80) */
+                                 warp (redux.sync, sm_80), 3 through a word of
+                                 local memory a digit (atomic OR) */
+    unsigned radix_regs;      /* NVIDIA warp ranking: register cap of the radix
+                                 programs (-cl-nv-maxrregcount), 0 none */
     unsigned radix_vtile;     /* warp ranking: the values get a local tile of their
                                  own where local memory allows (radix_rank.cl
                                  VAL_TILE) in 1 the single pass, 2 both passes'

@@ -25,7 +25,8 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "radix_reg")) t->radix_reg = v != 0;
     else if (!strcmp(key, "radix_blind")) t->radix_blind = (size_t)v;
     else if (!strcmp(key, "radix_warp")) t->radix_warp = v > 2 ? 2 : (unsigned)v;
-    else if (!strcmp(key, "radix_match")) t->radix_match = v > 2 ? 2 : (unsigned)v;
+    else if (!strcmp(key, "radix_match")) t->radix_match = v > 3 ? 3 : (unsigned)v;
+    else if (!strcmp(key, "radix_regs")) t->radix_regs = (unsigned)v;
     else if (!strcmp(key, "radix_vtile")) t->radix_vtile = v > 2 ? 2 : (unsigned)v;
     else if (!strcmp(key, "radix_sub")) t->radix_sub = v < 1 ? 1 : v > 8 ? 8 : (unsigned)v;
     else if (!strcmp(key, "r1")) t->r1 = v;
@@ -110,12 +111,14 @@ void clsa__tuning_init(clsa_tuning *t)
      * match.any), the scatter ranks a tile in one 8-bit round instead of two
      * 4-bit split rounds (radix_rank.cl rank_warp; docs/BENCHMARKS.md run 17). */
     t->radix_warp = t->is_gpu && t->warp_nv == 32;
-    /* Its warp match by eight ballots, not match.any (H100, run 19b, 2^28
-     * u32 pairs: warp-ranked scatters 14.6 -> 12.0 ms).  The values' own
+    /* Its warp match through a word of local memory a digit, as CUB's
+     * (H100, run 19f, 2^28 u32 pairs: single passes 12.7 -> 12.0 ms), not
+     * match.any (run 19b: eight ballots took the scatters from 14.6 to
+     * 12.0 ms, match.any's time grows with the digits a warp holds).  The values' own
      * local tile helps the single pass, whose value loads then overlap its
      * look-back (13.6 -> 12.7 ms), and slows the scatter (12.0 -> 13.4):
      * 1 = the single pass only. */
-    t->radix_match = 1;
+    t->radix_match = 3;
     t->radix_vtile = 1;
     /* On a GPU a pass over 2^20 keys takes about what the blocking read of
      * the key masks costs (the queue drains, the next launch waits for the
