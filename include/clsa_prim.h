@@ -21,6 +21,16 @@ CLSA_API clsa_status clsa_radix_sort_u64_v64(clsa_context *ctx, uint64_t *keys, 
 CLSA_API clsa_status clsa_radix_sort_mem(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,
                                          int key_bits, int value_bits, unsigned begin_bit,
                                          unsigned end_bit);
+/* clsa_radix_sort_mem with the caller's scratch buffers: scratch_keys of at
+ * least n keys, scratch_values (NULL where value_bits is 0) of at least n
+ * values, neither of them keys or values.  Their contents afterwards are
+ * undefined.  A call then allocates only its small digit tables: repeated
+ * sorts skip allocating (and a GPU mapping) memory the size of the data.
+ * NULL scratch buffers: allocated, as clsa_radix_sort_mem. */
+CLSA_API clsa_status clsa_radix_sort_mem_scratch(clsa_context *ctx, cl_mem keys, cl_mem values,
+                                                 size_t n, int key_bits, int value_bits,
+                                                 unsigned begin_bit, unsigned end_bit,
+                                                 cl_mem scratch_keys, cl_mem scratch_values);
 
 /* ---- segmented sort ----------------------------------------------------------
  * Sorts, independently, each segment s = keys[offsets[s] .. offsets[s] +

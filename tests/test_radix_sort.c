@@ -240,9 +240,9 @@ static void large(void **state)
     check_sort(layouts[1], RANDOM, tu_size(((size_t)1 << 24) + 12345, 4219), 12, 20, 4242);
 }
 
-/* The internal entry point with caller scratch buffers (pass 0), and the
- * cl_mem form (pass 1), all on one context, every path; a faulted single
- * pass turns the single pass off for the context. */
+/* The cl_mem form with caller scratch buffers (pass 0) and without (pass
+ * 1), all on one context, every path; a faulted single pass turns the
+ * single pass off for the context. */
 static void device_buffers(void **state)
 {
     (void)state;
@@ -260,7 +260,8 @@ static void device_buffers(void **state)
         TU_OK(ctx, clsa__alloc(ctx, n * 4 + 64, &sv));
         TU_OK(ctx, clsa__write(ctx, dk, 0, k, n * 8));
         TU_OK(ctx, clsa__write(ctx, dv, 0, v, n * 4));
-        if (pass % 2 == 0) TU_OK(ctx, clsa__radix_sort(ctx, dk, dv, n, 8, 4, 0, 44, sk, sv));
+        if (pass % 2 == 0)
+            TU_OK(ctx, clsa_radix_sort_mem_scratch(ctx, dk, dv, n, 64, 32, 0, 44, sk, sv));
         else TU_OK(ctx, clsa_radix_sort_mem(ctx, dk, dv, n, 64, 32, 0, 44));
         TU_OK(ctx, clsa__read(ctx, dk, 0, got, n * 8));
         TU_OK(ctx, clsa__read(ctx, dv, 0, gv, n * 4));
@@ -295,6 +296,23 @@ static void bad_args(void **state)
     assert_int_equal(clsa_radix_sort_u64(ctx, k64, v, 2, 0, 65), CLSA_ERR_INVALID_ARG);
     assert_int_equal(clsa_radix_sort_mem(ctx, NULL, NULL, 0, 16, 0, 0, 8), CLSA_ERR_INVALID_ARG);
     assert_int_equal(clsa_radix_sort_mem(ctx, NULL, NULL, 0, 32, 8, 0, 8), CLSA_ERR_INVALID_ARG);
+    /* scratch too small, or one of the sorted buffers: refused, nothing
+     * written */
+    cl_mem dk = NULL, dv = NULL, sk = NULL;
+    TU_OK(ctx, clsa__alloc(ctx, 64 * 8, &dk));
+    TU_OK(ctx, clsa__alloc(ctx, 64 * 4, &dv));
+    TU_OK(ctx, clsa__alloc(ctx, 64 * 8 - 1, &sk));
+    assert_int_equal(clsa_radix_sort_mem_scratch(ctx, dk, dv, 64, 64, 32, 0, 64, sk, NULL),
+                     CLSA_ERR_INVALID_ARG);
+    assert_non_null(strstr(clsa_last_error(ctx), "scratch_keys"));
+    assert_int_equal(clsa_radix_sort_mem_scratch(ctx, dk, dv, 64, 32, 32, 0, 32, dv, NULL),
+                     CLSA_ERR_INVALID_ARG);
+    assert_int_equal(clsa_radix_sort_mem_scratch(ctx, dk, dv, 64, 32, 32, 0, 32, NULL, dk),
+                     CLSA_ERR_INVALID_ARG);
+    assert_non_null(strstr(clsa_last_error(ctx), "scratch_values"));
+    clsa__free(ctx, &dk);
+    clsa__free(ctx, &dv);
+    clsa__free(ctx, &sk);
     /* n = 0 with NULL arrays, empty range: nothing to do. */
     TU_OK(ctx, clsa_radix_sort_u32(ctx, NULL, NULL, 0, 0, 32));
     TU_OK(ctx, clsa_radix_sort_u32(ctx, k, v, 2, 5, 5));

@@ -19,9 +19,28 @@ static clsa_status check_args(clsa_context *ctx, int has_keys, int has_values, s
     return CLSA_OK;
 }
 
-/* keys/values: device buffers, or host arrays when host != 0. */
+/* A caller's scratch buffer: at least bytes long, and not one of the
+ * buffers it is scratch for. */
+static clsa_status check_scratch(clsa_context *ctx, cl_mem s, size_t bytes, cl_mem keys,
+                                 cl_mem values, const char *what)
+{
+    size_t size = 0;
+    if (!s) return CLSA_OK;
+    if (s == keys || s == values)
+        return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "radix sort: %s is a sorted buffer", what);
+    cl_int err = clGetMemObjectInfo(s, CL_MEM_SIZE, sizeof size, &size, NULL);
+    if (err != CL_SUCCESS) return clsa__cl(ctx, err, "clGetMemObjectInfo", what);
+    if (size < bytes)
+        return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "radix sort: %s holds %zu bytes, %zu needed",
+                          what, size, bytes);
+    return CLSA_OK;
+}
+
+/* keys/values: device buffers (with the caller's scratch, or NULL), or
+ * host arrays when host != 0. */
 static clsa_status sort_any(clsa_context *ctx, void *keys, void *values, size_t n, int key_bits,
-                            int value_bits, unsigned begin_bit, unsigned end_bit, int host)
+                            int value_bits, unsigned begin_bit, unsigned end_bit, int host,
+                            cl_mem skeys, cl_mem svalues)
 {
     clsa_status st = clsa__need_device(ctx);
     if (st) return st;
@@ -33,8 +52,17 @@ static clsa_status sort_any(clsa_context *ctx, void *keys, void *values, size_t 
                         end_bit));
     if (n < 2 || begin_bit == end_bit) goto done;
     if (!host) {
+        if (n > SIZE_MAX / 8)
+            CLSA_TRY(clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "radix sort: %zu keys", n));
+        CLSA_TRY(check_scratch(ctx, skeys, n * kb, (cl_mem)keys, (cl_mem)values,
+                               "scratch_keys"));
+        CLSA_TRY(check_scratch(ctx, vb ? svalues : NULL, n * vb, (cl_mem)keys, (cl_mem)values,
+                               "scratch_values"));
+        if (skeys && svalues && vb && skeys == svalues)
+            CLSA_TRY(clsa__fail(ctx, CLSA_ERR_INVALID_ARG,
+                                "radix sort: scratch_keys and scratch_values are one buffer"));
         st = clsa__radix_sort(ctx, (cl_mem)keys, (cl_mem)values, n, (int)kb, (int)vb, begin_bit,
-                              end_bit, NULL, NULL);
+                              end_bit, skeys, vb ? svalues : NULL);
         goto done;
     }
     if (n > SIZE_MAX / 8)
@@ -57,23 +85,32 @@ done:
 clsa_status clsa_radix_sort_u32(clsa_context *ctx, uint32_t *keys, uint32_t *values, size_t n,
                                 unsigned begin_bit, unsigned end_bit)
 {
-    return sort_any(ctx, keys, values, n, 32, values ? 32 : 0, begin_bit, end_bit, 1);
+    return sort_any(ctx, keys, values, n, 32, values ? 32 : 0, begin_bit, end_bit, 1, NULL, NULL);
 }
 
 clsa_status clsa_radix_sort_u64(clsa_context *ctx, uint64_t *keys, uint32_t *values, size_t n,
                                 unsigned begin_bit, unsigned end_bit)
 {
-    return sort_any(ctx, keys, values, n, 64, values ? 32 : 0, begin_bit, end_bit, 1);
+    return sort_any(ctx, keys, values, n, 64, values ? 32 : 0, begin_bit, end_bit, 1, NULL, NULL);
 }
 
 clsa_status clsa_radix_sort_u64_v64(clsa_context *ctx, uint64_t *keys, uint64_t *values,
                                     size_t n, unsigned begin_bit, unsigned end_bit)
 {
-    return sort_any(ctx, keys, values, n, 64, values ? 64 : 0, begin_bit, end_bit, 1);
+    return sort_any(ctx, keys, values, n, 64, values ? 64 : 0, begin_bit, end_bit, 1, NULL, NULL);
 }
 
 clsa_status clsa_radix_sort_mem(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,
                                 int key_bits, int value_bits, unsigned begin_bit, unsigned end_bit)
 {
-    return sort_any(ctx, keys, values, n, key_bits, value_bits, begin_bit, end_bit, 0);
+    return sort_any(ctx, keys, values, n, key_bits, value_bits, begin_bit, end_bit, 0, NULL, NULL);
+}
+
+clsa_status clsa_radix_sort_mem_scratch(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,
+                                        int key_bits, int value_bits, unsigned begin_bit,
+                                        unsigned end_bit, cl_mem scratch_keys,
+                                        cl_mem scratch_values)
+{
+    return sort_any(ctx, keys, values, n, key_bits, value_bits, begin_bit, end_bit, 0,
+                    scratch_keys, scratch_values);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #pragma weak clsa_radix_sort_mem
+#pragma weak clsa_radix_sort_mem_scratch
 #pragma weak clsa_radix_sort_u32
 #pragma weak clsa_segmented_sort_mem
 #pragma weak clsa_segmented_sort_u32
@@ -36,6 +37,7 @@ typedef struct prim_job {
     /* op data */
     size_t n, nseg, narrays, len;
     cl_mem offsets, lengths, starts;
+    cl_mem scratch[2]; /* radix: the caller's scratch, made once (as CUB's DoubleBuffer) */
     uint32_t *hoffsets, *hlengths;
 } prim_job;
 
@@ -86,6 +88,8 @@ static void job_release(prim_job *j)
     if (j->offsets) clReleaseMemObject(j->offsets);
     if (j->lengths) clReleaseMemObject(j->lengths);
     if (j->starts) clReleaseMemObject(j->starts);
+    for (int i = 0; i < 2; i++)
+        if (j->scratch[i]) clReleaseMemObject(j->scratch[i]);
     free(j->hoffsets);
     free(j->hlengths);
 }
@@ -169,8 +173,14 @@ static int unsupported(bench_row *row, const char *fn)
 
 /* ---- radix sort ------------------------------------------------------------ */
 
+/* With scratch buffers made once where the library takes them: the sort,
+ * not the allocation of 2n pairs of memory per call, against CUB's
+ * SortPairs on a preallocated DoubleBuffer. */
 static clsa_status radix_dev(prim_job *j)
 {
+    if (j->scratch[0])
+        return clsa_radix_sort_mem_scratch(j->ctx, j->work[0], j->work[1], j->n, 32, 32, 0, 32,
+                                           j->scratch[0], j->scratch[1]);
     return clsa_radix_sort_mem(j->ctx, j->work[0], j->work[1], j->n, 32, 32, 0, 32);
 }
 
@@ -243,6 +253,12 @@ void op_radix(bench_env *env, const bench_cfg *cfg, bench_row *row)
     radix_input(cfg, j.host[0], j.host[1], j.n);
     if ((st = job_upload(&j))) {
         row_fail(row, NULL, st, "device buffers");
+        goto done;
+    }
+    for (int i = 0; i < 2 && &clsa_radix_sort_mem_scratch && !st; i++)
+        j.scratch[i] = env_buffer(env, j.n * 4, NULL, &st);
+    if (st) {
+        row_fail(row, NULL, st, "scratch buffers");
         goto done;
     }
     j.dev_call = radix_dev;
