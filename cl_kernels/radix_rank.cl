@@ -339,6 +339,32 @@ static uint warp_bcast(uint v, uint src, __local uint *x, uint lid)
 static void warp_sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
 #endif
 
+#if RANK_WARP == 1
+/* Exclusive scan of one value a work-item by warp shuffles: the lanes of
+ * each warp, then the warps' totals (x: lsize / WARP uints), two barriers
+ * and a dependent chain of ten shuffles instead of group_exclusive_scan's
+ * serial chunks. */
+static uint warp_excl(uint v, uint lane)
+{
+    uint s = v;
+    for (uint o = 1; o < WARP; o <<= 1) {
+        uint t;
+        asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(t) : "r"(s), "r"(o));
+        if (lane >= o) s += t;
+    }
+    return s - v;
+}
+static uint group_scan_shfl(uint v, __local uint *x, uint lid, uint lsize)
+{
+    uint lane = lid % WARP, w = lid / WARP, nw = lsize / WARP;
+    uint ex = warp_excl(v, lane);
+    if (lane == WARP - 1) x[w] = ex + v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint tex = warp_excl(lane < nw ? x[lane] : 0u, lane); /* every warp, the same */
+    return ex + warp_bcast(tex, w, x, lid);
+}
+#endif
+
 /* Tile position of item j of this work-item. */
 static uint warp_pos(uint j, uint lid)
 {
@@ -422,7 +448,11 @@ static void scan_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local 
     uint ne = ndig * nw, per = (ndig + WARP - 1) / WARP, e0 = min(ne, lid * per),
          e1 = min(ne, e0 + per), sum = 0, wbits = popcount(nw - 1u);
     for (uint e = e0; e < e1; e++) sum += wc[WC(e & (nw - 1u), e >> wbits, ndig)];
+#if RANK_WARP == 1 && SCAN_SHFL
+    uint run = group_scan_shfl(sum, x, lid, lsize);
+#else
     uint run = group_exclusive_scan(sum, x, y, lid, lsize);
+#endif
     for (uint e = e0; e < e1; e++) {
         uint c = wc[WC(e & (nw - 1u), e >> wbits, ndig)];
         wc[WC(e & (nw - 1u), e >> wbits, ndig)] = run;

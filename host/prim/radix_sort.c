@@ -84,9 +84,11 @@ static clsa_status get_kernels(sort_run *r)
     char opts[256];
     int len = snprintf(opts, sizeof opts,
                        "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%zu -DSUB_BITS=%d "
-                       "-DRANK_REG_COUNTS=%d -DRANK_WARP=%u -DRANK_MATCH=%u -DVAL_TILE=%u",
+                       "-DRANK_REG_COUNTS=%d -DRANK_WARP=%u -DRANK_MATCH=%u -DVAL_TILE=%u "
+                       "-DSCAN_SHFL=%u",
                        r->kb, r->vb, r->items, r->sub,
-                       !r->warp && r->items < 256 && t->radix_reg, r->warp, match, r->vtile);
+                       !r->warp && r->items < 256 && t->radix_reg, r->warp, match, r->vtile,
+                       r->warp == 1 && t->radix_shfl);
     /* NVIDIA's compiler only (the PTX warp ranking runs there) */
     if (r->warp == 1 && t->radix_regs)
         len += snprintf(opts + len, sizeof opts - (size_t)len, " -cl-nv-maxrregcount=%u",

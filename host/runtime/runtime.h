@@ -48,6 +48,8 @@ typedef struct clsa_tuning {
                                  local memory a digit (atomic OR) */
     unsigned radix_regs;      /* NVIDIA warp ranking: register cap of the radix
                                  programs (-cl-nv-maxrregcount), 0 none */
+    unsigned radix_shfl;      /* NVIDIA warp ranking: the counters' scan by warp
+                                 shuffles (1) or serial chunks (0) */
     unsigned radix_vtile;     /* warp ranking: the values get a local tile of their
                                  own where local memory allows (radix_rank.cl
                                  VAL_TILE) in 1 the single pass, 2 both passes'
