@@ -51,9 +51,9 @@ static clsa_status sort_any(clsa_context *ctx, void *keys, void *values, size_t 
     CLSA_TRY(check_args(ctx, keys != NULL, values != NULL, n, key_bits, value_bits, begin_bit,
                         end_bit));
     if (n < 2 || begin_bit == end_bit) goto done;
+    if (n > SIZE_MAX / 8)
+        CLSA_TRY(clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "radix sort: %zu keys", n));
     if (!host) {
-        if (n > SIZE_MAX / 8)
-            CLSA_TRY(clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "radix sort: %zu keys", n));
         CLSA_TRY(check_scratch(ctx, skeys, n * kb, (cl_mem)keys, (cl_mem)values,
                                "scratch_keys"));
         CLSA_TRY(check_scratch(ctx, vb ? svalues : NULL, n * vb, (cl_mem)keys, (cl_mem)values,
@@ -65,8 +65,6 @@ static clsa_status sort_any(clsa_context *ctx, void *keys, void *values, size_t 
                               end_bit, skeys, vb ? svalues : NULL);
         goto done;
     }
-    if (n > SIZE_MAX / 8)
-        CLSA_TRY(clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "radix sort: %zu keys", n));
     CLSA_TRY(clsa__alloc(ctx, n * kb, &dk));
     if (vb) CLSA_TRY(clsa__alloc(ctx, n * vb, &dv));
     CLSA_TRY(clsa__write(ctx, dk, 0, keys, n * kb));

@@ -116,14 +116,13 @@ void clsa__tuning_init(clsa_tuning *t)
     /* Its warp match through a word of local memory a digit, as CUB's
      * (H100, run 19f, 2^28 u32 pairs: single passes 12.7 -> 12.0 ms), not
      * match.any (run 19b: eight ballots took the scatters from 14.6 to
-     * 12.0 ms, match.any's time grows with the digits a warp holds).  The values' own
-     * local tile helps the single pass, whose value loads then overlap its
-     * look-back (13.6 -> 12.7 ms), and slows the scatter (12.0 -> 13.4):
-     * 1 = the single pass only. */
+     * 12.0 ms; match.any's time grows with the digits a warp holds). */
     t->radix_match = 3;
-    /* and its counters' scan by warp shuffles (run 19i, 2^28 pairs: single
-     * passes 12.0 -> 11.7 ms) */
+    /* Its counters' scan by warp shuffles (run 19i: 12.0 -> 11.7 ms). */
     t->radix_shfl = 1;
+    /* The values' own local tile helps the single pass, whose value loads
+     * then overlap its look-back (run 19b: 13.6 -> 12.7 ms), and slows the
+     * scatter (12.0 -> 13.4): 1 = the single pass only. */
     t->radix_vtile = 1;
     /* On a GPU a pass over 2^20 keys takes about what the blocking read of
      * the key masks costs (the queue drains, the next launch waits for the

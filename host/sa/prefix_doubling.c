@@ -80,8 +80,6 @@ static size_t small_sort_cap(const clsa_context *ctx, int index64)
  * tiles get narrower digits instead of a bigger table. */
 static size_t table_cap(uint64_t x) { return (size_t)(x / 4) + 4096; }
 
-/* The SA buffer ends up with all n suffixes sorted by their first h0
- * symbols; k, sk, sv (n idx_t each) are scratch. */
 /* Symbol j's b-bit field sits at shift b * (h0 - 1 - j): the low 32 key
  * bits need j >= h0 - ceil(32 / b) (this), the high ones j < h0 - 32 / b. */
 static cl_uint key_lo_first(const pd_alphabet *a)
@@ -90,8 +88,10 @@ static cl_uint key_lo_first(const pd_alphabet *a)
     return a->h0 > lo_n ? a->h0 - lo_n : 0;
 }
 
-/* Afterwards *sorted_keys says whether k holds the sorted keys (the upper
- * 32 bits where they are longer: pd_heads_sorted reads them). */
+/* The SA buffer ends up with all n suffixes sorted by their first h0
+ * symbols; k, sk, sv (n idx_t each) are scratch.  Afterwards *sorted_keys
+ * says whether k holds the sorted keys (the upper 32 bits where they are
+ * longer: pd_heads_sorted reads them). */
 static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
                                 const pd_alphabet *a, cl_mem codes, int given, int *sorted_keys)
 {
