@@ -126,7 +126,8 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
     if (total <= 32) return CLSA_OK;
     if ((st = RUN(ctx, w->index64, "pd_key_hi", w->m, CLSA_KARG(text), CLSA_KARG(n),
                   CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j1),
-                  CLSA_KARG(sep), CLSA_KARG(w->u), CLSA_KARG(w->k), CLSA_KARG(m))))
+                  CLSA_KARG(sep), CLSA_KARG(w->u), CLSA_KARG(w->k), CLSA_KARG(m),
+                  CLSA_KLOCAL(256 * 2))))
         return st;
     return clsa__radix_sort_capped(ctx, w->k, w->u, w->m, 4, vb, 0, total - 32, w->sk, w->sv,
                                    table_cap(w->m));
