@@ -389,7 +389,8 @@ static void load_warp(const __global key_t *kin, ulong base, uint valid, key_t *
  * rk[j] = the key's rank among the keys of its digit in its warp, and
  * wc[WC(w, d, ndig)] = warp w's count of digit d; wc: (lsize / WARP) *
  * (dmask + 1) uints; x: group_exclusive_scan's scratch (also serves the
- * emulated warp_match).  Ends with a barrier. */
+ * emulated warp_match); scratch: the tile buffer, unused until the tile is
+ * placed (RANK_MATCH 3's words).  Ends with a barrier. */
 static void count_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local uint *wc,
                        __local uint *x, __local ulong *scratch, uint lid, uint lsize)
 {
@@ -403,9 +404,13 @@ static void count_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local
      * nothing until the tile is placed (ITEMS >= 8: the host).  The same
      * code runs emulated (RANK_WARP 2), its warp_sync a barrier. */
     __local uint *mm = (__local uint *)scratch;
-    for (uint e = lid; e < ndig * nw; e += lsize) mm[e] = 0;
 #endif
-    for (uint e = lid; e < ndig * nw; e += lsize) wc[e] = 0;
+    for (uint e = lid; e < ndig * nw; e += lsize) {
+        wc[e] = 0;
+#if RANK_MATCH == 3
+        mm[e] = 0;
+#endif
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint j = 0; j < ITEMS; j++) {
         uint d = digit_of(k[j], shift, dmask);

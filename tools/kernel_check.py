@@ -69,9 +69,9 @@ def variants():
             if vb:  # the values in a local tile of their own
                 v.append(("radix_rank+radix_sort", 0,
                           radix % (kb, vb) + " -DRANK_WARP=2 -DVAL_TILE=1 -DRANK_MATCH=3"))
-    # The single-pass sort is off unless CLSA_TUNE=onesweep=1: two layouts
-    # (its shared code is radix_rank.cl's, compiled in all six above), by
-    # split rounds and by warps, and the tests' injected fault.
+    # The single-pass sort (the default only where NVIDIA's PTX warp ranking
+    # runs): two layouts (its shared code is radix_rank.cl's, compiled in all
+    # six above), by split rounds and by warps, and the tests' injected fault.
     for kv in ((4, 4), (8, 8)):
         v.append(("radix_rank+radix_onesweep", 0, radix % kv))
         v.append(("radix_rank+radix_onesweep", 0, radix % kv + " -DRANK_WARP=2 -DLOOKBACK=4"))
