@@ -136,6 +136,95 @@ __kernel void pd_key_hi(const __global uchar *text, ulong n, const __global usho
     keys[i] = (uint)(pd_key_gather(text, n, pos[i], codes, lc, sym, b, h0, 0, j1, sep) >> 32);
 }
 
+/* ---- a short key first (host/sa/prefix_doubling.c initial_sort_msd) ----
+ * Where the first k = 32 / bb symbols alone set most suffixes apart
+ * (random bytes, random DNA), the suffixes are sorted by a 32-bit key of
+ * just them, bb = bits(sigma - 1) bits a symbol (code - 1; past the end
+ * 0, the same as the smallest symbol: such suffixes tie there and the
+ * whole key tells them apart).  Only the slots that tie with a neighbour
+ * are then sorted by the whole packed key: one radix sort of all suffixes
+ * and two of the tied ones instead of two of all.  The order is the
+ * packed key's: a short key that differs first at symbol j differs there
+ * in the packed key the same way.  The tied slots, listed in slot order,
+ * are runs of equal short keys; sorted stably by the whole key they stay
+ * in their runs, so the j-th of them goes back to the j-th tied slot. */
+
+/* The short key of suffix p = i x stride into slot i (p written to pos;
+ * stride > 1: a sample, see initial_sort_msd). */
+__kernel void pd_key_msd(const __global uchar *text, ulong n, const __global ushort *codes,
+                         uint bb, uint k, ulong stride, __global idx_t *pos, __global uint *keys,
+                         ulong m, __local ushort *lc)
+{
+    ulong i = get_global_id(0);
+    pd_local_codes(codes, 1u, lc);
+    if (i >= m) return;
+    ulong p = i * stride;
+    uint key = 0;
+    for (uint j = 0; j < k; j++) {
+        uint c = p + j < n ? lc[text[p + j]] - 1u : 0u;
+        key = key << bb | c;
+    }
+    keys[i] = key;
+    pos[i] = (idx_t)p;
+}
+
+static int pd_tied(const __global uint *keys, ulong m, ulong i)
+{
+    uint k = keys[i];
+    return (i > 0 && keys[i - 1] == k) || (i + 1 < m && keys[i + 1] == k);
+}
+
+/* flags[i] = slot i ties with a neighbour in the sorted short keys. */
+__kernel void pd_tied_flags(const __global uint *keys, ulong m, __global uint *flags)
+{
+    ulong i = get_global_id(0);
+    if (i < m) flags[i] = pd_tied(keys, m, i);
+}
+
+/* The tied slot i (at[i]: exclusive scan of pd_tied_flags) into list entry
+ * at[i]: its slot, its suffix and the low half of that suffix's packed
+ * key (symbols j0 .. h0). */
+__kernel void pd_tied_take(const __global uchar *text, ulong n, const __global ushort *codes,
+                           uint sym, uint b, uint h0, uint j0, const __global uint *keys,
+                           const __global idx_t *pos, const __global uint *at, ulong m,
+                           __global idx_t *slot, __global idx_t *tpos, __global uint *tkey)
+{
+    ulong i = get_global_id(0);
+    if (i >= m || !pd_tied(keys, m, i)) return;
+    uint j = at[i];
+    idx_t p = pos[i];
+    slot[j] = (idx_t)i;
+    tpos[j] = p;
+    tkey[j] = (uint)pd_key_part(text, n, (ulong)p, codes, sym, b, h0, j0, h0, 0u);
+}
+
+/* The sorted list back into its slots. */
+__kernel void pd_tied_put(const __global idx_t *slot, const __global idx_t *tpos, ulong t,
+                          __global idx_t *pos)
+{
+    ulong j = get_global_id(0);
+    if (j < t) pos[slot[j]] = tpos[j];
+}
+
+/* Group heads after it: a slot whose short key differs from both
+ * neighbours' is a group of its own; a tied one compares its whole packed
+ * key with its left neighbour's (gathered once each into lk: local size
+ * + 1 keys, as pd_init_heads). */
+__kernel void pd_heads_msd(const __global uchar *text, ulong n, const __global ushort *codes,
+                           uint b, uint h0, const __global uint *keys, const __global idx_t *pos,
+                           __global uint *flags, __local ulong *lk, ulong m)
+{
+    ulong i = get_global_id(0);
+    uint lid = get_local_id(0);
+    uint ki = i < m ? keys[i] : 0u;
+    int tie_left = i < m && i > 0 && keys[i - 1] == ki;
+    int tie_right = i + 1 < m && keys[i + 1] == ki;
+    if (tie_left || tie_right) lk[lid + 1] = pd_key(text, n, pos[i], codes, 1u, b, h0, 0u);
+    if (lid == 0 && tie_left) lk[0] = pd_key(text, n, pos[i - 1], codes, 1u, b, h0, 0u);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (i < m) flags[i] = !tie_left || lk[lid + 1] != lk[lid];
+}
+
 /* Group heads after the initial sort: the packed key changes, or (sep)
  * the key holds a separator (a group of its own: see the top).  Each
  * work-item builds its own slot's key once (h0 text gathers) and reads

@@ -142,7 +142,11 @@ static void hard_inputs(void **state)
  * again instead of reading the sorts' flags of new groups in u; onesweep=1:
  * the radix sorts in single passes (with the warp ranking; with a fault in
  * the second pass of the first sort that has one, after which the context
- * sorts by reduce-then-scan). */
+ * sorts by reduce-then-scan); init_msd=2: the initial sort by a short key
+ * first whatever the alphabet (its tied suffixes sorted again by the whole
+ * key, or, past a third tied, all of them: the repetitive kinds), 3: only
+ * where a sample agrees (here at any n), 0: never (the default tries it
+ * where the entropy allows, so random_inputs runs it). */
 static void forced_paths(void **state)
 {
     (void)state;
@@ -158,7 +162,9 @@ static void forced_paths(void **state)
                                   "radix_warp=2",       "sa_path=1,radix_warp=2",
                                   "sa_path=4096",       "sa_path=4096,r1=32",
                                   "onesweep=1",         "onesweep=1,radix_warp=2,sa_path=1",
-                                  "onesweep=1,onesweep_fault=2"};
+                                  "onesweep=1,onesweep_fault=2",
+                                  "init_msd=0",         "init_msd=2",
+                                  "init_msd=3",         "init_msd=2,radix_warp=2,onesweep=1"};
     static const hard_case kinds[] = {{GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 100},
                                       {GEN_RANDOM, 2}, {GEN_MUTATED, 3000}, {GEN_THUE_MORSE, 0}};
     size_t sizes[] = {100, 3000, 40000};

@@ -80,6 +80,11 @@ typedef struct clsa_tuning {
                                  (radix_onesweep.cl), 0 reduce-then-scan; cleared
                                  when a single pass faults (radix_sort.c) */
     size_t onesweep_max;      /* the single pass only below this many keys */
+    unsigned init_msd;        /* SA initial sort: 1 a short key first where the
+                                 alphabet's entropy and a sample say it sets most
+                                 suffixes apart (prefix_doubling.c initial_sort_msd),
+                                 0 never, 2 always, 3 as 1 with a sample at any n
+                                 (tests) */
     unsigned lookback;        /* its look-back reads this many tiles' words at once */
     unsigned onesweep_fault;  /* tests only: p > 0 makes single pass p - 1 fault */
     unsigned out_of_core;     /* 1: host-pointer device SAs always take the out-of-core

@@ -36,6 +36,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "zero_copy")) t->zero_copy = (unsigned)v;
     else if (!strcmp(key, "sa_path")) t->sa_path = (unsigned)v;
     else if (!strcmp(key, "onesweep")) t->onesweep = v != 0;
+    else if (!strcmp(key, "init_msd")) t->init_msd = v > 3 ? 3 : (unsigned)v;
     else if (!strcmp(key, "onesweep_fault")) t->onesweep_fault = (unsigned)v;
     else if (!strcmp(key, "onesweep_max")) t->onesweep_max = (size_t)v;
     else if (!strcmp(key, "lookback")) t->lookback = v < 1 ? 1 : v > 32 ? 32 : (unsigned)v;
@@ -59,7 +60,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
 /* Keys whose value 0 means something (others ignore 0). */
 static int zero_allowed(const char *key)
 {
-    return !strcmp(key, "onesweep") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
+    return !strcmp(key, "onesweep") || !strcmp(key, "init_msd") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
            !strcmp(key, "radix_blind") || !strcmp(key, "radix_warp") ||
            !strcmp(key, "radix_match") || !strcmp(key, "radix_vtile") ||
            !strcmp(key, "radix_shfl") ||
@@ -179,6 +180,7 @@ void clsa__tuning_init(clsa_tuning *t)
      * against 18.7).  Elsewhere unmeasured, so off. */
     t->onesweep = t->radix_warp == 1;
     t->onesweep_max = SIZE_MAX;
+    t->init_msd = 1;
     /* Its look-back reads the words of this many tiles at once: 4 on
      * NVIDIA (run 18i, 2^28 pairs: 18.4 -> 17.2 ms of single passes). */
     t->lookback = t->radix_warp ? 4 : 1;

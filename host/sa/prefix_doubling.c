@@ -20,6 +20,7 @@
 #include "prim/scan.h"
 #include "prim/segmented_sort.h"
 
+#include <math.h>
 #include <string.h>
 
 #define RUN(ctx, index64, name, global, ...)                                            \
@@ -33,7 +34,23 @@ typedef struct pd_alphabet {
     unsigned b, h0;      /* bits per symbol, symbols per key */
     int sep_byte;        /* bytes: the separator byte of a generalized SA (code 1), or -1 */
     uint16_t codes[256]; /* byte -> 1..sigma */
+    unsigned msd_b;      /* bits a symbol of the short key (pd_key_msd); 0: none */
+    int msd;             /* the short key is expected to set most suffixes apart */
 } pd_alphabet;
+
+/* Whether 32 / bb symbols (the short key of initial_sort_msd) are
+ * expected to leave at most one suffix in 8 tied with another: the
+ * order-0 entropy H of the byte counts h says about 2^(H x symbols) such
+ * prefixes are in use, and n suffixes spread over K of them at random
+ * leave about n / K tied.  Repeats tie more than that: a sample and then
+ * the count of ties decide in the end. */
+static int msd_expected(const uint32_t *h, uint64_t n, unsigned bb)
+{
+    double bits = 0;
+    for (int c = 0; c < 256; c++)
+        if (h[c]) bits -= (double)h[c] / (double)n * log2((double)h[c] / (double)n);
+    return bits * (double)(32 / bb) >= log2((double)n) + 3;
+}
 
 static clsa_status alphabet(clsa_context *ctx, cl_mem text, uint64_t n, pd_alphabet *a)
 {
@@ -60,6 +77,9 @@ static clsa_status alphabet(clsa_context *ctx, cl_mem text, uint64_t n, pd_alpha
     /* codes 1..sigma, 0 = past the end */
     a->b = clsa__bits_of(a->sigma);
     a->h0 = 64 / a->b;
+    /* the short key: codes - 1, no room for the end (generalized SAs: none) */
+    a->msd_b = a->b * a->h0 > 32 && a->sep_byte < 0 ? clsa__bits_of(a->sigma - 1) : 0;
+    a->msd = a->msd_b && msd_expected(h, n, a->msd_b);
 done:
     clsa__free(ctx, &hist);
     return st;
@@ -88,50 +108,7 @@ static cl_uint key_lo_first(const pd_alphabet *a)
     return a->h0 > lo_n ? a->h0 - lo_n : 0;
 }
 
-/* The SA buffer ends up with all n suffixes sorted by their first h0
- * symbols; k, sk, sv (n idx_t each) are scratch.  Afterwards *sorted_keys
- * says whether k holds the sorted keys (the upper 32 bits where they are
- * longer: pd_heads_sorted reads them). */
-static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
-                                const pd_alphabet *a, cl_mem codes, int given, int *sorted_keys)
-{
-    int vb = w->index64 ? 8 : 4;
-    cl_ulong n = w->n, m = w->m;
-    cl_uint sym = a->sym, b = a->b, h0 = a->h0, sep = a->sep_byte >= 0;
-    cl_int giv = given;
-    unsigned total = a->b * a->h0;
-    clsa_status st;
-    *sorted_keys = 0;
-    if (!given && w->n <= small_sort_cap(ctx, w->index64)) {
-        cl_uint P = 2;
-        while (P < w->n) P *= 2;
-        size_t wg = P / 2 < ctx->tune.wg ? P / 2 : ctx->tune.wg;
-        return clsa__sa_run(ctx, "prefix_doubling", w->index64, "pd_sort_small", wg, wg,
-                            11, (clsa__karg[]){CLSA_KARG(text), CLSA_KARG(n), CLSA_KARG(codes),
-                                               CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0),
-                                               CLSA_KARG(sep), CLSA_KARG(P),
-                                               CLSA_KARG(w->u), CLSA_KLOCAL(P * 8),
-                                               CLSA_KLOCAL(P * (size_t)vb)});
-    }
-    cl_uint hi_skip = 32 / a->b;
-    cl_uint j0 = key_lo_first(a), j1 = a->h0 > hi_skip ? a->h0 - hi_skip : 0;
-    if ((st = RUN(ctx, w->index64, "pd_key_lo", w->m, CLSA_KARG(text), CLSA_KARG(n),
-                  CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j0),
-                  CLSA_KARG(sep), CLSA_KARG(w->k), CLSA_KARG(w->u), CLSA_KARG(m),
-                  CLSA_KARG(giv))) ||
-        (st = clsa__radix_sort_capped(ctx, w->k, w->u, w->m, 4, vb, 0, total < 32 ? total : 32,
-                                      w->sk, w->sv, table_cap(w->m))))
-        return st;
-    *sorted_keys = 1;
-    if (total <= 32) return CLSA_OK;
-    if ((st = RUN(ctx, w->index64, "pd_key_hi", w->m, CLSA_KARG(text), CLSA_KARG(n),
-                  CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j1),
-                  CLSA_KARG(sep), CLSA_KARG(w->u), CLSA_KARG(w->k), CLSA_KARG(m),
-                  CLSA_KLOCAL(256 * 2))))
-        return st;
-    return clsa__radix_sort_capped(ctx, w->k, w->u, w->m, 4, vb, 0, total - 32, w->sk, w->sv,
-                                   table_cap(w->m));
-}
+static size_t round_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 
 /* Elements per sub-buffer alignment of the device (CL_DEVICE_MEM_BASE_ADDR_ALIGN). */
 static size_t align_elems(clsa_context *ctx, size_t iw)
@@ -165,6 +142,164 @@ static clsa_status tail_views(clsa_context *ctx, const clsa__sa_work *w, size_t 
     size_t kb = w->index64 ? 8 : 4, bytes = (w->m - from) * kb;
     clsa_status st = sub_view(ctx, w->k, from * kb, bytes, k2);
     return st ? st : sub_view(ctx, w->u, from * kb, bytes, u2);
+}
+
+/* The two halves' launches, keyed through u: the low half of each
+ * suffix's key into k (u = 0..m-1 unless given: u holds them), a stable
+ * sort by it, then the high half through the sorted u (iota: u is not
+ * filled yet, slot i is suffix i) and a stable sort by that. */
+static clsa_status sort_lo(clsa_context *ctx, cl_mem text, clsa__sa_work *w, const pd_alphabet *a,
+                           cl_mem codes, int given)
+{
+    cl_ulong n = w->n, m = w->m;
+    cl_uint sym = a->sym, b = a->b, h0 = a->h0, sep = a->sep_byte >= 0, j0 = key_lo_first(a);
+    cl_int giv = given;
+    unsigned total = a->b * a->h0;
+    clsa_status st = RUN(ctx, w->index64, "pd_key_lo", w->m, CLSA_KARG(text), CLSA_KARG(n),
+                         CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0),
+                         CLSA_KARG(j0), CLSA_KARG(sep), CLSA_KARG(w->k), CLSA_KARG(w->u),
+                         CLSA_KARG(m), CLSA_KARG(giv));
+    return st ? st : clsa__radix_sort_capped(ctx, w->k, w->u, w->m, 4, w->index64 ? 8 : 4, 0,
+                                             total < 32 ? total : 32, w->sk, w->sv,
+                                             table_cap(w->m));
+}
+
+/* The high half of the keys of the m suffixes in pos into keys, sorted. */
+static clsa_status sort_hi(clsa_context *ctx, cl_mem text, const clsa__sa_work *w,
+                           const pd_alphabet *a, cl_mem codes, cl_mem keys, cl_mem pos,
+                           size_t m, cl_mem sk, cl_mem sv)
+{
+    cl_ulong n = w->n, mm = m;
+    cl_uint sym = a->sym, b = a->b, h0 = a->h0, sep = a->sep_byte >= 0, hi_skip = 32 / a->b;
+    cl_uint j1 = a->h0 > hi_skip ? a->h0 - hi_skip : 0;
+    clsa_status st = RUN(ctx, w->index64, "pd_key_hi", m, CLSA_KARG(text), CLSA_KARG(n),
+                         CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0),
+                         CLSA_KARG(j1), CLSA_KARG(sep), CLSA_KARG(pos), CLSA_KARG(keys),
+                         CLSA_KARG(mm), CLSA_KLOCAL(256 * 2));
+    return st ? st : clsa__radix_sort_capped(ctx, keys, pos, m, 4, w->index64 ? 8 : 4, 0,
+                                             a->b * a->h0 - 32, sk, sv, table_cap(m));
+}
+
+/* u = the suffixes p = i x stride (i < m) sorted by their short keys
+ * (pd_key_msd) in k; then *t = how many tie with a neighbour, their
+ * exclusive scan in sk (sv the flags). */
+static clsa_status msd_keys(clsa_context *ctx, cl_mem text, const clsa__sa_work *w,
+                            const pd_alphabet *a, cl_mem codes, size_t m, uint64_t stride,
+                            uint32_t *t)
+{
+    cl_ulong n = w->n, mm = m, str = stride;
+    cl_uint bb = a->msd_b, k = 32 / a->msd_b;
+    clsa_status st = RUN(ctx, w->index64, "pd_key_msd", m, CLSA_KARG(text), CLSA_KARG(n),
+                         CLSA_KARG(codes), CLSA_KARG(bb), CLSA_KARG(k), CLSA_KARG(str),
+                         CLSA_KARG(w->u), CLSA_KARG(w->k), CLSA_KARG(mm), CLSA_KLOCAL(256 * 2));
+    if (!st) st = clsa__radix_sort_capped(ctx, w->k, w->u, m, 4, w->index64 ? 8 : 4, 0, bb * k,
+                                          w->sk, w->sv, table_cap(m));
+    if (!st) st = RUN(ctx, w->index64, "pd_tied_flags", m, CLSA_KARG(w->k), CLSA_KARG(mm),
+                      CLSA_KARG(w->sv));
+    return st ? st : clsa__scan(ctx, w->sv, w->sk, m, 0, 0, t);
+}
+
+/* Suffixes sampled before the short key is trusted (initial_sort_msd;
+ * fewer below 16 x as many, where CLSA_TUNE init_msd=3 still samples). */
+#define MSD_SAMPLE 65536
+
+/* A short key first (pd_key_msd in prefix_doubling.cl), where alphabet()
+ * expects it to set most suffixes apart and a regular sample agrees (at
+ * most one in 16 sampled suffixes tied; repetitive texts tie there): t
+ * suffixes tie (one blocking read), and those t are sorted by the whole
+ * key in lists at the front of sv (slots, suffixes, keys) with sk as the
+ * sorts' scratch.  u ends as the two sorts of all suffixes leave it (ties
+ * in position order), the group heads in sk (*heads = 1).  More than m / 3
+ * tied, or lists that do not fit: the two sorts of all, from the order the
+ * short key left (*heads = 0; that sort was the cost of a wrong guess). */
+static clsa_status initial_sort_msd(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
+                                    const pd_alphabet *a, cl_mem codes, int *heads)
+{
+    size_t iw = w->index64 ? 8 : 4, m = (size_t)w->m;
+    cl_ulong mm = w->m, n = w->n;
+    uint32_t t = 0;
+    clsa_status st = CLSA_OK;
+    *heads = 0;
+    unsigned mode = ctx->tune.init_msd;
+    size_t ns = m / 16 < MSD_SAMPLE ? m / 16 : MSD_SAMPLE;
+    if ((mode == 1 && ns == MSD_SAMPLE) || (mode == 3 && ns > 0)) {
+        if ((st = msd_keys(ctx, text, w, a, codes, ns, m / ns, &t))) return st;
+        if (t > ns / 16) {
+            st = sort_lo(ctx, text, w, a, codes, 0);
+            return st ? st : sort_hi(ctx, text, w, a, codes, w->k, w->u, m, w->sk, w->sv);
+        }
+    }
+    if ((st = msd_keys(ctx, text, w, a, codes, m, 1, &t))) return st;
+    size_t al = align_elems(ctx, iw) * iw, lane = round_up((size_t)t * iw, al);
+    if ((uint64_t)t * 3 > m || 2 * lane + (size_t)t * 4 > m * iw) {
+        st = sort_lo(ctx, text, w, a, codes, 1);
+        return st ? st : sort_hi(ctx, text, w, a, codes, w->k, w->u, m, w->sk, w->sv);
+    }
+    cl_mem v[5] = {NULL};
+    cl_uint sym = a->sym, b = a->b, h0 = a->h0, j0 = key_lo_first(a);
+    cl_ulong tt = t;
+    if (t && ((st = sub_view(ctx, w->sv, 0, (size_t)t * iw, &v[0])) ||
+              (st = sub_view(ctx, w->sv, lane, (size_t)t * iw, &v[1])) ||
+              (st = sub_view(ctx, w->sv, 2 * lane, (size_t)t * 4, &v[2])) ||
+              (st = sub_view(ctx, w->sk, 0, (size_t)t * 4, &v[3])) ||
+              (st = sub_view(ctx, w->sk, round_up((size_t)t * 4, al), (size_t)t * iw, &v[4]))))
+        goto done;
+    if (t && ((st = RUN(ctx, w->index64, "pd_tied_take", m, CLSA_KARG(text), CLSA_KARG(n),
+                        CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0),
+                        CLSA_KARG(j0), CLSA_KARG(w->k), CLSA_KARG(w->u), CLSA_KARG(w->sk),
+                        CLSA_KARG(mm), CLSA_KARG(v[0]), CLSA_KARG(v[1]), CLSA_KARG(v[2]))) ||
+              /* the scan in sk is dead: sk's views are the sorts' scratch */
+              (st = clsa__radix_sort_capped(ctx, v[2], v[1], t, 4, (int)iw, 0, 32, v[3], v[4],
+                                            table_cap(t))) ||
+              (st = sort_hi(ctx, text, w, a, codes, v[2], v[1], t, v[3], v[4])) ||
+              (st = RUN(ctx, w->index64, "pd_tied_put", t, CLSA_KARG(v[0]), CLSA_KARG(v[1]),
+                        CLSA_KARG(tt), CLSA_KARG(w->u)))))
+        goto done;
+    clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
+    st = RUN(ctx, w->index64, "pd_heads_msd", m, CLSA_KARG(text), CLSA_KARG(n), CLSA_KARG(codes),
+             CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(w->k), CLSA_KARG(w->u), CLSA_KARG(w->sk),
+             CLSA_KLOCAL((ctx->tune.wg + 1) * 8), CLSA_KARG(mm));
+    *heads = !st;
+done:
+    for (int i = 0; i < 5; i++)
+        if (v[i]) clReleaseMemObject(v[i]);
+    return st;
+}
+
+/* The SA buffer ends up with all n suffixes sorted by their first h0
+ * symbols; k, sk, sv (n idx_t each) are scratch.  Afterwards *sorted_keys
+ * says whether k holds the sorted keys (the upper 32 bits where they are
+ * longer: pd_heads_sorted reads them), 2: the group heads are in sk. */
+static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
+                                const pd_alphabet *a, cl_mem codes, int given, int *sorted_keys)
+{
+    int vb = w->index64 ? 8 : 4;
+    cl_ulong n = w->n;
+    cl_uint sym = a->sym, b = a->b, h0 = a->h0, sep = a->sep_byte >= 0;
+    clsa_status st;
+    *sorted_keys = 0;
+    if (!given && w->n <= small_sort_cap(ctx, w->index64)) {
+        cl_uint P = 2;
+        while (P < w->n) P *= 2;
+        size_t wg = P / 2 < ctx->tune.wg ? P / 2 : ctx->tune.wg;
+        return clsa__sa_run(ctx, "prefix_doubling", w->index64, "pd_sort_small", wg, wg,
+                            11, (clsa__karg[]){CLSA_KARG(text), CLSA_KARG(n), CLSA_KARG(codes),
+                                               CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0),
+                                               CLSA_KARG(sep), CLSA_KARG(P),
+                                               CLSA_KARG(w->u), CLSA_KLOCAL(P * 8),
+                                               CLSA_KLOCAL(P * (size_t)vb)});
+    }
+    unsigned msd = ctx->tune.init_msd;
+    if (!given && a->msd_b && (msd == 2 || (msd & 1 && a->msd))) {
+        int heads;
+        if ((st = initial_sort_msd(ctx, text, w, a, codes, &heads))) return st;
+        *sorted_keys = heads ? 2 : 1;
+        return CLSA_OK;
+    }
+    if ((st = sort_lo(ctx, text, w, a, codes, given))) return st;
+    *sorted_keys = 1;
+    if (a->b * a->h0 <= 32) return CLSA_OK;
+    return sort_hi(ctx, text, w, a, codes, w->k, w->u, (size_t)w->m, w->sk, w->sv);
 }
 
 /* Stable sort of (k, u) by the key bits [0, bits).  When sv is shorter
@@ -344,8 +479,6 @@ done:
     clsa__free(ctx, &lens);
     return st;
 }
-
-static size_t round_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 
 /* Byte offsets of the long groups' sort arrays (clsa__groups_sort_long:
  * keys, scratch keys, values, scratch values) in the work arrays: all four
@@ -591,7 +724,9 @@ static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_
     int sorted_keys;
     CLSA_TRY(initial_sort(ctx, text, w, a, codes, given, &sorted_keys));
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    if (sorted_keys && !csep) {
+    if (sorted_keys == 2) {
+        /* initial_sort_msd left the heads in sk */
+    } else if (sorted_keys && !csep) {
         /* the sorted keys decide most heads without going back to the text */
         cl_uint j0 = key_lo_first(a);
         cl_int lo_part = a->b * a->h0 > 32;
