@@ -4,6 +4,9 @@
  *    the bits the text's alphabet needs (h0 = 64 / bits), as two stable
  *    32-bit-key radix sorts (low half, then high half gathered through the
  *    sorted positions): half the bytes moved of one 64-bit-key sort.
+ *    Where a short key of the first symbols sets most suffixes apart (high
+ *    entropy: random bytes, DNA), one sort by it and a sort of just the
+ *    suffixes tied on it instead (initial_sort_msd).
  * 2. Ranks = SA index of the group's first suffix, into ISA; singletons
  *    leave the working set u.
  * 3. While u is not empty: sort u stably by ISA[p + h], then by the group
@@ -39,17 +42,18 @@ typedef struct pd_alphabet {
 } pd_alphabet;
 
 /* Whether 32 / bb symbols (the short key of initial_sort_msd) are
- * expected to leave at most one suffix in 8 tied with another: the
- * order-0 entropy H of the byte counts h says about 2^(H x symbols) such
- * prefixes are in use, and n suffixes spread over K of them at random
- * leave about n / K tied.  Repeats tie more than that: a sample and then
- * the count of ties decide in the end. */
+ * expected to leave at most a fifth of the suffixes tied: the order-0
+ * entropy H of the byte counts h says about K = 2^(H x symbols) such
+ * prefixes are in use, and n <= K / 4 suffixes spread over them at random
+ * leave 1 - e^(-n / K) < 22% tied (the sorts of the tied ones then cost
+ * less than the second sort of all).  Repeats tie more than that: a
+ * sample and then the count of ties decide in the end. */
 static int msd_expected(const uint32_t *h, uint64_t n, unsigned bb)
 {
     double bits = 0;
     for (int c = 0; c < 256; c++)
         if (h[c]) bits -= (double)h[c] / (double)n * log2((double)h[c] / (double)n);
-    return bits * (double)(32 / bb) >= log2((double)n) + 3;
+    return bits * (double)(32 / bb) >= log2((double)n) + 2;
 }
 
 static clsa_status alphabet(clsa_context *ctx, cl_mem text, uint64_t n, pd_alphabet *a)
