@@ -150,22 +150,23 @@ __kernel void pd_key_hi(const __global uchar *text, ulong n, const __global usho
  * in their runs, so the j-th of them goes back to the j-th tied slot. */
 
 /* The short key of suffix p = i x stride into slot i (p written to pos;
- * stride > 1: a sample, see initial_sort_msd). */
+ * stride > 1: a sample, see initial_sort_msd), or given: of p = pos[i]
+ * (a part's suffixes, pd_part_*). */
 __kernel void pd_key_msd(const __global uchar *text, ulong n, const __global ushort *codes,
                          uint bb, uint k, ulong stride, __global idx_t *pos, __global uint *keys,
-                         ulong m, __local ushort *lc)
+                         ulong m, __local ushort *lc, int given)
 {
     ulong i = get_global_id(0);
     pd_local_codes(codes, 1u, lc);
     if (i >= m) return;
-    ulong p = i * stride;
+    ulong p = given ? (ulong)pos[i] : i * stride;
     uint key = 0;
     for (uint j = 0; j < k; j++) {
         uint c = p + j < n ? lc[text[p + j]] - 1u : 0u;
         key = key << bb | c;
     }
     keys[i] = key;
-    pos[i] = (idx_t)p;
+    if (!given) pos[i] = (idx_t)p;
 }
 
 static int pd_tied(const __global uint *keys, ulong m, ulong i)

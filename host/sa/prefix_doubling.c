@@ -184,18 +184,20 @@ static clsa_status sort_hi(clsa_context *ctx, cl_mem text, const clsa__sa_work *
                                              a->b * a->h0 - 32, sk, sv, table_cap(m));
 }
 
-/* u = the suffixes p = i x stride (i < m) sorted by their short keys
- * (pd_key_msd) in k; then *t = how many tie with a neighbour, their
- * exclusive scan in sk (sv the flags). */
+/* u = the suffixes p = i x stride (i < m; given: those u holds) sorted by
+ * their short keys (pd_key_msd) in k; then *t = how many tie with a
+ * neighbour, their exclusive scan in sk (sv the flags). */
 static clsa_status msd_keys(clsa_context *ctx, cl_mem text, const clsa__sa_work *w,
                             const pd_alphabet *a, cl_mem codes, size_t m, uint64_t stride,
-                            uint32_t *t)
+                            int given, uint32_t *t)
 {
     cl_ulong n = w->n, mm = m, str = stride;
     cl_uint bb = a->msd_b, k = 32 / a->msd_b;
+    cl_int giv = given;
     clsa_status st = RUN(ctx, w->index64, "pd_key_msd", m, CLSA_KARG(text), CLSA_KARG(n),
                          CLSA_KARG(codes), CLSA_KARG(bb), CLSA_KARG(k), CLSA_KARG(str),
-                         CLSA_KARG(w->u), CLSA_KARG(w->k), CLSA_KARG(mm), CLSA_KLOCAL(256 * 2));
+                         CLSA_KARG(w->u), CLSA_KARG(w->k), CLSA_KARG(mm), CLSA_KLOCAL(256 * 2),
+                         CLSA_KARG(giv));
     if (!st) st = clsa__radix_sort_capped(ctx, w->k, w->u, m, 4, w->index64 ? 8 : 4, 0, bb * k,
                                           w->sk, w->sv, table_cap(m));
     if (!st) st = RUN(ctx, w->index64, "pd_tied_flags", m, CLSA_KARG(w->k), CLSA_KARG(mm),
@@ -213,11 +215,12 @@ static clsa_status msd_keys(clsa_context *ctx, cl_mem text, const clsa__sa_work 
  * suffixes tie (one blocking read), and those t are sorted by the whole
  * key in lists at the front of sv (slots, suffixes, keys) with sk as the
  * sorts' scratch.  u ends as the two sorts of all suffixes leave it (ties
- * in position order), the group heads in sk (*heads = 1).  More than m / 3
+ * in their order before), the group heads in sk (*heads = 1).  given: u
+ * holds a part's m suffixes (pd_part_*), sorted without the sample.  More than m / 3
  * tied, or lists that do not fit: the two sorts of all, from the order the
  * short key left (*heads = 0; that sort was the cost of a wrong guess). */
 static clsa_status initial_sort_msd(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
-                                    const pd_alphabet *a, cl_mem codes, int *heads)
+                                    const pd_alphabet *a, cl_mem codes, int given, int *heads)
 {
     size_t iw = w->index64 ? 8 : 4, m = (size_t)w->m;
     cl_ulong mm = w->m, n = w->n;
@@ -226,14 +229,14 @@ static clsa_status initial_sort_msd(clsa_context *ctx, cl_mem text, clsa__sa_wor
     *heads = 0;
     unsigned mode = ctx->tune.init_msd;
     size_t ns = m / 16 < MSD_SAMPLE ? m / 16 : MSD_SAMPLE;
-    if ((mode == 1 && ns == MSD_SAMPLE) || (mode == 3 && ns > 0)) {
-        if ((st = msd_keys(ctx, text, w, a, codes, ns, m / ns, &t))) return st;
+    if (!given && ((mode == 1 && ns == MSD_SAMPLE) || (mode == 3 && ns > 0))) {
+        if ((st = msd_keys(ctx, text, w, a, codes, ns, m / ns, 0, &t))) return st;
         if (t > ns / 16) {
             st = sort_lo(ctx, text, w, a, codes, 0);
             return st ? st : sort_hi(ctx, text, w, a, codes, w->k, w->u, m, w->sk, w->sv);
         }
     }
-    if ((st = msd_keys(ctx, text, w, a, codes, m, 1, &t))) return st;
+    if ((st = msd_keys(ctx, text, w, a, codes, m, 1, given, &t))) return st;
     size_t al = align_elems(ctx, iw) * iw, lane = round_up((size_t)t * iw, al);
     if ((uint64_t)t * 3 > m || 2 * lane + (size_t)t * 4 > m * iw) {
         st = sort_lo(ctx, text, w, a, codes, 1);
@@ -294,9 +297,9 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
                                                CLSA_KLOCAL(P * (size_t)vb)});
     }
     unsigned msd = ctx->tune.init_msd;
-    if (!given && a->msd_b && (msd == 2 || (msd & 1 && a->msd))) {
+    if (a->msd_b && (msd == 2 || (msd & 1 && a->msd))) {
         int heads;
-        if ((st = initial_sort_msd(ctx, text, w, a, codes, &heads))) return st;
+        if ((st = initial_sort_msd(ctx, text, w, a, codes, given, &heads))) return st;
         *sorted_keys = heads ? 2 : 1;
         return CLSA_OK;
     }
