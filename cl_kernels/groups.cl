@@ -189,19 +189,28 @@ static int grp_is_head(const __global uint *scan, ulong i, ulong m)
     return i == 0 || i >= m || scan[i - 1] != scan[i];
 }
 
+/* isa := GRP_NONE everywhere: no rank yet (lazy, host/sa/groups.h). */
+__kernel void grp_fill_unset(__global idx_t *isa, ulong n)
+{
+    ulong i = get_global_id(0);
+    if (i < n) isa[i] = GRP_NONE;
+}
+
 /* New ranks into ISA; counts[0] += groups that stay unsorted (size >= 2),
- * counts[1] += singletons (one atomic each per work-group). */
+ * counts[1] += singletons (one atomic each per work-group).  lazy: the
+ * singletons' ranks are not written (host/sa/groups.h lazy). */
 __kernel void grp_rank_update(const __global idx_t *u, const __global uint *scan,
                               const __global idx_t *heads, ulong m, __global idx_t *isa,
-                              __global uint *counts, __local uint *count)
+                              __global uint *counts, __local uint *count, int lazy)
 {
     ulong i = get_global_id(0);
     uint lid = get_local_id(0), ls = get_local_size(0);
     for (uint c = lid; c < 2; c += ls) count[c] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (i < m) {
-        isa[u[i]] = heads[scan[i] - 1];
-        if (grp_is_head(scan, i, m)) atomic_inc(&count[grp_is_head(scan, i + 1, m) ? 1 : 0]);
+        int single = grp_is_head(scan, i, m) && grp_is_head(scan, i + 1, m);
+        if (!lazy || !single) isa[u[i]] = heads[scan[i] - 1];
+        if (grp_is_head(scan, i, m)) atomic_inc(&count[single ? 1 : 0]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint c = lid; c < 2; c += ls)

@@ -207,6 +207,39 @@ __kernel void pd_tied_put(const __global idx_t *slot, const __global idx_t *tpos
     if (j < t) pos[slot[j]] = tpos[j];
 }
 
+/* ---- ranks written where they are read (host/sa/prefix_doubling.c lazy_ranks) ----
+ * After a short-key initial sort that left few suffixes unsorted, only
+ * those get their initial ranks; every other entry of isa holds PD_UNSET.
+ * Such a suffix is a singleton of the initial sort, so its rank is its slot
+ * in the SA buffer, which direct mode leaves untouched there.  Before each
+ * doubling pass the ranks it reads, isa[u + h], that are still unset are
+ * marked (one bit a suffix) and filled by a walk over the SA buffer. */
+#define PD_UNSET ((idx_t)-1) /* = groups.cl GRP_NONE, written by grp_fill_unset */
+
+/* need: bit q set where isa[q] (q = u[i] + h; u's top bit is a group mark
+ * when marks) is unset. */
+__kernel void pd_lazy_mark(const __global idx_t *u, ulong m, ulong n, ulong h,
+                           const __global idx_t *isa, __global uint *need, int marks)
+{
+    ulong i = get_global_id(0);
+    if (i >= m) return;
+    idx_t p = u[i];
+    if (marks) p &= (idx_t)~((idx_t)1 << (8 * sizeof(idx_t) - 1));
+    ulong q = (ulong)p + h;
+    if (q < n && isa[q] == PD_UNSET) atomic_or(&need[q >> 5], 1u << (q & 31));
+}
+
+/* isa[sa[i]] = i where need marks sa[i] (all: wherever isa[sa[i]] is
+ * unset; need unread). */
+__kernel void pd_lazy_fill(const __global idx_t *sa, ulong n, const __global uint *need,
+                           __global idx_t *isa, int all)
+{
+    ulong i = get_global_id(0);
+    if (i >= n) return;
+    idx_t q = sa[i];
+    if (all ? isa[q] == PD_UNSET : (need[q >> 5] >> (q & 31)) & 1u) isa[q] = (idx_t)i;
+}
+
 /* Group heads after it: a slot whose short key differs from both
  * neighbours' is a group of its own; a tied one compares its whole packed
  * key with its left neighbour's (gathered once each into lk: local size

@@ -146,7 +146,11 @@ static void hard_inputs(void **state)
  * first whatever the alphabet (its tied suffixes sorted again by the whole
  * key, or, past a third tied, all of them: the repetitive kinds), 3: only
  * where a sample agrees (here at any n), 0: never (the default tries it
- * where the entropy allows, so random_inputs runs it). */
+ * where the entropy allows, so random_inputs runs it); isa_lazy=2: after
+ * it, the initial ranks of the unsorted suffixes alone, the rest filled as
+ * the passes read them, whatever the tied share (the default, below n / 16
+ * tied) and half the time completed at once (always without direct mode,
+ * sa_path + 128). */
 static void forced_paths(void **state)
 {
     (void)state;
@@ -164,7 +168,9 @@ static void forced_paths(void **state)
                                   "onesweep=1",         "onesweep=1,radix_warp=2,sa_path=1",
                                   "onesweep=1,onesweep_fault=2",
                                   "init_msd=0",         "init_msd=2",
-                                  "init_msd=3",         "init_msd=2,radix_warp=2,onesweep=1"};
+                                  "init_msd=3",         "init_msd=2,radix_warp=2,onesweep=1",
+                                  "init_msd=2,isa_lazy=2", "init_msd=2,isa_lazy=2,sa_path=128",
+                                  "isa_lazy=0"};
     static const hard_case kinds[] = {{GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 100},
                                       {GEN_RANDOM, 2}, {GEN_MUTATED, 3000}, {GEN_THUE_MORSE, 0}};
     size_t sizes[] = {100, 3000, 40000};

@@ -37,6 +37,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "sa_path")) t->sa_path = (unsigned)v;
     else if (!strcmp(key, "onesweep")) t->onesweep = v != 0;
     else if (!strcmp(key, "init_msd")) t->init_msd = v > 3 ? 3 : (unsigned)v;
+    else if (!strcmp(key, "isa_lazy")) t->isa_lazy = v > 2 ? 2 : (unsigned)v;
     else if (!strcmp(key, "onesweep_fault")) t->onesweep_fault = (unsigned)v;
     else if (!strcmp(key, "onesweep_max")) t->onesweep_max = (size_t)v;
     else if (!strcmp(key, "lookback")) t->lookback = v < 1 ? 1 : v > 32 ? 32 : (unsigned)v;
@@ -60,7 +61,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
 /* Keys whose value 0 means something (others ignore 0). */
 static int zero_allowed(const char *key)
 {
-    return !strcmp(key, "onesweep") || !strcmp(key, "init_msd") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
+    return !strcmp(key, "onesweep") || !strcmp(key, "init_msd") || !strcmp(key, "isa_lazy") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
            !strcmp(key, "radix_blind") || !strcmp(key, "radix_warp") ||
            !strcmp(key, "radix_match") || !strcmp(key, "radix_vtile") ||
            !strcmp(key, "radix_shfl") ||
@@ -184,6 +185,7 @@ void clsa__tuning_init(clsa_tuning *t)
      * suffixes apart (H100, BENCHMARKS.md run 20a: random bytes 100 MB on
      * the device 6.0 -> 9.4 GB/s, random DNA 3.5 -> 4.8). */
     t->init_msd = 1;
+    t->isa_lazy = 1;
     /* Its look-back reads the words of this many tiles at once: 4 on
      * NVIDIA (run 18i, 2^28 pairs: 18.4 -> 17.2 ms of single passes). */
     t->lookback = t->radix_warp ? 4 : 1;

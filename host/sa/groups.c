@@ -184,8 +184,12 @@ clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_del
     if (heads == w->m) { /* every suffix is a singleton: u is final, no rank needed */
         w->g = w->m = 0;
         w->isa_unset = 1;
+        w->lazy = 0;
         return CLSA_OK;
     }
+    cl_ulong n = w->n;
+    if (w->lazy && (st = RUN(w, "grp_fill_unset", w->n, CLSA_KARG(w->isa), CLSA_KARG(n))))
+        return st;
     cl_ulong hh = heads, b64 = w->rank_base;
     cl_uint b32 = (cl_uint)w->rank_base; /* an idx_t argument */
     clsa__karg base = w->index64 ? (clsa__karg)CLSA_KARG(b64) : (clsa__karg)CLSA_KARG(b32);
@@ -193,10 +197,11 @@ clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_del
         (st = RUN(w, "grp_add_base", heads, CLSA_KARG(w->sv), CLSA_KARG(hh), base)))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
+    cl_int lazy = w->lazy;
     if ((st = clsa__fill_zero(ctx, w->counter, 0, sizeof counts)) ||
         (st = RUN(w, "grp_rank_update", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk),
                   CLSA_KARG(w->sv), CLSA_KARG(m), CLSA_KARG(w->isa), CLSA_KARG(w->counter),
-                  CLSA_KLOCAL(2 * 4))) ||
+                  CLSA_KLOCAL(2 * 4), CLSA_KARG(lazy))) ||
         (st = clsa__read(ctx, w->counter, 0, counts, sizeof counts)))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);

@@ -47,6 +47,12 @@ typedef struct clsa__sa_work {
                      * clsa__groups_starts scans those bits and clears them */
     int direct_ok;  /* the caller wants the SA (not ranks, not a part) and
                      * allows direct mode (host/sa/prefix_doubling.c shrink) */
+    int lazy;       /* the initial ranks were written only for the unsorted
+                     * suffixes (the rest of isa holds PD_UNSET): each pass
+                     * first fills the ranks it will read (prefix_doubling.c
+                     * lazy_ranks); needs direct mode, else shrink completes
+                     * isa from the SA buffer */
+    cl_mem need;    /* lazy: one bit a suffix, the ranks a pass reads */
     cl_mem sa;      /* direct mode: the SA buffer, holding the initial sort's
                      * order; each split writes sa[rank] = suffix for its
                      * new singletons, so no inversion is needed.  NULL:

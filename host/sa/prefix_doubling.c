@@ -218,15 +218,18 @@ static clsa_status msd_keys(clsa_context *ctx, cl_mem text, const clsa__sa_work 
  * in their order before), the group heads in sk (*heads = 1).  given: u
  * holds a part's m suffixes (pd_part_*), sorted without the sample.  More than m / 3
  * tied, or lists that do not fit: the two sorts of all, from the order the
- * short key left (*heads = 0; that sort was the cost of a wrong guess). */
+ * short key left (*heads = 0; that sort was the cost of a wrong guess).
+ * *tied: t, at least the suffixes left unsorted (m when not counted). */
 static clsa_status initial_sort_msd(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
-                                    const pd_alphabet *a, cl_mem codes, int given, int *heads)
+                                    const pd_alphabet *a, cl_mem codes, int given, int *heads,
+                                    uint64_t *tied)
 {
     size_t iw = w->index64 ? 8 : 4, m = (size_t)w->m;
     cl_ulong mm = w->m, n = w->n;
     uint32_t t = 0;
     clsa_status st = CLSA_OK;
     *heads = 0;
+    *tied = m;
     unsigned mode = ctx->tune.init_msd;
     size_t ns = m / 16 < MSD_SAMPLE ? m / 16 : MSD_SAMPLE;
     if (!given && ((mode == 1 && ns == MSD_SAMPLE) || (mode == 3 && ns > 0))) {
@@ -237,6 +240,7 @@ static clsa_status initial_sort_msd(clsa_context *ctx, cl_mem text, clsa__sa_wor
         }
     }
     if ((st = msd_keys(ctx, text, w, a, codes, m, 1, given, &t))) return st;
+    *tied = t;
     size_t al = align_elems(ctx, iw) * iw, lane = round_up((size_t)t * iw, al);
     if ((uint64_t)t * 3 > m || 2 * lane + (size_t)t * 4 > m * iw) {
         st = sort_lo(ctx, text, w, a, codes, 1);
@@ -276,10 +280,13 @@ done:
 /* The SA buffer ends up with all n suffixes sorted by their first h0
  * symbols; k, sk, sv (n idx_t each) are scratch.  Afterwards *sorted_keys
  * says whether k holds the sorted keys (the upper 32 bits where they are
- * longer: pd_heads_sorted reads them), 2: the group heads are in sk. */
+ * longer: pd_heads_sorted reads them), 2: the group heads are in sk;
+ * *tied: at most this many suffixes are left unsorted (m unless known). */
 static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
-                                const pd_alphabet *a, cl_mem codes, int given, int *sorted_keys)
+                                const pd_alphabet *a, cl_mem codes, int given, int *sorted_keys,
+                                uint64_t *tied)
 {
+    *tied = w->m;
     int vb = w->index64 ? 8 : 4;
     cl_ulong n = w->n;
     cl_uint sym = a->sym, b = a->b, h0 = a->h0, sep = a->sep_byte >= 0;
@@ -299,7 +306,7 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
     unsigned msd = ctx->tune.init_msd;
     if (a->msd_b && (msd == 2 || (msd & 1 && a->msd))) {
         int heads;
-        if ((st = initial_sort_msd(ctx, text, w, a, codes, given, &heads))) return st;
+        if ((st = initial_sort_msd(ctx, text, w, a, codes, given, &heads, tied))) return st;
         *sorted_keys = heads ? 2 : 1;
         return CLSA_OK;
     }
@@ -524,6 +531,24 @@ done:
     return st;
 }
 
+/* The pass at h reads isa[u + h]: those still unset (pd_lazy_mark) get
+ * their slots from the SA buffer (pd_lazy_fill), one walk over it instead
+ * of the initial scatter of all n ranks (groups.h lazy). */
+static clsa_status lazy_ranks(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
+{
+    cl_ulong n = w->n, m = w->m, hh = h;
+    cl_int marks = w->marked, all = 0;
+    clsa_status st;
+    clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
+    if ((st = clsa__fill_zero(ctx, w->need, 0, (size_t)(w->n / 32 + 1) * 4)) ||
+        (st = RUN(ctx, w->index64, "pd_lazy_mark", w->m, CLSA_KARG(w->u), CLSA_KARG(m),
+                  CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->need),
+                  CLSA_KARG(marks))))
+        return st;
+    return RUN(ctx, w->index64, "pd_lazy_fill", w->n, CLSA_KARG(w->sa), CLSA_KARG(n),
+               CLSA_KARG(w->need), CLSA_KARG(w->isa), CLSA_KARG(all));
+}
+
 /* One doubling step at distance h over the m unsorted suffixes.  Groups
  * up to R1 are sorted in local memory with the keys gathered in the
  * kernel.  Longer ones, while they hold at most half the suffixes, by
@@ -540,6 +565,7 @@ static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h
     memset(&c, 0, sizeof c);
     c.nclass = clsa__groups_nclass(ctx, w->index64);
     clsa_status st;
+    if (w->lazy && (st = lazy_ranks(ctx, w, h))) return st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     if ((st = clsa__groups_starts(ctx, w)) || (st = clsa__groups_classify(ctx, w, &c))) return st;
     /* segmented sort scratch: at most keys and values twice over */
@@ -670,7 +696,19 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
     w->k = w->sk = w->sv = NULL;
     /* u, when not in the SA buffer, is the initial phase's n-entry array */
     uint64_t held = ctx->stats.current_device_bytes - (w->u != sa ? iw * w->n : 0);
-    if (direct_fits(ctx, w, held)) {
+    int direct = direct_fits(ctx, w, held);
+    if (w->lazy && (!direct || !w->m || (ctx->tune.isa_lazy == 2 && w->m % 2))) {
+        /* the rest of the ranks from the SA buffer's initial order, before u
+         * may overwrite it (isa_lazy=2: tests, half the time) */
+        cl_ulong nn = w->n;
+        cl_int all = 1;
+        if ((st = RUN(ctx, w->index64, "pd_lazy_fill", w->n, CLSA_KARG(sa), CLSA_KARG(nn),
+                      CLSA_KARG(w->isa), CLSA_KARG(w->isa), CLSA_KARG(all))))
+            return st;
+        w->lazy = 0;
+    }
+    if (w->lazy && (st = alloc(ctx, b, (size_t)(w->n / 32 + 1) * 4, &w->need))) return st;
+    if (direct) {
         cl_mem u = NULL;
         if ((st = alloc(ctx, b, w->m * iw, &u)) || (st = clsa__copy(ctx, w->u, 0, u, 0, w->m * iw)))
             return st;
@@ -703,6 +741,17 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
     return CLSA_OK;
 }
 
+/* Whether the initial ranks go to the unsorted suffixes alone (groups.h
+ * lazy): a short-key sort left at most n / 16 suffixes tied, and the SA is
+ * wanted in direct mode (CLSA_TUNE isa_lazy: 0 never, 2 whenever tied,
+ * completing isa in shrink half the time: tests). */
+static int lazy_wanted(const clsa_context *ctx, const clsa__sa_work *w, uint64_t tied)
+{
+    unsigned mode = ctx->tune.isa_lazy;
+    if (!mode || tied >= w->n) return 0;
+    return mode == 2 || (tied * 16 <= w->n && w->direct_ok && !(ctx->tune.sa_path & 128));
+}
+
 /* Initial sort and groups: afterwards isa holds every suffix's rank, u (in
  * the SA buffer) the m suffixes of unsorted groups, and k, sk, sv are
  * sized for them. */
@@ -729,7 +778,8 @@ static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_
     }
     mm = w->m;
     int sorted_keys;
-    CLSA_TRY(initial_sort(ctx, text, w, a, codes, given, &sorted_keys));
+    uint64_t tied;
+    CLSA_TRY(initial_sort(ctx, text, w, a, codes, given, &sorted_keys, &tied));
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     if (sorted_keys == 2) {
         /* initial_sort_msd left the heads in sk */
@@ -749,6 +799,7 @@ static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_
     }
     w->isa = w->k; /* the sort keys are dead */
     w->k = NULL;
+    w->lazy = !given && lazy_wanted(ctx, w, tied); /* settle fills isa with "unset" */
     CLSA_TRY(clsa__groups_settle(ctx, w, 0));
     if (codes != text) release(ctx, b, codes);
     CLSA_TRY(shrink(ctx, b, w, sa));
