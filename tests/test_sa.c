@@ -148,7 +148,7 @@ static void hard_inputs(void **state)
  * where a sample agrees (here at any n), 0: never (the default tries it
  * where the entropy allows, so random_inputs runs it); isa_lazy=2: after
  * it, the initial ranks of the unsorted suffixes alone, the rest filled as
- * the passes read them, whatever the tied share (the default, below n / 16
+ * the passes read them, whatever the tied share (the default, up to n / 3
  * tied) and half the time completed at once (always without direct mode,
  * sa_path + 128). */
 static void forced_paths(void **state)

@@ -85,10 +85,11 @@ typedef struct clsa_tuning {
                                  suffixes apart (prefix_doubling.c initial_sort_msd),
                                  0 never, 2 always, 3 as 1 with a sample at any n
                                  (tests) */
-    unsigned isa_lazy;        /* SA: after such a sort, the initial ranks of the
-                                 unsorted suffixes only, the rest filled as the
-                                 passes read them (host/sa/groups.h lazy); 0
-                                 never, 2 whenever it ran (tests) */
+    unsigned isa_lazy;        /* SA: after such a sort that sorted its tied ones
+                                 apart, the initial ranks of the unsorted
+                                 suffixes only, the rest filled as the passes
+                                 read them (host/sa/groups.h lazy); 0 never, 2
+                                 whenever it ran (tests) */
     unsigned lookback;        /* its look-back reads this many tiles' words at once */
     unsigned onesweep_fault;  /* tests only: p > 0 makes single pass p - 1 fault */
     unsigned out_of_core;     /* 1: host-pointer device SAs always take the out-of-core

@@ -742,14 +742,17 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
 }
 
 /* Whether the initial ranks go to the unsorted suffixes alone (groups.h
- * lazy): a short-key sort left at most n / 16 suffixes tied, and the SA is
- * wanted in direct mode (CLSA_TUNE isa_lazy: 0 never, 2 whenever tied,
- * completing isa in shrink half the time: tests). */
+ * lazy): a short-key sort left at most n / 3 suffixes tied (its tied ones
+ * sorted apart), and the SA is wanted in direct mode.  Each pass then
+ * walks the SA buffer once (coalesced) where the scatter of n ranks was
+ * random (H100, BENCHMARKS.md run 20: random DNA 100 MB 7.5 -> 1.2 ms).
+ * CLSA_TUNE isa_lazy: 0 never, 2 whenever tied, completing isa in shrink
+ * half the time (tests). */
 static int lazy_wanted(const clsa_context *ctx, const clsa__sa_work *w, uint64_t tied)
 {
     unsigned mode = ctx->tune.isa_lazy;
     if (!mode || tied >= w->n) return 0;
-    return mode == 2 || (tied * 16 <= w->n && w->direct_ok && !(ctx->tune.sa_path & 128));
+    return mode == 2 || (tied * 3 <= w->n && w->direct_ok && !(ctx->tune.sa_path & 128));
 }
 
 /* Initial sort and groups: afterwards isa holds every suffix's rank, u (in
