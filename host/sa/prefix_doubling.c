@@ -148,10 +148,8 @@ static clsa_status tail_views(clsa_context *ctx, const clsa__sa_work *w, size_t 
     return st ? st : sub_view(ctx, w->u, from * kb, bytes, u2);
 }
 
-/* The two halves' launches, keyed through u: the low half of each
- * suffix's key into k (u = 0..m-1 unless given: u holds them), a stable
- * sort by it, then the high half through the sorted u (iota: u is not
- * filled yet, slot i is suffix i) and a stable sort by that. */
+/* The low half of each suffix's packed key into k (u = 0..m-1 unless
+ * given: u holds them) and a stable sort of (k, u) by it. */
 static clsa_status sort_lo(clsa_context *ctx, cl_mem text, clsa__sa_work *w, const pd_alphabet *a,
                            cl_mem codes, int given)
 {
@@ -216,10 +214,11 @@ static clsa_status msd_keys(clsa_context *ctx, cl_mem text, const clsa__sa_work 
  * key in lists at the front of sv (slots, suffixes, keys) with sk as the
  * sorts' scratch.  u ends as the two sorts of all suffixes leave it (ties
  * in their order before), the group heads in sk (*heads = 1).  given: u
- * holds a part's m suffixes (pd_part_*), sorted without the sample.  More than m / 3
- * tied, or lists that do not fit: the two sorts of all, from the order the
- * short key left (*heads = 0; that sort was the cost of a wrong guess).
- * *tied: t, at least the suffixes left unsorted (m when not counted). */
+ * holds a part's m suffixes (pd_part_*), sorted without the sample.  More
+ * than m / 3 tied, or lists that do not fit: the two sorts of all, from
+ * the order the short key left (*heads = 0; that sort was the cost of a
+ * wrong guess).  *tied: t, at least the suffixes left unsorted (m when
+ * not counted). */
 static clsa_status initial_sort_msd(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
                                     const pd_alphabet *a, cl_mem codes, int given, int *heads,
                                     uint64_t *tied)
