@@ -182,6 +182,16 @@ static clsa_status sort_hi(clsa_context *ctx, cl_mem text, const clsa__sa_work *
                                              a->b * a->h0 - 32, sk, sv, table_cap(m));
 }
 
+/* The two stable sorts of all m suffixes: low half, then high half where
+ * the key has one (u = 0..m-1 unless given: from the order u holds). */
+static clsa_status sort_halves(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
+                               const pd_alphabet *a, cl_mem codes, int given)
+{
+    clsa_status st = sort_lo(ctx, text, w, a, codes, given);
+    if (st || a->b * a->h0 <= 32) return st;
+    return sort_hi(ctx, text, w, a, codes, w->k, w->u, (size_t)w->m, w->sk, w->sv);
+}
+
 /* u = the suffixes p = i x stride (i < m; given: those u holds) sorted by
  * their short keys (pd_key_msd) in k; then *t = how many tie with a
  * neighbour, their exclusive scan in sk (sv the flags). */
@@ -233,18 +243,13 @@ static clsa_status initial_sort_msd(clsa_context *ctx, cl_mem text, clsa__sa_wor
     size_t ns = m / 16 < MSD_SAMPLE ? m / 16 : MSD_SAMPLE;
     if (!given && ((mode == 1 && ns == MSD_SAMPLE) || (mode == 3 && ns > 0))) {
         if ((st = msd_keys(ctx, text, w, a, codes, ns, m / ns, 0, &t))) return st;
-        if (t > ns / 16) {
-            st = sort_lo(ctx, text, w, a, codes, 0);
-            return st ? st : sort_hi(ctx, text, w, a, codes, w->k, w->u, m, w->sk, w->sv);
-        }
+        if (t > ns / 16) return sort_halves(ctx, text, w, a, codes, 0);
     }
     if ((st = msd_keys(ctx, text, w, a, codes, m, 1, given, &t))) return st;
     *tied = t;
     size_t al = align_elems(ctx, iw) * iw, lane = round_up((size_t)t * iw, al);
-    if ((uint64_t)t * 3 > m || 2 * lane + (size_t)t * 4 > m * iw) {
-        st = sort_lo(ctx, text, w, a, codes, 1);
-        return st ? st : sort_hi(ctx, text, w, a, codes, w->k, w->u, m, w->sk, w->sv);
-    }
+    if ((uint64_t)t * 3 > m || 2 * lane + (size_t)t * 4 > m * iw)
+        return sort_halves(ctx, text, w, a, codes, 1);
     cl_mem v[5] = {NULL};
     cl_uint sym = a->sym, b = a->b, h0 = a->h0, j0 = key_lo_first(a);
     cl_ulong tt = t;
@@ -309,10 +314,9 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
         *sorted_keys = heads ? 2 : 1;
         return CLSA_OK;
     }
-    if ((st = sort_lo(ctx, text, w, a, codes, given))) return st;
+    if ((st = sort_halves(ctx, text, w, a, codes, given))) return st;
     *sorted_keys = 1;
-    if (a->b * a->h0 <= 32) return CLSA_OK;
-    return sort_hi(ctx, text, w, a, codes, w->k, w->u, (size_t)w->m, w->sk, w->sv);
+    return CLSA_OK;
 }
 
 /* Stable sort of (k, u) by the key bits [0, bits).  When sv is shorter
