@@ -143,13 +143,13 @@ __kernel void grp_split_bits(const __global idx_t *u, const __global idx_t *isa,
  * the others' is their head's.  GRP_SAME: the rank did not change, the
  * random ISA write is saved.  scan := keep flag (the suffix stays
  * unsorted) for the compaction, | 2 at a group's first slot with marks.
- * direct: a singleton's rank is its final SA index, sa[rank] = suffix
- * (the SA is built as the suffixes finish, no inversion at the end; sa
- * is unread otherwise). */
+ * direct: a singleton's rank is its final SA index, sa[rank - sa_base] =
+ * suffix (the SA is built as the suffixes finish, no inversion at the end;
+ * sa is unread otherwise; sa_base: a part's first SA index, else 0). */
 __kernel void grp_rank_split(const __global idx_t *u, __global uint *scan,
                              const __global idx_t *heads, const __global idx_t *val, ulong m,
                              ulong n, __global idx_t *isa, int marks, __global idx_t *sa,
-                             int direct)
+                             int direct, idx_t sa_base)
 {
     ulong i = get_global_id(0);
     if (i >= m) return;
@@ -158,7 +158,7 @@ __kernel void grp_rank_split(const __global idx_t *u, __global uint *scan,
     int head = marks && v == GRP_HEAD, single = v != GRP_NONE && !head;
     idx_t r = single ? v : heads[scan[i] - 1];
     if (r != GRP_SAME || (single && !grp_single_same_ok(n))) isa[p] = r;
-    if (direct && single) sa[r] = p;
+    if (direct && single) sa[r - sa_base] = p;
     scan[i] = single ? 0u : 1u | (uint)head << 1;
 }
 

@@ -229,15 +229,16 @@ __kernel void pd_lazy_mark(const __global idx_t *u, ulong m, ulong n, ulong h,
     if (q < n && isa[q] == PD_UNSET) atomic_or(&need[q >> 5], 1u << (q & 31));
 }
 
-/* isa[sa[i]] = i where need marks sa[i] (all: wherever isa[sa[i]] is
- * unset; need unread). */
-__kernel void pd_lazy_fill(const __global idx_t *sa, ulong n, const __global uint *need,
-                           __global idx_t *isa, int all)
+/* isa[sa[i]] = base + i (i < count: the SA buffer's entries, a part's
+ * first SA index base, else 0) where need marks sa[i] (all: wherever
+ * isa[sa[i]] is unset; need unread). */
+__kernel void pd_lazy_fill(const __global idx_t *sa, ulong count, const __global uint *need,
+                           __global idx_t *isa, int all, idx_t base)
 {
     ulong i = get_global_id(0);
-    if (i >= n) return;
+    if (i >= count) return;
     idx_t q = sa[i];
-    if (all ? isa[q] == PD_UNSET : (need[q >> 5] >> (q & 31)) & 1u) isa[q] = (idx_t)i;
+    if (all ? isa[q] == PD_UNSET : (need[q >> 5] >> (q & 31)) & 1u) isa[q] = base + (idx_t)i;
 }
 
 /* Group heads after it: a slot whose short key differs from both

@@ -47,11 +47,11 @@ static void two_contexts(clsa_context **ctxs, const char *tune)
     ctxs[1] = tu_context_tuned(tune, 0);
 }
 
-static void run_with(clsa_context **ctxs, int k, gen_kind kind, unsigned param, int64_t n,
-                     uint64_t seed)
+/* Both widths of t on k members against the reference; what names it in
+ * a failure: kind, param. */
+static void run_text(clsa_context **ctxs, int k, const uint8_t *t, int64_t n, gen_kind kind,
+                     unsigned param)
 {
-    uint8_t *t = malloc((size_t)(n ? n : 1));
-    gen_fill(t, (size_t)n, kind, param, seed);
     int64_t *ref = reference(t, n), *sa = malloc((size_t)(n ? n : 1) * sizeof *sa);
     int32_t *sa32 = malloc((size_t)(n ? n : 1) * sizeof *sa32);
     clsa_status st = clsa_sa64_multi(ctxs, k, t, sa, n);
@@ -69,10 +69,18 @@ static void run_with(clsa_context **ctxs, int k, gen_kind kind, unsigned param, 
         assert_int_equal(clsa_get_stats(ctxs[0], &s), CLSA_OK);
         assert_true(s.kernel_launches > 0);
     }
-    free(t);
     free(ref);
     free(sa);
     free(sa32);
+}
+
+static void run_with(clsa_context **ctxs, int k, gen_kind kind, unsigned param, int64_t n,
+                     uint64_t seed)
+{
+    uint8_t *t = malloc((size_t)(n ? n : 1));
+    gen_fill(t, (size_t)n, kind, param, seed);
+    run_text(ctxs, k, t, n, kind, param);
+    free(t);
 }
 
 static void run(int k, gen_kind kind, unsigned param, int64_t n, uint64_t seed)
@@ -224,6 +232,56 @@ static void device_members(void **state)
     }
 }
 
+/* The members' paths after a short-key sort (host/sa/prefix_doubling.c):
+ * lazy first ranks (filled before each pass and before answering the
+ * others' asks) with the slice written directly as suffixes finish, the
+ * same without direct mode (ranks completed at once, the slice inverted at
+ * the end), and every rank written at once.  isa_lazy=2 also completes
+ * the ranks at once in half the calls. */
+static void member_paths(void **state)
+{
+    (void)state;
+    if (tu_small()) return; /* Oclgrind: kernels only from the context's own thread */
+    static const char *tunes[] = {"part_decline=0,init_msd=2,isa_lazy=2",
+                                  "part_decline=0,init_msd=2,isa_lazy=2,sa_path=128",
+                                  "part_decline=0,init_msd=2,isa_lazy=0", "part_decline=0"};
+    int64_t big = (int64_t)tu_size(30000, 120);
+    for (size_t t = 0; t < sizeof tunes / sizeof *tunes; t++) {
+        clsa_context *ctxs[2] = {tu_context_tuned(tunes[t], 1), tu_context_tuned(tunes[t], 1)};
+        int direct = t != 1, lazy = t < 2;
+        for (uint64_t seed = 0; seed < 4; seed++) {
+            /* random symbols with a few copies of one stretch: the short key
+             * ties only the copies' suffixes, which the passes then sort */
+            int64_t n = big + (int64_t)seed, len = n / 16;
+            uint8_t *text = malloc((size_t)n);
+            gen_fill(text, (size_t)n, GEN_RANDOM, seed % 2 ? 4 : 256, 90 + seed);
+            for (int c = 1; c <= 3; c++) memcpy(text + c * n / 4, text, (size_t)len);
+            clsa_reset_stats(ctxs[0]);
+            clsa_reset_stats(ctxs[1]);
+            run_text(ctxs, 2, text, n, GEN_RANDOM, 1000 + (unsigned)seed);
+            free(text);
+            int filled = 0, inverted = 0, split = 0;
+            for (int r = 0; r < 2; r++) {
+                filled |= tu_kernel_ran(ctxs[r], "pd_lazy_fill");
+                inverted |= tu_kernel_ran(ctxs[r], "pd_part_invert");
+                split |= tu_kernel_ran(ctxs[r], "grp_rank_split");
+            }
+            assert_true(split); /* the doubling loop ran on a member */
+            if (t < 3) { /* the default: whatever the short key's checks say */
+                assert_int_equal(filled, lazy);
+                assert_int_equal(inverted, !direct);
+            }
+        }
+        run_with(ctxs, 2, GEN_MUTATED, 300, big, 95);
+        run_with(ctxs, 2, GEN_RANDOM, 3, big, 96);
+        run_with(ctxs, 2, GEN_FIBONACCI, 0, big, 97);
+        for (uint64_t seed = 0; seed < 12; seed++) /* small shapes */
+            run_with(ctxs, 2, GEN_RANDOM, 2 + seed % 7, (int64_t)(60 + seed * 211), 120 + seed);
+        clsa_destroy(ctxs[0]);
+        clsa_destroy(ctxs[1]);
+    }
+}
+
 /* Inputs that leave many suffixes unsorted after the initial sort go to
  * one device: decided from a sample before anything is sorted (exact at
  * these sizes), or (part_sample=0) by the members after their initial
@@ -328,6 +386,7 @@ int main(void)
         cmocka_unit_test(threaded_copies),
         cmocka_unit_test(declined),
         cmocka_unit_test(finished_member_asked),
+        cmocka_unit_test(member_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

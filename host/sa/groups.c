@@ -151,9 +151,12 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
     if (st || (st = scan_heads(ctx, w, w->sk, w->k, w->sv, &g))) return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     cl_int marks = marks_on(ctx, w);
+    cl_ulong b64;
+    cl_uint b32;
     if ((st = RUN(w, "grp_rank_split", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KARG(w->sv),
                   CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->isa),
-                  CLSA_KARG(marks), CLSA_KARG(sa), CLSA_KARG(direct))))
+                  CLSA_KARG(marks), CLSA_KARG(sa), CLSA_KARG(direct),
+                  clsa__idx_karg(w->index64, w->rank_base, &b64, &b32))))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     w->g = g;
@@ -190,9 +193,9 @@ clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_del
     cl_ulong n = w->n;
     if (w->lazy && (st = RUN(w, "grp_fill_unset", w->n, CLSA_KARG(w->isa), CLSA_KARG(n))))
         return st;
-    cl_ulong hh = heads, b64 = w->rank_base;
-    cl_uint b32 = (cl_uint)w->rank_base; /* an idx_t argument */
-    clsa__karg base = w->index64 ? (clsa__karg)CLSA_KARG(b64) : (clsa__karg)CLSA_KARG(b32);
+    cl_ulong hh = heads, b64;
+    cl_uint b32;
+    clsa__karg base = clsa__idx_karg(w->index64, w->rank_base, &b64, &b32);
     if (w->rank_base &&
         (st = RUN(w, "grp_add_base", heads, CLSA_KARG(w->sv), CLSA_KARG(hh), base)))
         return st;

@@ -14,6 +14,15 @@ typedef struct clsa__karg {
 #define CLSA_KARG(v) {sizeof(v), &(v)}
 #define CLSA_KLOCAL(bytes) {(bytes), NULL}
 
+/* An idx_t kernel argument of value v, 32 or 64 bits wide (held in *v32
+ * or *v64, which must live until the launch). */
+static inline clsa__karg clsa__idx_karg(int index64, uint64_t v, cl_ulong *v64, cl_uint *v32)
+{
+    *v64 = v;
+    *v32 = (cl_uint)v;
+    return index64 ? (clsa__karg)CLSA_KARG(*v64) : (clsa__karg)CLSA_KARG(*v32);
+}
+
 /* Sets the arguments of kernel `name` in cl_kernels/<file>.cl and launches
  * it over `global` work-items in work-groups of `local` (0: ctx->tune.wg). */
 clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const char *name,
@@ -39,6 +48,7 @@ typedef struct clsa__sa_work {
                      * every suffix in its final order, isa was not written */
     uint64_t rank_base; /* SA index of u's first suffix before any sort: 0,
                          * or a part's first slot (host/sa/pd_part.c) */
+    uint64_t sa_len;    /* entries of the SA buffer: n, or a part's count */
     int flagged;    /* this pass's sorts marked in the top bit of u every slot
                      * that starts a new group (clsa__groups_flag_ok):
                      * clsa__groups_split reads them instead of key2 */
@@ -54,8 +64,8 @@ typedef struct clsa__sa_work {
                      * isa from the SA buffer */
     cl_mem need;    /* lazy: one bit a suffix, the ranks a pass reads */
     cl_mem sa;      /* direct mode: the SA buffer, holding the initial sort's
-                     * order; each split writes sa[rank] = suffix for its
-                     * new singletons, so no inversion is needed.  NULL:
+                     * order; each split writes sa[rank - rank_base] = suffix
+                     * for its new singletons, so no inversion is needed.  NULL:
                      * u may live in the SA buffer, ISA^-1 at the end */
 } clsa__sa_work;
 

@@ -176,6 +176,7 @@ static clsa_status answer(clsa_context *ctx, clsa__pd_part *p, clsa__sa_work *w,
     CLSA_TRY(clsa__alloc(ctx, (size_t)cnt * 4, &dreq));
     CLSA_TRY(clsa__alloc(ctx, (size_t)cnt * 4, &dans));
     CLSA_TRY(clsa__write(ctx, dreq, 0, asked, (size_t)cnt * 4));
+    if (w->lazy) CLSA_TRY(clsa__pd_lazy_fill(ctx, w, dreq, cnt, 0, 0)); /* ranks unset there */
     CLSA_TRY(RUN(ctx, "pd_part_answer", (size_t)cnt, CLSA_KARG(dreq), CLSA_KARG(c),
                  CLSA_KARG(w->isa), CLSA_KARG(dans)));
     CLSA_TRY(clsa__read(ctx, dans, 0, answers, (size_t)cnt * 4));
@@ -306,7 +307,8 @@ clsa_status clsa__pd_part_invert(clsa_context *ctx, clsa__pd_part *p, clsa__sa_w
     cl_ulong n = w->n;
     cl_uint nsplit = (cl_uint)(p->comm->size - 1), me = (cl_uint)p->comm->rank;
     cl_uint base = (cl_uint)p->base;
-    if (w->isa_unset || !p->count || p->declined) return CLSA_OK; /* u (= sa) holds the slice */
+    /* u (= sa) holds the slice, or direct mode wrote it there */
+    if (w->isa_unset || w->sa || !p->count || p->declined) return CLSA_OK;
     return RUN(ctx, "pd_part_invert", (size_t)n, CLSA_KARG(w->isa), CLSA_KARG(text), CLSA_KARG(n),
                CLSA_KARG(p->dsplit), CLSA_KARG(nsplit), CLSA_KARG(me), CLSA_KARG(base),
                CLSA_KARG(sa));

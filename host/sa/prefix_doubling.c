@@ -534,22 +534,25 @@ done:
     return st;
 }
 
-/* The pass at h reads isa[u + h]: those still unset (pd_lazy_mark) get
- * their slots from the SA buffer (pd_lazy_fill), one walk over it instead
- * of the initial scatter of all n ranks (groups.h lazy). */
-static clsa_status lazy_ranks(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
+/* isa[q] for every q = list[i] + h (i < count; list's top bit masked where
+ * marks) that is still unset, filled from the SA buffer: the positions
+ * marked in the need bitmap, then one coalesced walk over the buffer
+ * (groups.h lazy). */
+clsa_status clsa__pd_lazy_fill(clsa_context *ctx, clsa__sa_work *w, cl_mem list, uint64_t count,
+                               uint64_t h, int marks)
 {
-    cl_ulong n = w->n, m = w->m, hh = h;
-    cl_int marks = w->marked, all = 0;
+    cl_ulong n = w->n, m = count, hh = h, len = w->sa_len, b64;
+    cl_int mk = marks, all = 0;
+    cl_uint b32;
     clsa_status st;
-    clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     if ((st = clsa__fill_zero(ctx, w->need, 0, (size_t)(w->n / 32 + 1) * 4)) ||
-        (st = RUN(ctx, w->index64, "pd_lazy_mark", w->m, CLSA_KARG(w->u), CLSA_KARG(m),
+        (st = RUN(ctx, w->index64, "pd_lazy_mark", count, CLSA_KARG(list), CLSA_KARG(m),
                   CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->need),
-                  CLSA_KARG(marks))))
+                  CLSA_KARG(mk))))
         return st;
-    return RUN(ctx, w->index64, "pd_lazy_fill", w->n, CLSA_KARG(w->sa), CLSA_KARG(n),
-               CLSA_KARG(w->need), CLSA_KARG(w->isa), CLSA_KARG(all));
+    return RUN(ctx, w->index64, "pd_lazy_fill", w->sa_len, CLSA_KARG(w->sa), CLSA_KARG(len),
+               CLSA_KARG(w->need), CLSA_KARG(w->isa), CLSA_KARG(all),
+               clsa__idx_karg(w->index64, w->rank_base, &b64, &b32));
 }
 
 /* One doubling step at distance h over the m unsorted suffixes.  Groups
@@ -568,7 +571,10 @@ static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h
     memset(&c, 0, sizeof c);
     c.nclass = clsa__groups_nclass(ctx, w->index64);
     clsa_status st;
-    if (w->lazy && (st = lazy_ranks(ctx, w, h))) return st;
+    if (w->lazy) { /* the ranks the pass reads, isa[u + h] */
+        clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
+        if ((st = clsa__pd_lazy_fill(ctx, w, w->u, w->m, h, w->marked))) return st;
+    }
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     if ((st = clsa__groups_starts(ctx, w)) || (st = clsa__groups_classify(ctx, w, &c))) return st;
     /* segmented sort scratch: at most keys and values twice over */
@@ -703,10 +709,12 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
     if (w->lazy && (!direct || !w->m || (ctx->tune.isa_lazy == 2 && w->m % 2))) {
         /* the rest of the ranks from the SA buffer's initial order, before u
          * may overwrite it (isa_lazy=2: tests, half the time) */
-        cl_ulong nn = w->n;
+        cl_ulong len = w->sa_len, b64;
+        cl_uint b32;
         cl_int all = 1;
-        if ((st = RUN(ctx, w->index64, "pd_lazy_fill", w->n, CLSA_KARG(sa), CLSA_KARG(nn),
-                      CLSA_KARG(w->isa), CLSA_KARG(w->isa), CLSA_KARG(all))))
+        if ((st = RUN(ctx, w->index64, "pd_lazy_fill", w->sa_len, CLSA_KARG(sa), CLSA_KARG(len),
+                      CLSA_KARG(w->isa), CLSA_KARG(w->isa), CLSA_KARG(all),
+                      clsa__idx_karg(w->index64, w->rank_base, &b64, &b32))))
             return st;
         w->lazy = 0;
     }
@@ -745,7 +753,7 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
 }
 
 /* Whether the initial ranks go to the unsorted suffixes alone (groups.h
- * lazy): a short-key sort left at most n / 3 suffixes tied (its tied ones
+ * lazy): a short-key sort left at most m / 3 suffixes tied (its tied ones
  * sorted apart), and the SA is wanted in direct mode.  Each pass then
  * walks the SA buffer once (coalesced) where the scatter of n ranks was
  * random (H100, BENCHMARKS.md run 20: random DNA 100 MB 7.5 -> 1.2 ms).
@@ -754,8 +762,8 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
 static int lazy_wanted(const clsa_context *ctx, const clsa__sa_work *w, uint64_t tied)
 {
     unsigned mode = ctx->tune.isa_lazy;
-    if (!mode || tied >= w->n) return 0;
-    return mode == 2 || (tied * 3 <= w->n && w->direct_ok && !(ctx->tune.sa_path & 128));
+    if (!mode || tied >= w->m) return 0;
+    return mode == 2 || (tied * 3 <= w->m && w->direct_ok && !(ctx->tune.sa_path & 128));
 }
 
 /* Initial sort and groups: afterwards isa holds every suffix's rank, u (in
@@ -805,7 +813,7 @@ static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_
     }
     w->isa = w->k; /* the sort keys are dead */
     w->k = NULL;
-    w->lazy = !given && lazy_wanted(ctx, w, tied); /* settle fills isa with "unset" */
+    w->lazy = lazy_wanted(ctx, w, tied); /* settle fills isa with "unset" */
     CLSA_TRY(clsa__groups_settle(ctx, w, 0));
     if (codes != text) release(ctx, b, codes);
     CLSA_TRY(shrink(ctx, b, w, sa));
@@ -954,6 +962,7 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     memset(&w, 0, sizeof w);
     w.index64 = index64;
     w.n = (uint64_t)n;
+    w.sa_len = w.n;
     w.direct_ok = !ranks; /* ranks: the final ISA is wanted, kept as before */
     pd_alphabet a;
     cl_ulong nn = (cl_ulong)n;
@@ -1045,6 +1054,8 @@ clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem sa, int6
     w.u = sa;
     w.m = (size_t)m;
     w.rank_base = p->base;
+    w.sa_len = m;
+    w.direct_ok = 1; /* the slice written as its suffixes finish */
     if (!st && m) st = initial_groups(ctx, text, sa, &b, &w, &a, 1);
     for (uint64_t h = a.h0 ? a.h0 : 1;; h *= 2) {
         int more = 0;
