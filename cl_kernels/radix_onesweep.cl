@@ -32,10 +32,12 @@
  * skip passes whose digit is the same for every key.  Local: cnt npasses *
  * 256 uints. */
 __kernel void radix_hist_all(const __global key_t *keys, ulong n, uint npasses,
-                             const __global uint *plan, volatile __global uint *counts,
-                             __local uint *cnt, int want_masks, volatile __global uint *masks)
+                             const __global uint *plan, uint plan_at,
+                             volatile __global uint *counts, __local uint *cnt, int want_masks,
+                             volatile __global uint *masks)
 {
     __local uint lmask[4];
+    plan += plan_at;
     uint lid = get_local_id(0), lsize = get_local_size(0);
     uint tsize = lsize * ITEMS;
     for (uint d = lid; d < npasses * 256; d += lsize) cnt[d] = 0;
@@ -129,8 +131,10 @@ static uint look_back(volatile __global uint *status, uint *t, uint d, uint nd)
 #define CTL_TICKET 5
 
 /* One pass over digit (key >> shift) & dmask.  counts[pass * 256 ..]: this
- * pass's digit totals (radix_hist_all); status: nb * (dmask + 1) words,
- * zero before; ctl[CTL_TICKET + pass] zero before.
+ * pass's digit totals (radix_hist_all); status + status_at: nb * (dmask +
+ * 1) words, zero before (a table of each pass, zeroed at once, or one
+ * zeroed before every pass; status may be counts' buffer);
+ * ctl[CTL_TICKET + pass] zero before.
  *
  * Faults: a work-group whose look-back did not complete (see look_back)
  * sets ctl[CTL_FAULT] to pass + 1.  Every later pass of the sort then
@@ -146,7 +150,7 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
 #endif
                              ulong n, uint shift, uint dmask, uint pass,
                              const __global uint *counts, volatile __global uint *status,
-                             volatile __global uint *ctl,
+                             ulong status_at, volatile __global uint *ctl,
                              __local ulong *buf, __local ulong *pbuf, __local uint *cnt,
                              __local uint *wx, __local uint *wy, __local uint *dbase,
                              __local uint *dstart, __local uint *dend)
@@ -154,6 +158,7 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
     __local uint tile_no, skip;
     __local ushort *perm = (__local ushort *)pbuf; /* as in radix_scatter */
     uint lid = get_local_id(0), lsize = get_local_size(0), nd = dmask + 1;
+    status += status_at;
     /* The ticket and the fault word, both in flight at once */
     if (lid == 0) {
         tile_no = atomic_inc(&ctl[CTL_TICKET + pass]);

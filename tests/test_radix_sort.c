@@ -110,6 +110,9 @@ static void check_one(layout l, enum pattern p, size_t n, unsigned b, unsigned e
     ctx->tune.radix_reg = (unsigned)(seed & 1);
     ctx->tune.radix_vtile = (unsigned)(seed & 1) * 2;
     ctx->tune.radix_match = (unsigned)(seed & 1) * 3; /* the local-memory match */
+    /* the single pass's look-back tables: one a pass, or one zeroed
+     * before each pass, or as they fit */
+    ctx->tune.onesweep_tables = (unsigned)(seed % 3);
     uint64_t *k64 = tu_malloc(n * 8), *v64 = tu_malloc(n * 8);
     size_t *idx = tu_malloc(n * sizeof *idx), *tmp = tu_malloc(n * sizeof *tmp);
     for (size_t i = 0; i < n; i++) {

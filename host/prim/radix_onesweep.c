@@ -1,14 +1,39 @@
 /* Single-pass LSD radix sort driver (launchers of cl_kernels/radix_onesweep.cl):
- * one radix_hist_all over the keys for the digits of every pass (and the
- * OR/AND of the keys: one small blocking read), then one radix_onesweep
- * launch per pass whose digit varies, then one blocking read of the fault
- * word.  Chosen by radix_sort.c when the tuning record's onesweep flag is
- * set and n < 2^30; a pass that faulted is left to radix_sort.c to redo. */
+ * one write of the control words and the plan, one fill of the digit
+ * totals and the look-back tables, one radix_hist_all over the keys for the
+ * digits of every pass (and the OR/AND of the keys: one small blocking
+ * read), then one radix_onesweep launch per pass whose digit varies, then
+ * one blocking read of the fault word.  Chosen by radix_sort.c when the
+ * tuning record's onesweep flag is set and n < 2^30; a pass that faulted is
+ * left to radix_sort.c to redo. */
 #include "radix_run.h"
+
+#include <string.h>
 
 /* Histogram work-groups per compute unit: enough to hide memory latency,
  * few enough that the global atomics of the per-group tables stay cheap. */
 #define HIST_GROUPS_PER_CU 4
+
+/* Look-back tables of every pass zeroed by one fill (one command instead
+ * of one a pass: small sorts are bound by the commands issued) where they
+ * fit the caller's cap, or this many bytes whatever the cap; else one
+ * table zeroed before each pass. */
+#define ALL_TABLES_MIN ((size_t)1 << 20)
+
+clsa_status clsa__radix_onesweep_alloc(clsa__radix_run *r, unsigned begin_bit, unsigned end_bit,
+                                       size_t cap)
+{
+    size_t slot = ((size_t)1 << r->bits) * r->nb;
+    size_t passes = (end_bit - begin_bit + r->bits - 1) / r->bits;
+    size_t limit = cap ? (cap > ALL_TABLES_MIN ? cap : ALL_TABLES_MIN) : r->n * (size_t)r->kb;
+    r->slot_words = slot;
+    unsigned mode = r->ctx->tune.onesweep_tables;
+    int all = mode == 2 || (mode == 0 && passes * slot * 4 <= limit);
+    r->table_slots = passes > 1 && all ? (unsigned)passes : 1;
+    clsa_status st = clsa__alloc(r->ctx, 4 * (CLSA_RADIX_COUNT_WORDS + r->table_slots * slot),
+                                 &r->table);
+    return st ? st : clsa__alloc(r->ctx, 4 * CLSA_RADIX_CTL_ALL, &r->masks);
+}
 
 typedef struct plan {
     cl_uint word[2 * CLSA_RADIX_MAX_PASSES]; /* shift, dmask per pass */
@@ -44,13 +69,15 @@ clsa_status clsa__radix_onesweep_kernels(clsa__radix_run *r, const char *opts)
     return st;
 }
 
-static clsa_status hist_all(clsa__radix_run *r, cl_mem keys, cl_mem plan_mem, cl_uint npasses,
-                            cl_mem counts, cl_int want_masks)
+/* The digit totals of the plan's passes into the table's first words
+ * (zero before). */
+static clsa_status hist_all(clsa__radix_run *r, cl_mem keys, cl_uint npasses, cl_int want_masks)
 {
     static const char *name = "radix_hist_all";
     clsa_context *ctx = r->ctx;
     cl_kernel k = r->hist;
     cl_ulong n = r->n;
+    cl_uint plan_at = CLSA_RADIX_CTL_PLAN;
     size_t cu = ctx->tune.compute_units ? ctx->tune.compute_units : 1;
     /* a work-item's loop iterations: its tiles times the keys it loads and
      * counts per pass */
@@ -59,36 +86,45 @@ static clsa_status hist_all(clsa__radix_run *r, cl_mem keys, cl_mem plan_mem, cl
     if (groups < least) groups = least;
     if (groups > r->nb) groups = r->nb;
     clsa_status st;
-    if ((st = clsa__fill_zero(ctx, counts, 0, (size_t)npasses * 256 * 4)) ||
-        (st = CLSA_ARG(ctx, k, name, 0, keys)) || (st = CLSA_ARG(ctx, k, name, 1, n)) ||
-        (st = CLSA_ARG(ctx, k, name, 2, npasses)) || (st = CLSA_ARG(ctx, k, name, 3, plan_mem)) ||
-        (st = CLSA_ARG(ctx, k, name, 4, counts)) ||
-        (st = clsa__arg_local(ctx, k, name, 5, (size_t)npasses * 256 * 4)) ||
-        (st = CLSA_ARG(ctx, k, name, 6, want_masks)) || (st = CLSA_ARG(ctx, k, name, 7, r->masks)))
+    if ((st = CLSA_ARG(ctx, k, name, 0, keys)) || (st = CLSA_ARG(ctx, k, name, 1, n)) ||
+        (st = CLSA_ARG(ctx, k, name, 2, npasses)) || (st = CLSA_ARG(ctx, k, name, 3, r->masks)) ||
+        (st = CLSA_ARG(ctx, k, name, 4, plan_at)) || (st = CLSA_ARG(ctx, k, name, 5, r->table)) ||
+        (st = clsa__arg_local(ctx, k, name, 6, (size_t)npasses * 256 * 4)) ||
+        (st = CLSA_ARG(ctx, k, name, 7, want_masks)) || (st = CLSA_ARG(ctx, k, name, 8, r->masks)))
         return st;
     return clsa__launch(ctx, k, name, groups * r->wg, r->wg);
 }
 
+/* The pass's look-back table: its own, or the first one (zeroed here but
+ * for the first pass that runs, whose zeros the first fill wrote). */
+static clsa_status status_table(clsa__radix_run *r, cl_uint pass, int first, cl_ulong *at)
+{
+    int own = r->table_slots > 1 && pass < r->table_slots;
+    *at = CLSA_RADIX_COUNT_WORDS + (own ? pass : 0) * r->slot_words;
+    if (own || first) return CLSA_OK;
+    return clsa__fill_zero(r->ctx, r->table, (size_t)*at * 4, r->slot_words * 4);
+}
+
 static clsa_status one_pass(clsa__radix_run *r, cl_mem kin, cl_mem kout, cl_mem vin, cl_mem vout,
-                            cl_uint shift, cl_uint dmask, cl_uint pass, cl_mem counts)
+                            cl_uint shift, cl_uint dmask, cl_uint pass, int first)
 {
     static const char *name = "radix_onesweep";
     clsa_context *ctx = r->ctx;
     cl_kernel k = r->scatter;
-    cl_ulong n = r->n;
+    cl_ulong n = r->n, at;
     cl_uint a = 0;
     size_t digits = ((size_t)dmask + 1) * 4;
     clsa_status st;
-    if ((st = clsa__fill_zero(ctx, r->table, 0, digits * r->nb)) ||
-        (st = CLSA_ARG(ctx, k, name, a++, kin)) || (st = CLSA_ARG(ctx, k, name, a++, kout)))
+    if ((st = status_table(r, pass, first, &at)) || (st = CLSA_ARG(ctx, k, name, a++, kin)) ||
+        (st = CLSA_ARG(ctx, k, name, a++, kout)))
         return st;
     if (r->vb &&
         ((st = CLSA_ARG(ctx, k, name, a++, vin)) || (st = CLSA_ARG(ctx, k, name, a++, vout))))
         return st;
     if ((st = CLSA_ARG(ctx, k, name, a++, n)) || (st = CLSA_ARG(ctx, k, name, a++, shift)) ||
         (st = CLSA_ARG(ctx, k, name, a++, dmask)) || (st = CLSA_ARG(ctx, k, name, a++, pass)) ||
-        (st = CLSA_ARG(ctx, k, name, a++, counts)) ||
         (st = CLSA_ARG(ctx, k, name, a++, r->table)) ||
+        (st = CLSA_ARG(ctx, k, name, a++, r->table)) || (st = CLSA_ARG(ctx, k, name, a++, at)) ||
         (st = CLSA_ARG(ctx, k, name, a++, r->masks)) ||
         (st = clsa__radix_rank_args(r, k, name, a, dmask, &a)) ||
         (st = clsa__arg_local(ctx, k, name, a++, digits)) ||
@@ -101,18 +137,21 @@ static clsa_status one_pass(clsa__radix_run *r, cl_mem kin, cl_mem kout, cl_mem 
 /* The histograms of the plan at begin_bit with the key masks (up to
  * tune.radix_blind keys: of every digit, no masks read back); replanned
  * (a second histogram) when aligning passes to the varying bits saves a
- * pass, else the passes whose digit is constant are dropped. */
-static clsa_status histograms(clsa__radix_run *r, cl_mem keys, cl_mem plan_mem, cl_mem counts,
-                              unsigned begin_bit, unsigned end_bit, const cl_uint *init, plan *p,
-                              int *run)
+ * pass, else the passes whose digit is constant are dropped.  ctl: the
+ * control words to write (CLSA_RADIX_CTL_ALL: the masks' start values,
+ * zeros, then the plan), living until the sort's blocking read. */
+static clsa_status histograms(clsa__radix_run *r, cl_mem keys, unsigned begin_bit,
+                              unsigned end_bit, cl_uint *ctl, plan *p, int *run)
 {
     cl_uint m[4];
     make_plan(r, p, ~0ull, begin_bit, end_bit);
+    memcpy(ctl + CLSA_RADIX_CTL_PLAN, p->word, sizeof p->word);
     clsa_status st;
     int blind = r->n <= r->ctx->tune.radix_blind; /* small: every digit, no read back */
-    if ((st = clsa__write_nowait(r->ctx, r->masks, 0, init, CLSA_RADIX_CTL_WORDS * 4)) ||
-        (st = clsa__write_nowait(r->ctx, plan_mem, 0, p->word, sizeof p->word)) ||
-        (st = hist_all(r, keys, plan_mem, p->count, counts, !blind)))
+    size_t zeros = CLSA_RADIX_COUNT_WORDS + r->slot_words * r->table_slots;
+    if ((st = clsa__write_nowait(r->ctx, r->masks, 0, ctl, CLSA_RADIX_CTL_ALL * 4)) ||
+        (st = clsa__fill_zero(r->ctx, r->table, 0, zeros * 4)) ||
+        (st = hist_all(r, keys, p->count, !blind)))
         return st;
     for (unsigned i = 0; i < p->count; i++) run[i] = 1;
     if (blind) return CLSA_OK;
@@ -128,8 +167,11 @@ static clsa_status histograms(clsa__radix_run *r, cl_mem keys, cl_mem plan_mem, 
     if (!varying || clsa__radix_count_passes(r, varying, begin_bit, end_bit) >= kept) return CLSA_OK;
     make_plan(r, p, varying, begin_bit, end_bit);
     for (unsigned i = 0; i < p->count; i++) run[i] = 1;
-    if ((st = clsa__write_nowait(r->ctx, plan_mem, 0, p->word, sizeof p->word))) return st;
-    return hist_all(r, keys, plan_mem, p->count, counts, 0);
+    if ((st = clsa__write_nowait(r->ctx, r->masks, CLSA_RADIX_CTL_PLAN * 4, p->word,
+                                 sizeof p->word)) ||
+        (st = clsa__fill_zero(r->ctx, r->table, 0, (size_t)CLSA_RADIX_COUNT_WORDS * 4)))
+        return st;
+    return hist_all(r, keys, p->count, 0);
 }
 
 clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem values,
@@ -137,26 +179,23 @@ clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem 
                                         unsigned end_bit, clsa__radix_redo *redo)
 {
     clsa_context *ctx = r->ctx;
-    cl_mem plan_mem = NULL, counts = NULL;
     cl_mem kcur = keys, kalt = skeys, vcur = values, valt = svalues, tmp;
     cl_mem before[CLSA_RADIX_MAX_PASSES][4];
     /* written without waiting: they live until the blocking read of the
      * fault word below.  masks: OR lo/hi, AND lo/hi; the fault word and
-     * the tickets, zero */
-    cl_uint init[CLSA_RADIX_CTL_WORDS] = {0, 0, ~0u, ~0u};
+     * the tickets, zero; the plan (histograms) */
+    cl_uint ctl[CLSA_RADIX_CTL_ALL] = {0, 0, ~0u, ~0u};
     plan p;
-    int run[CLSA_RADIX_MAX_PASSES];
+    int run[CLSA_RADIX_MAX_PASSES], first = 1;
     cl_uint fault = 0;
     clsa_status st = CLSA_OK;
     redo->bit = end_bit;
-    CLSA_TRY(clsa__alloc(ctx, sizeof p.word, &plan_mem));
-    CLSA_TRY(clsa__alloc(ctx, (size_t)CLSA_RADIX_MAX_PASSES * 256 * 4, &counts));
-    CLSA_TRY(histograms(r, keys, plan_mem, counts, begin_bit, end_bit, init, &p, run));
+    CLSA_TRY(histograms(r, keys, begin_bit, end_bit, ctl, &p, run));
     for (unsigned i = 0; i < p.count; i++) {
         before[i][0] = kcur, before[i][1] = vcur, before[i][2] = kalt, before[i][3] = valt;
         if (!run[i]) continue;
-        CLSA_TRY(one_pass(r, kcur, kalt, vcur, valt, p.word[2 * i], p.word[2 * i + 1], i,
-                          counts));
+        CLSA_TRY(one_pass(r, kcur, kalt, vcur, valt, p.word[2 * i], p.word[2 * i + 1], i, first));
+        first = 0;
         tmp = kcur, kcur = kalt, kalt = tmp;
         tmp = vcur, vcur = valt, valt = tmp;
     }
@@ -172,7 +211,5 @@ clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem 
     st = clsa__radix_copy_back(r, kcur, vcur, keys, values);
 done:
     if (st) clFinish(ctx->queue); /* writes from this frame may still be queued */
-    clsa__free(ctx, &plan_mem);
-    clsa__free(ctx, &counts);
     return st;
 }

@@ -19,15 +19,24 @@ typedef struct clsa__radix_run {
     size_t wg, items, tile, n, nb;
     cl_kernel hist, scatter;
     cl_mem table;      /* reduce-then-scan: (1 << bits) * nb counts, then offsets;
-                          onesweep: the look-back status words, as many */
+                          onesweep: the digit totals of every pass
+                          (CLSA_RADIX_COUNT_WORDS), then table_slots look-back
+                          status tables of slot_words each */
     cl_mem masks;      /* OR lo, OR hi, AND lo, AND hi of all keys; onesweep: then
-                          the fault word and one ticket counter per pass */
+                          the fault word, one ticket counter per pass, the plan */
+    unsigned table_slots; /* onesweep: a status table per pass (zeroed at once), or 1 */
+    size_t slot_words;    /* onesweep: (1 << bits) * nb */
 } clsa__radix_run;
 
 /* The masks buffer's words (CTL_* in radix_onesweep.cl): the masks, the
- * single pass's fault word, its tickets. */
+ * single pass's fault word, its tickets; then (onesweep) the plan, shift
+ * and digit mask of each pass. */
 #define CLSA_RADIX_CTL_FAULT 4
 #define CLSA_RADIX_CTL_WORDS (CLSA_RADIX_CTL_FAULT + 1 + CLSA_RADIX_MAX_PASSES)
+#define CLSA_RADIX_CTL_PLAN CLSA_RADIX_CTL_WORDS
+#define CLSA_RADIX_CTL_ALL (CLSA_RADIX_CTL_PLAN + 2 * CLSA_RADIX_MAX_PASSES)
+/* onesweep: words of every pass's digit totals at the table's start */
+#define CLSA_RADIX_COUNT_WORDS (CLSA_RADIX_MAX_PASSES * 256)
 
 /* A single-pass sort that faulted (radix_onesweep.cl): the keys and values
  * as sorted below bit `bit`, with scratch, still to be sorted over [bit,
@@ -65,6 +74,10 @@ uint64_t clsa__radix_bit_range(unsigned begin_bit, unsigned end_bit);
  * and all passes over [begin_bit, end_bit), result in keys/values unless
  * *redo says otherwise. */
 clsa_status clsa__radix_onesweep_kernels(clsa__radix_run *r, const char *opts);
+/* r->table and r->masks for the passes over [begin_bit, end_bit); cap: the
+ * caller's bound on the table's bytes (0: none). */
+clsa_status clsa__radix_onesweep_alloc(clsa__radix_run *r, unsigned begin_bit, unsigned end_bit,
+                                       size_t cap);
 clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem values,
                                         cl_mem skeys, cl_mem svalues, unsigned begin_bit,
                                         unsigned end_bit, clsa__radix_redo *redo);

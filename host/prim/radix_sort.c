@@ -347,8 +347,12 @@ clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem value
     while (max_table_bytes && r.bits > 4 && ((size_t)4 << r.bits) * r.nb > max_table_bytes)
         r.bits--;
     unsigned width = end_bit - begin_bit < r.bits ? end_bit - begin_bit : r.bits;
-    CLSA_TRY(clsa__alloc(ctx, ((size_t)4 << (r.onesweep ? r.bits : width)) * r.nb, &r.table));
-    CLSA_TRY(clsa__alloc(ctx, 4 * CLSA_RADIX_CTL_WORDS, &r.masks));
+    if (r.onesweep) {
+        CLSA_TRY(clsa__radix_onesweep_alloc(&r, begin_bit, end_bit, max_table_bytes));
+    } else {
+        CLSA_TRY(clsa__alloc(ctx, ((size_t)4 << width) * r.nb, &r.table));
+        CLSA_TRY(clsa__alloc(ctx, 4 * CLSA_RADIX_CTL_WORDS, &r.masks));
+    }
     if (!scratch_keys) CLSA_TRY(clsa__alloc(ctx, n * (size_t)key_bytes, &own_k));
     if (value_bytes && !scratch_values)
         CLSA_TRY(clsa__alloc(ctx, n * (size_t)value_bytes, &own_v));

@@ -92,6 +92,8 @@ typedef struct clsa_tuning {
                                  whenever it ran (tests) */
     unsigned lookback;        /* its look-back reads this many tiles' words at once */
     unsigned onesweep_fault;  /* tests only: p > 0 makes single pass p - 1 fault */
+    unsigned onesweep_tables; /* its look-back tables: 0 one a pass where they fit
+                               * (radix_onesweep.c), 1 one for all, 2 one a pass */
     unsigned out_of_core;     /* 1: host-pointer device SAs always take the out-of-core
                                  path (tests, comparisons); 0: only past the limit */
     unsigned copy_threads;    /* host threads (and queues) of a copy of copy_min bytes
