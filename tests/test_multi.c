@@ -232,6 +232,33 @@ static void device_members(void **state)
     }
 }
 
+/* The sample before anything is sorted (clsa__pd_part_worth): generated
+ * words whose sampled share of tied keys (0.7% at 1 MB) is far below the
+ * text's (7% unsorted after the initial sort) go to the first device alone
+ * at once, the second device launching nothing; random DNA of the same
+ * size splits (both devices sort). */
+static void declined_by_sample(void **state)
+{
+    (void)state;
+    if (tu_small()) return;
+    int64_t n = (int64_t)tu_size(1000000, 1);
+    uint8_t *t = malloc((size_t)n);
+    for (int words = 1; words >= 0; words--) {
+        clsa_context *ctxs[2];
+        two_contexts(ctxs, NULL);
+        if (words) gen_words(t, (size_t)n, 0, 1);
+        else gen_fill(t, (size_t)n, GEN_RANDOM, 4, 1);
+        run_text(ctxs, 2, t, n, GEN_RANDOM, words ? 9999 : 4); /* 9999: words, in a failure */
+        clsa_stats s;
+        assert_int_equal(clsa_get_stats(ctxs[1], &s), CLSA_OK);
+        if (words) assert_int_equal(s.kernel_launches, 0);
+        else assert_true(s.kernel_launches > 0);
+        clsa_destroy(ctxs[0]);
+        clsa_destroy(ctxs[1]);
+    }
+    free(t);
+}
+
 /* The members' paths after a short-key sort (host/sa/prefix_doubling.c):
  * lazy first ranks (filled before each pass and before answering the
  * others' asks) with the slice written directly as suffixes finish, the
@@ -387,6 +414,7 @@ int main(void)
         cmocka_unit_test(declined),
         cmocka_unit_test(finished_member_asked),
         cmocka_unit_test(member_paths),
+        cmocka_unit_test(declined_by_sample),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,12 +45,13 @@ uint64_t clsa__pd_part_key(const uint8_t *text, uint64_t n, uint64_t p);
  * -1: out of host memory. */
 int clsa__pd_part_splitters(const uint8_t *text, uint64_t n, int size, uint64_t *split);
 
-/* 0 when a regular sample of `samples` suffixes shows more than 1 in
- * `decline` sharing their initial key (the first 64 / bits(sigma) symbols)
- * with another sampled suffix: at least that share stays unsorted after the
- * initial sort, and the rank exchanges would cost more than a second device
- * saves (the check after the initial sort catches what a sample misses).
- * Exact for n <= samples. */
+/* 0 when a regular sample of `samples` suffixes says that more than 1 in
+ * `decline` suffixes may share their initial key (the first 64 /
+ * bits(sigma) symbols) with another: the sampled share of such keys scaled
+ * by n / samples (an upper estimate; random texts share none).  Those stay
+ * unsorted after the initial sort, and the rank exchanges would cost more
+ * than a second device saves (the check after the initial sort catches
+ * what a sample misses).  Exact for n <= samples. */
 int clsa__pd_part_worth(const uint8_t *text, uint64_t n, unsigned samples, unsigned decline);
 
 /* The member that owns suffix p. */
