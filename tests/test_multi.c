@@ -271,7 +271,8 @@ static void member_paths(void **state)
     if (tu_small()) return; /* Oclgrind: kernels only from the context's own thread */
     static const char *tunes[] = {"part_decline=0,init_msd=2,isa_lazy=2",
                                   "part_decline=0,init_msd=2,isa_lazy=2,sa_path=128",
-                                  "part_decline=0,init_msd=2,isa_lazy=0", "part_decline=0"};
+                                  "part_decline=0,init_msd=2,isa_lazy=0", "part_decline=0",
+                                  "part_decline=0,init_msd=2,isa_lazy=2,lazy_shift=4"};
     int64_t big = (int64_t)tu_size(30000, 120);
     for (size_t t = 0; t < sizeof tunes / sizeof *tunes; t++) {
         clsa_context *ctxs[2] = {tu_context_tuned(tunes[t], 1), tu_context_tuned(tunes[t], 1)};
@@ -294,7 +295,7 @@ static void member_paths(void **state)
                 split |= tu_kernel_ran(ctxs[r], "grp_rank_split");
             }
             assert_true(split); /* the doubling loop ran on a member */
-            if (t < 3) { /* the default: whatever the short key's checks say */
+            if (t < 3) { /* the default (and coarse need bits): as the checks say */
                 assert_int_equal(filled, lazy);
                 assert_int_equal(inverted, !direct);
             }

@@ -190,6 +190,41 @@ static void forced_paths(void **state)
     ctx = saved;
 }
 
+/* Ranks where they are read (isa_lazy) with a need bitmap whose bits cover
+ * 1, 4 or 32 positions (lazy_shift = log2 + 1; a coarse bit also fills the
+ * other unset ranks of its block, never one a split has set): random
+ * symbols with a few copies of one stretch, so that the short key ties only
+ * the copies' suffixes and the passes sort them. */
+static void lazy_blocks(void **state)
+{
+    (void)state;
+    static const char *tunes[] = {"init_msd=2,isa_lazy=2,lazy_shift=1",
+                                  "init_msd=2,isa_lazy=2,lazy_shift=3",
+                                  "init_msd=2,isa_lazy=2,lazy_shift=6"};
+    size_t n = tu_size(60000, 3000);
+    uint8_t *t = tu_malloc(n);
+    clsa_context *saved = ctx;
+    for (size_t k = 0; k < sizeof tunes / sizeof *tunes; k++) {
+        ctx = tu_context_tuned(tunes[k], 1);
+        int marked = 0;
+        for (uint64_t seed = 0; seed < (tu_small() ? 2u : 6u); seed++) {
+            size_t len = n / (8 + seed);
+            gen_fill(t, n, GEN_RANDOM, seed % 2 ? 4 : 256, 300 + seed);
+            for (size_t c = 1; c <= 3; c++) memcpy(t + c * n / 4, t + seed * 7, len);
+            clsa_reset_stats(ctx);
+            char what[96];
+            snprintf(what, sizeof what, "%s, seed %llu", tunes[k], (unsigned long long)seed);
+            check_sa(t, n, (int)(seed % 2), what);
+            assert_true(tu_kernel_ran(ctx, "pd_lazy_fill"));
+            marked += tu_kernel_ran(ctx, "pd_lazy_mark"); /* filled pass by pass */
+        }
+        assert_true(marked > 0); /* (isa_lazy=2 completes the ranks at once for odd m) */
+        clsa_destroy(ctx);
+    }
+    ctx = saved;
+    free(t);
+}
+
 /* Groups longer than R1 sorted by radix sorts over their suffixes alone
  * (host/sa/prefix_doubling.c sort_long).  A text of two repeated blocks
  * (mutated): a short block whose many copies make long groups, a long
@@ -436,7 +471,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(edge_cases),  cmocka_unit_test(random_inputs),
         cmocka_unit_test(random_inputs_64), cmocka_unit_test(hard_inputs),
-        cmocka_unit_test(forced_paths), cmocka_unit_test(long_groups),
+        cmocka_unit_test(forced_paths), cmocka_unit_test(lazy_blocks),
+        cmocka_unit_test(long_groups),
         cmocka_unit_test(direct_paths), cmocka_unit_test(direct_chosen),
         cmocka_unit_test(global_parts),
         cmocka_unit_test(stats),

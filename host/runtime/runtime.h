@@ -90,6 +90,8 @@ typedef struct clsa_tuning {
                                  suffixes only, the rest filled as the passes
                                  read them (host/sa/groups.h lazy); 0 never, 2
                                  whenever it ran (tests) */
+    unsigned lazy_shift;      /* tests: s > 0 makes a bit of its need bitmap cover
+                               * 2^(s - 1) positions (0: by size, prefix_doubling.c) */
     unsigned lookback;        /* its look-back reads this many tiles' words at once */
     unsigned onesweep_fault;  /* tests only: p > 0 makes single pass p - 1 fault */
     unsigned onesweep_tables; /* its look-back tables: 0 one a pass where they fit

@@ -38,6 +38,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "onesweep")) t->onesweep = v != 0;
     else if (!strcmp(key, "init_msd")) t->init_msd = v > 3 ? 3 : (unsigned)v;
     else if (!strcmp(key, "isa_lazy")) t->isa_lazy = v > 2 ? 2 : (unsigned)v;
+    else if (!strcmp(key, "lazy_shift")) t->lazy_shift = v > 16 ? 16 : (unsigned)v;
     else if (!strcmp(key, "onesweep_fault")) t->onesweep_fault = (unsigned)v;
     else if (!strcmp(key, "onesweep_tables")) t->onesweep_tables = v > 2 ? 2 : (unsigned)v;
     else if (!strcmp(key, "onesweep_max")) t->onesweep_max = (size_t)v;

@@ -62,7 +62,8 @@ typedef struct clsa__sa_work {
                      * first fills the ranks it will read (prefix_doubling.c
                      * lazy_ranks); needs direct mode, else shrink completes
                      * isa from the SA buffer */
-    cl_mem need;    /* lazy: one bit a suffix, the ranks a pass reads */
+    cl_mem need;    /* lazy: the ranks a pass reads, a bit per 2^need_shift suffixes */
+    unsigned need_shift;
     cl_mem sa;      /* direct mode: the SA buffer, holding the initial sort's
                      * order; each split writes sa[rank - rank_base] = suffix
                      * for its new singletons, so no inversion is needed.  NULL:

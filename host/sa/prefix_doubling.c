@@ -534,6 +534,9 @@ done:
     return st;
 }
 
+/* Bytes of the need bitmap at a bit per 2^shift positions. */
+static size_t need_bytes(uint64_t n, unsigned shift) { return (size_t)((n >> shift) / 32 + 1) * 4; }
+
 /* isa[q] for every q = list[i] + h (i < count; list's top bit masked where
  * marks) that is still unset, filled from the SA buffer: the positions
  * marked in the need bitmap, then one coalesced walk over the buffer
@@ -543,16 +546,33 @@ clsa_status clsa__pd_lazy_fill(clsa_context *ctx, clsa__sa_work *w, cl_mem list,
 {
     cl_ulong n = w->n, m = count, hh = h, len = w->sa_len, b64;
     cl_int mk = marks, all = 0;
-    cl_uint b32;
+    cl_uint b32, shift = w->need_shift;
     clsa_status st;
-    if ((st = clsa__fill_zero(ctx, w->need, 0, (size_t)(w->n / 32 + 1) * 4)) ||
+    if ((st = clsa__fill_zero(ctx, w->need, 0, need_bytes(w->n, shift))) ||
         (st = RUN(ctx, w->index64, "pd_lazy_mark", count, CLSA_KARG(list), CLSA_KARG(m),
                   CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->need),
-                  CLSA_KARG(mk))))
+                  CLSA_KARG(mk), CLSA_KARG(shift))))
         return st;
     return RUN(ctx, w->index64, "pd_lazy_fill", w->sa_len, CLSA_KARG(w->sa), CLSA_KARG(len),
                CLSA_KARG(w->need), CLSA_KARG(w->isa), CLSA_KARG(all),
-               clsa__idx_karg(w->index64, w->rank_base, &b64, &b32));
+               clsa__idx_karg(w->index64, w->rank_base, &b64, &b32), CLSA_KARG(shift));
+}
+
+/* Bits of the need bitmap beyond which a bit covers several positions (so
+ * that it stays in a GPU's L2: 16 MiB, where 1 GB of text took 28 ms to
+ * walk with 125 MB of bitmap, BENCHMARKS run 22). */
+#define NEED_BITS_LOG2 27
+
+/* Positions a bit of the need bitmap covers, log2: as few as keep the
+ * bitmap within 2^NEED_BITS_LOG2 bits, while the unset ranks a fill may
+ * set beyond the wanted ones (at most m of them a block) stay below n / 8.
+ * CLSA_TUNE lazy_shift = s + 1: s (tests). */
+static unsigned need_shift(const clsa_context *ctx, uint64_t n, uint64_t m)
+{
+    if (ctx->tune.lazy_shift) return ctx->tune.lazy_shift - 1;
+    unsigned s = 0;
+    while ((n >> s) > ((uint64_t)1 << NEED_BITS_LOG2) && (m << (s + 1)) <= n / 8) s++;
+    return s;
 }
 
 /* One doubling step at distance h over the m unsorted suffixes.  Groups
@@ -710,15 +730,18 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
         /* the rest of the ranks from the SA buffer's initial order, before u
          * may overwrite it (isa_lazy=2: tests, half the time) */
         cl_ulong len = w->sa_len, b64;
-        cl_uint b32;
+        cl_uint b32, shift = 0;
         cl_int all = 1;
         if ((st = RUN(ctx, w->index64, "pd_lazy_fill", w->sa_len, CLSA_KARG(sa), CLSA_KARG(len),
                       CLSA_KARG(w->isa), CLSA_KARG(w->isa), CLSA_KARG(all),
-                      clsa__idx_karg(w->index64, w->rank_base, &b64, &b32))))
+                      clsa__idx_karg(w->index64, w->rank_base, &b64, &b32), CLSA_KARG(shift))))
             return st;
         w->lazy = 0;
     }
-    if (w->lazy && (st = alloc(ctx, b, (size_t)(w->n / 32 + 1) * 4, &w->need))) return st;
+    if (w->lazy) {
+        w->need_shift = need_shift(ctx, w->n, w->m);
+        if ((st = alloc(ctx, b, need_bytes(w->n, w->need_shift), &w->need))) return st;
+    }
     if (direct) {
         cl_mem u = NULL;
         if ((st = alloc(ctx, b, w->m * iw, &u)) || (st = clsa__copy(ctx, w->u, 0, u, 0, w->m * iw)))
