@@ -60,7 +60,7 @@ typedef struct clsa__sa_work {
     int lazy;       /* the initial ranks were written only for the unsorted
                      * suffixes (the rest of isa holds PD_UNSET): each pass
                      * first fills the ranks it will read (prefix_doubling.c
-                     * lazy_ranks); needs direct mode, else shrink completes
+                     * clsa__pd_lazy_fill); needs direct mode, else shrink completes
                      * isa from the SA buffer */
     cl_mem need;    /* lazy: the ranks a pass reads, a bit per 2^need_shift suffixes */
     unsigned need_shift;
