@@ -89,19 +89,6 @@ static void scan_digits(const __global uint *counts, __local uint *out, uint nd,
 #ifndef LOOKBACK
 #define LOOKBACK 1
 #endif
-static uint status_load(volatile __global uint *p)
-{
-#if RANK_WARP == 1
-    /* NVIDIA (the PTX of radix_rank.cl builds): a relaxed load at device
-     * scope, not a read-modify-write at L2 */
-    uint v;
-    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-#else
-    return atomic_or(p, 0u);
-#endif
-}
-
 static uint look_back(volatile __global uint *status, uint *t, uint d, uint nd)
 {
     uint sum = 0, at = *t;

@@ -72,29 +72,57 @@ __kernel void scan_reduce(const __global uint *in, ulong n, uint items, int mode
         block_sums[get_num_groups(0)] = 0;
 }
 
-/* Scans the tile at base (local_size * items values) from offset `run0`:
- * out[i] = the (inclusive or exclusive) sum, index[] as scan_downsweep
- * says; returns the tile's sum.  Starts and ends with the tile in local
- * memory, so it can be called in a loop with barriers in between. */
-static uint scan_tile(__global uint *in, __global uint *out, ulong n, ulong base, uint items,
-                      int mode, int inclusive, uint run0, int want_index, __global idx_t *index,
+/* ---- the single pass's look-back state (scan_onepass) ----------------------
+ * state[SP_TICKET + p], state[SP_FAULTS + p]: the ticket and fault counters
+ * of the scans of parity p; state[SP_TOTAL]: the sum of all; then a status
+ * word a tile (SP_HEAD + tile), then an aggregate word a tile (SP_HEAD +
+ * cap + tile).  A status word holds the scan's parity in SP_EPOCH, what
+ * the tile published in SP_STATE and a value below 2^29 (host: n < 2^29):
+ * a word of the other parity is one the previous scan left, read as
+ * nothing published, so no scan zeroes the table before it runs (the host
+ * zeroes the words a scan reaches that the one before it did not). */
+#define SP_TICKET 0
+#define SP_FAULTS 2
+#define SP_TOTAL 4
+#define SP_HEAD 8
+#define SP_EPOCH 0x80000000u
+#define SP_STATE 0x60000000u
+#define SP_AGG 0x20000000u    /* the tile's own sum */
+#define SP_PREFIX 0x40000000u /* the sum of every tile up to this one */
+#define SP_FAULT 0x60000000u  /* the tile wrote nothing: neither do the ones after it */
+#define SP_VALUE 0x1fffffffu
+#define SP_FAULTED 0x80000000u /* in an aggregate word: the tile wrote nothing */
+/* A look-back waits at most this many reads before it gives up (faults):
+ * the loops after it keep their share of llvmpipe's budget of iterations
+ * an invocation (CLSA_LOOP_BUDGET), and a GPU waits microseconds. */
+#define SP_SPIN 16384u
+
+/* Loads the tile at base (local_size * items values) into local memory as
+ * stored and scans the work-items' runs of it: a[lid] = where lid's run
+ * starts in the tile.  Returns the tile's sum. */
+static uint tile_load(const __global uint *in, ulong n, ulong base, uint items, int mode,
                       __local uint *tile, __local uint *a, __local uint *b)
 {
     uint lid = get_local_id(0), lsize = get_local_size(0);
-    /* Coalesced load into local memory, then each work-item scans a run. */
-    for (uint j = 0; j < items; j++) {
-        ulong i = base + (ulong)j * lsize + lid;
-        uint raw = scan_raw(in, i, n, mode);
-        tile[j * lsize + lid] = raw;
-        if (mode == SCAN_TOP_BITS && raw) ((__global idx_t *)in)[i] &= ~SCAN_TOP;
-    }
+    for (uint j = 0; j < items; j++) tile[j * lsize + lid] = scan_raw(in, base + (ulong)j * lsize + lid, n, mode);
     barrier(CLK_LOCAL_MEM_FENCE);
     uint s = 0;
     for (uint j = 0; j < items; j++) s += scan_value(tile[lid * items + j], mode);
     a[lid] = s;
-    uint sum = scan_group(a, b, lid, lsize);
+    return scan_group(a, b, lid, lsize);
+}
+
+/* The loaded tile's scan from offset run0 into out (the inclusive or
+ * exclusive sum), index[] as scan_downsweep says, SCAN_TOP_BITS' bits
+ * cleared in in; count = items, or 0 to write nothing (the barriers stay
+ * out of conditional code). */
+static void tile_store(__global uint *in, __global uint *out, ulong n, ulong base, uint items,
+                       uint count, int mode, int inclusive, uint run0, int want_index,
+                       __global idx_t *index, __local uint *tile, __local uint *a)
+{
+    uint lid = get_local_id(0), lsize = get_local_size(0);
     uint run = a[lid] + run0;
-    for (uint j = 0; j < items; j++) {
+    for (uint j = 0; j < count; j++) {
         uint raw = tile[lid * items + j], v = scan_value(raw, mode);
         uint mark = mode == SCAN_FLAGS_MARK ? (raw >> 1 & 1u) << 31 : 0u;
         tile[lid * items + j] = (inclusive ? run + v : run) | mark;
@@ -102,11 +130,27 @@ static uint scan_tile(__global uint *in, __global uint *out, ulong n, ulong base
         run += v;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = 0; j < items; j++) {
+    for (uint j = 0; j < count; j++) {
         ulong i = base + (ulong)j * lsize + lid;
+        if (i < n && mode == SCAN_TOP_BITS) {
+            __global idx_t *x = (__global idx_t *)in + i;
+            if (*x & SCAN_TOP) *x &= ~SCAN_TOP;
+        }
         if (i < n) out[i] = tile[j * lsize + lid];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Scans the tile at base from offset run0 (tile_load, tile_store: count
+ * 0 writes nothing); returns the tile's sum.  Starts and ends with the
+ * tile in local memory, so it can be called in a loop with barriers in
+ * between. */
+static uint scan_tile(__global uint *in, __global uint *out, ulong n, ulong base, uint items,
+                      uint count, int mode, int inclusive, uint run0, int want_index,
+                      __global idx_t *index, __local uint *tile, __local uint *a, __local uint *b)
+{
+    uint sum = tile_load(in, n, base, items, mode, tile, a, b);
+    tile_store(in, out, n, base, items, count, mode, inclusive, run0, want_index, index, tile, a);
     return sum;
 }
 
@@ -116,17 +160,20 @@ static uint scan_tile(__global uint *in, __global uint *out, ulong n, ulong base
  * a total is one launch.  want_index: index[exclusive sum at i] = i for
  * every i with a nonzero element (with flags: where each group of an
  * inclusive scan of head flags starts), written here while the value is
- * at hand instead of by a second pass over the scan. */
+ * at hand instead of by a second pass over the scan.  has_only: only the
+ * tiles g whose only[only_at + g] has SP_FAULTED (scan_onepass's repair). */
 __kernel void scan_downsweep(__global uint *in, __global uint *out, ulong n, uint items,
                              int mode, int inclusive, const __global uint *offsets,
                              int has_offsets, int want_total, __global uint *total,
-                             int want_index, __global idx_t *index,
-                             __local uint *tile, __local uint *a, __local uint *b)
+                             int want_index, __global idx_t *index, const __global uint *only,
+                             ulong only_at, int has_only, __local uint *tile, __local uint *a,
+                             __local uint *b)
 {
     uint g = get_group_id(0);
+    uint count = has_only && !(only[only_at + g] & SP_FAULTED) ? 0u : items;
     ulong base = (ulong)g * get_local_size(0) * items;
-    uint sum = scan_tile(in, out, n, base, items, mode, inclusive, has_offsets ? offsets[g] : 0,
-                         want_index, index, tile, a, b);
+    uint sum = scan_tile(in, out, n, base, items, count, mode, inclusive,
+                         has_offsets ? offsets[g] : 0, want_index, index, tile, a, b);
     if (want_total && get_local_id(0) == 0) *total = sum;
 }
 
@@ -143,7 +190,85 @@ __kernel void scan_serial(__global uint *in, __global uint *out, ulong n, uint i
     ulong step = (ulong)get_local_size(0) * items;
     uint run = 0;
     for (ulong base = 0; base < n; base += step)
-        run += scan_tile(in, out, n, base, items, mode, inclusive, run, want_index, index, tile,
-                         a, b);
+        run += scan_tile(in, out, n, base, items, items, mode, inclusive, run, want_index, index,
+                         tile, a, b);
     if (want_total && get_local_id(0) == 0) *total = run;
+}
+
+/* Sum of the tiles before t, walked back from t - 1 to the first that has
+ * its prefix, adding the sums on the way and re-reading a word that holds
+ * nothing of this scan yet (its work-group took its ticket before this
+ * one, so it runs and will publish).  *bad: the walk met a tile that
+ * faulted, or gave up after SP_SPIN reads. */
+static uint sp_look_back(volatile __global uint *status, uint t, uint epoch, uint *bad)
+{
+    uint sum = 0, at = t, reads = 0, stop = 0;
+    while (at > 0 && !stop) {
+        uint s = status_load(&status[at - 1]), st = (s & SP_EPOCH) == epoch ? s & SP_STATE : 0u;
+        stop = st == SP_FAULT || ++reads >= SP_SPIN;
+        if (st && !stop) {
+            sum += s & SP_VALUE;
+            at = st == SP_PREFIX ? 0u : at - 1;
+        }
+    }
+    *bad = at != 0;
+    return sum;
+}
+
+/* Single-pass scan (Merrill & Garland's decoupled look-back): one read and
+ * one write of the values, one launch, for scans whose total the host
+ * reads anyway (it reads the fault counter with it).  A work-group takes
+ * its tile from the ticket counter of the scan's parity (epoch_no & 1), so
+ * the tiles it waits for belong to work-groups that started before it.
+ * Arguments as scan_downsweep's; state: the look-back state above, with
+ * room for cap tiles.  A tile whose walk faulted writes nothing and
+ * publishes SP_FAULT, which every later walk that meets it repeats; the
+ * host then scans the tiles' sums and redoes just those tiles by
+ * scan_downsweep (their input is untouched).  fault_at (tests): tile
+ * fault_at - 1 faults. */
+__kernel void scan_onepass(__global uint *in, __global uint *out, ulong n, uint items, int mode,
+                           int inclusive, volatile __global uint *state, uint cap,
+                           uint epoch_no, uint fault_at, int want_index, __global idx_t *index,
+                           __local uint *tile, __local uint *a, __local uint *b)
+{
+    __local uint tno, lprefix, lcount;
+    uint lid = get_local_id(0), lsize = get_local_size(0), p = epoch_no & 1u;
+    uint epoch = p ? SP_EPOCH : 0u;
+    volatile __global uint *status = state + SP_HEAD;
+    if (lid == 0) tno = atomic_inc(&state[SP_TICKET + p]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint t = tno;
+    ulong step = (ulong)lsize * items, base = (ulong)t * step;
+    uint last = (uint)((n - 1) / step);
+    if (t == 0 && lid == 0) { /* the next scan's counters (this one's stay for the host) */
+        atomic_xchg(&state[SP_TICKET + (p ^ 1u)], 0u);
+        atomic_xchg(&state[SP_FAULTS + (p ^ 1u)], 0u);
+    }
+    uint sum = tile_load(in, n, base, items, mode, tile, a, b);
+    if (lid == 0) {
+        uint before = 0, bad = 0;
+        if (t > 0) {
+            atomic_xchg(&status[t], epoch | SP_AGG | sum);
+            before = sp_look_back(status, t, epoch, &bad);
+            bad = bad || t + 1 == fault_at;
+        }
+        atomic_xchg(&status[t], epoch | (bad ? SP_FAULT : SP_PREFIX | (before + sum)));
+        state[SP_HEAD + cap + t] = sum | (bad ? SP_FAULTED : 0u);
+        if (bad) atomic_inc(&state[SP_FAULTS + p]);
+        else if (t == last) state[SP_TOTAL] = before + sum;
+        lprefix = before;
+        lcount = bad ? 0u : items;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tile_store(in, out, n, base, items, lcount, mode, inclusive, lprefix, want_index, index, tile,
+               a);
+}
+
+/* sums[t] = tile t's sum from scan_onepass's aggregate words
+ * (state[at + t]), for the repair's scan of them. */
+__kernel void scan_onepass_sums(const __global uint *state, ulong at, ulong nb,
+                                __global uint *sums)
+{
+    ulong t = get_global_id(0);
+    if (t < nb) sums[t] = state[at + t] & ~SP_FAULTED;
 }

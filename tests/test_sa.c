@@ -150,7 +150,10 @@ static void hard_inputs(void **state)
  * it, the initial ranks of the unsorted suffixes alone, the rest filled as
  * the passes read them, whatever the tied share (the default, up to n / 3
  * tied) and half the time completed at once (always without direct mode,
- * sa_path + 128). */
+ * sa_path + 128); scan_onepass=1: the scans of head and keep flags in a
+ * single pass (the NVIDIA default) over tiles of 32 values, also with the
+ * second tile faulting in every scan (the tiles from there on redone by
+ * the host's repair). */
 static void forced_paths(void **state)
 {
     (void)state;
@@ -170,7 +173,8 @@ static void forced_paths(void **state)
                                   "init_msd=0",         "init_msd=2",
                                   "init_msd=3",         "init_msd=2,radix_warp=2,onesweep=1",
                                   "init_msd=2,isa_lazy=2", "init_msd=2,isa_lazy=2,sa_path=128",
-                                  "isa_lazy=0"};
+                                  "isa_lazy=0",         "scan_onepass=1,wg=16,scan_items=2",
+                                  "scan_onepass=1,scan_fault=2,sa_path=2,wg=16,scan_items=2"};
     static const hard_case kinds[] = {{GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 100},
                                       {GEN_RANDOM, 2}, {GEN_MUTATED, 3000}, {GEN_THUE_MORSE, 0}};
     size_t sizes[] = {100, 3000, 40000};

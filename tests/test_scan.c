@@ -146,6 +146,38 @@ static void compact_huge(void **state)
     ctx->tune = saved;
 }
 
+/* The single-pass scan of flags (scan_onepass), forced on compactions:
+ * with the tiles' walks as they come, and with one tile faulting (tune
+ * scan_fault: it and every tile whose walk meets it write nothing, and
+ * the host redoes them from the tiles' sums).  Tiles of 64 x 4 values
+ * (16 x 2 under Oclgrind). */
+static void compact_onepass(void **state)
+{
+    (void)state;
+    size_t lens[] = {3000, 4097, 20000, 65537, 300001};
+    unsigned faults[] = {0, 2, 5};
+    clsa_context *plain = ctx;
+    ctx = tu_context_opts(1); /* profiled: which kernels ran */
+    for (size_t f = 0; f < 3; f++)
+        for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
+            if (tu_small() && (lens[i] > 5000 || (i + f) % 2)) continue;
+            clsa_tuning saved = ctx->tune;
+            ctx->tune.scan_onepass = 1;
+            ctx->tune.scan_fault = faults[f];
+            ctx->tune.scan_serial = 0;
+            ctx->tune.wg = tu_small() ? 16 : 64;
+            ctx->tune.scan_items = tu_small() ? 2 : 4;
+            clsa_reset_stats(ctx);
+            check_compact(lens[i], 300 + 10 * i + f, (uint32_t)(20 + 30 * f));
+            if (!tu_kernel_ran(ctx, "scan_onepass")) fail_msg("n=%zu: no single pass", lens[i]);
+            if (faults[f] && !tu_kernel_ran(ctx, "scan_onepass_sums"))
+                fail_msg("n=%zu: fault at tile %u not repaired", lens[i], faults[f] - 1);
+            ctx->tune = saved;
+        }
+    clsa_destroy(ctx);
+    ctx = plain;
+}
+
 static void bad_args(void **state)
 {
     (void)state;
@@ -163,6 +195,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(scan_lengths), cmocka_unit_test(scan_forms), cmocka_unit_test(scan_huge),
         cmocka_unit_test(compact_cases), cmocka_unit_test(compact_huge),
+        cmocka_unit_test(compact_onepass),
         cmocka_unit_test(bad_args),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,6 +2,8 @@
  * then a downsweep that scans each tile from its offset. */
 #include "scan.h"
 
+#include <stdio.h>
+
 typedef struct scan_shape {
     size_t wg, items, tile;
 } scan_shape;
@@ -50,10 +52,17 @@ typedef struct scan_index {
     int index64;
 } scan_index;
 
+/* The tiles a downsweep scans: all (mem NULL), or those whose word at
+ * mem[at + tile] is marked (scan_onepass's faulted tiles). */
+typedef struct scan_only {
+    cl_mem mem;
+    cl_ulong at;
+} scan_only;
+
 /* total (single tile only, else NULL): receives the tile's sum. */
 static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem out, cl_ulong n,
                              int mode, int inclusive, cl_mem offsets, cl_mem total,
-                             scan_index ix, size_t nb)
+                             scan_index ix, size_t nb, scan_only only)
 {
     static const char *name = "scan_downsweep";
     cl_kernel k;
@@ -65,15 +74,19 @@ static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem
     cl_mem off = offsets ? offsets : in; /* any valid buffer when unused */
     cl_mem tot = total ? total : out;    /* not written when unused */
     cl_mem idx = ix.index ? ix.index : out;
+    cl_mem on = only.mem ? only.mem : out; /* unread without has_only */
+    cl_int has_only = only.mem != NULL;
     if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, out)) ||
         (st = CLSA_ARG(ctx, k, name, 2, n)) || (st = CLSA_ARG(ctx, k, name, 3, items)) ||
         (st = CLSA_ARG(ctx, k, name, 4, flags)) || (st = CLSA_ARG(ctx, k, name, 5, incl)) ||
         (st = CLSA_ARG(ctx, k, name, 6, off)) || (st = CLSA_ARG(ctx, k, name, 7, has)) ||
         (st = CLSA_ARG(ctx, k, name, 8, want)) || (st = CLSA_ARG(ctx, k, name, 9, tot)) ||
         (st = CLSA_ARG(ctx, k, name, 10, want_ix)) || (st = CLSA_ARG(ctx, k, name, 11, idx)) ||
-        (st = clsa__arg_local(ctx, k, name, 12, sh.tile * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 13, sh.wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 14, sh.wg * 4)))
+        (st = CLSA_ARG(ctx, k, name, 12, on)) || (st = CLSA_ARG(ctx, k, name, 13, only.at)) ||
+        (st = CLSA_ARG(ctx, k, name, 14, has_only)) ||
+        (st = clsa__arg_local(ctx, k, name, 15, sh.tile * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 16, sh.wg * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 17, sh.wg * 4)))
         return st;
     return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
 }
@@ -103,14 +116,147 @@ static clsa_status serial(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem ou
 }
 
 static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
+                             int mode, uint32_t *total, scan_index ix);
+
+/* scan.cl's look-back state layout (SP_*). */
+#define SP_HEAD 8
+#define SP_FAULTS 2
+#define SP_TOTAL 4
+#define SP_MAX_N ((size_t)1 << 29)
+
+/* Whether a scan takes the single pass: flags (sums below 2^29, the status
+ * words' values) whose total the host reads, over more than one tile. */
+static int onepass_wanted(const clsa_context *ctx, size_t n, size_t nb, int mode,
+                          const uint32_t *total)
+{
+    return total && ctx->tune.scan_onepass && mode != CLSA_SCAN_VALUES && nb > 1 && n < SP_MAX_N;
+}
+
+/* The context's look-back state with room for nb tiles (ctx->scan_state,
+ * made zero; a larger one replaces a smaller), the words this scan reaches
+ * that the last one did not zeroed.  *ok = 0 where it would not fit the
+ * memory limit (the scan then takes reduce-then-scan). */
+static clsa_status onepass_state(clsa_context *ctx, size_t nb, int *ok)
+{
+    *ok = 0;
+    if (ctx->scan_state && ctx->scan_cap < nb) clsa__free(ctx, &ctx->scan_state);
+    if (!ctx->scan_state) {
+        size_t bytes = (SP_HEAD + 2 * nb) * 4;
+        if (clsa__mem_free(ctx) < bytes + ((uint64_t)1 << 16)) return CLSA_OK;
+        clsa_status st = clsa__alloc(ctx, bytes, &ctx->scan_state);
+        if (!st) st = clsa__fill_zero(ctx, ctx->scan_state, 0, bytes);
+        if (st) {
+            clsa__free(ctx, &ctx->scan_state);
+            return st;
+        }
+        ctx->scan_cap = nb;
+        ctx->scan_tiles = ctx->scan_dirty = 0;
+    } else if (nb > ctx->scan_tiles && ctx->scan_dirty > ctx->scan_tiles) {
+        size_t hi = nb < ctx->scan_dirty ? nb : ctx->scan_dirty;
+        clsa_status st = clsa__fill_zero(ctx, ctx->scan_state, (SP_HEAD + ctx->scan_tiles) * 4,
+                                         (hi - ctx->scan_tiles) * 4);
+        if (st) return st;
+    }
+    *ok = 1;
+    return CLSA_OK;
+}
+
+static clsa_status onepass_launch(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem out,
+                                  cl_ulong n, int mode, int inclusive, scan_index ix, size_t nb)
+{
+    static const char *name = "scan_onepass";
+    char opts[32];
+    snprintf(opts, sizeof opts, "-DCLSA_PTX_LOAD=%d", ctx->tune.radix_warp == 1);
+    cl_kernel k;
+    clsa_status st =
+        clsa__kernel(ctx, "scan", program_width(mode, ix.index, ix.index64), opts, name, &k);
+    cl_uint items = (cl_uint)sh.items, cap = (cl_uint)ctx->scan_cap, epoch = ctx->scan_epoch;
+    cl_uint fault_at = ctx->tune.scan_fault;
+    cl_int flags = mode, incl = inclusive, want_ix = ix.index != NULL;
+    cl_mem idx = ix.index ? ix.index : out;
+    if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, out)) ||
+        (st = CLSA_ARG(ctx, k, name, 2, n)) || (st = CLSA_ARG(ctx, k, name, 3, items)) ||
+        (st = CLSA_ARG(ctx, k, name, 4, flags)) || (st = CLSA_ARG(ctx, k, name, 5, incl)) ||
+        (st = CLSA_ARG(ctx, k, name, 6, ctx->scan_state)) ||
+        (st = CLSA_ARG(ctx, k, name, 7, cap)) || (st = CLSA_ARG(ctx, k, name, 8, epoch)) ||
+        (st = CLSA_ARG(ctx, k, name, 9, fault_at)) || (st = CLSA_ARG(ctx, k, name, 10, want_ix)) ||
+        (st = CLSA_ARG(ctx, k, name, 11, idx)) ||
+        (st = clsa__arg_local(ctx, k, name, 12, sh.tile * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 13, sh.wg * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 14, sh.wg * 4)))
+        return st;
+    return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
+}
+
+/* After a single pass that faulted: the tiles' sums scanned, the faulted
+ * tiles (their input untouched) scanned again from those offsets. */
+static clsa_status onepass_repair(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem out,
+                                  cl_ulong n, int mode, int inclusive, scan_index ix, size_t nb,
+                                  uint32_t *total)
+{
+    static const char *name = "scan_onepass_sums";
+    scan_index none = {NULL, 0};
+    scan_only faulted = {ctx->scan_state, SP_HEAD + ctx->scan_cap};
+    cl_ulong nbl = nb;
+    cl_mem sums = NULL;
+    cl_kernel k;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, nb * 4, &sums));
+    CLSA_TRY(clsa__kernel(ctx, "scan", 0, NULL, name, &k));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, ctx->scan_state));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, faulted.at));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, nbl));
+    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, sums));
+    CLSA_TRY(clsa__launch(ctx, k, name, nb, ctx->tune.wg));
+    CLSA_TRY(scan_with(ctx, sums, sums, nb, 0, CLSA_SCAN_VALUES, total, none));
+    CLSA_TRY(downsweep(ctx, sh, in, out, n, mode, inclusive, sums, NULL, ix, nb, faulted));
+done:
+    clsa__free(ctx, &sums);
+    return st;
+}
+
+/* The single pass (scan.cl scan_onepass) and one read of its total and
+ * fault counter; a fault is repaired, and (unless tests force faults)
+ * turns the single pass off for the context.  *ok = 0: not run (memory),
+ * the caller scans by reduce-then-scan. */
+static clsa_status onepass(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem out, size_t n,
+                           int mode, int inclusive, uint32_t *total, scan_index ix, size_t nb,
+                           int *ok)
+{
+    uint32_t ctl[SP_TOTAL + 1];
+    unsigned parity = ctx->scan_epoch & 1u;
+    clsa_status st = onepass_state(ctx, nb, ok);
+    if (st || !*ok) return st;
+    st = onepass_launch(ctx, sh, in, out, n, mode, inclusive, ix, nb);
+    if (!st) st = clsa__read(ctx, ctx->scan_state, 0, ctl, sizeof ctl);
+    if (st) { /* the state is in an unknown state: the next scan makes a new one */
+        clsa__free(ctx, &ctx->scan_state);
+        return st;
+    }
+    ctx->scan_epoch++;
+    ctx->scan_tiles = nb;
+    if (nb > ctx->scan_dirty) ctx->scan_dirty = nb;
+    *total = ctl[SP_TOTAL];
+    if (!ctl[SP_FAULTS + parity]) return CLSA_OK;
+    if (!ctx->tune.scan_fault) ctx->tune.scan_onepass = 0;
+    return onepass_repair(ctx, sh, in, out, n, mode, inclusive, ix, nb, total);
+}
+
+static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
                              int mode, uint32_t *total, scan_index ix)
 {
+    static const scan_only all = {NULL, 0};
     if (total) *total = 0;
     if (n == 0) return CLSA_OK;
     scan_shape sh = shape_of(ctx);
     size_t nb = clsa__div_up(n, sh.tile);
     cl_mem sums = NULL, offsets = NULL;
     clsa_status st = CLSA_OK;
+    if (onepass_wanted(ctx, n, nb, mode, total)) {
+        int ok = 0;
+        if ((st = onepass(ctx, sh, in, out, n, mode, inclusive, total, ix, nb, &ok)) || ok)
+            return st;
+    }
     if (nb > 1 && n <= ctx->tune.scan_serial) {
         if (total) CLSA_TRY(clsa__alloc(ctx, 4, &sums));
         CLSA_TRY(serial(ctx, sh, in, out, n, mode, inclusive, sums, ix));
@@ -122,7 +268,7 @@ static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
          * the total (it reads the whole tile before writing, so out may be
          * in). */
         if (total) CLSA_TRY(clsa__alloc(ctx, 4, &sums));
-        CLSA_TRY(downsweep(ctx, sh, in, out, n, mode, inclusive, NULL, sums, ix, 1));
+        CLSA_TRY(downsweep(ctx, sh, in, out, n, mode, inclusive, NULL, sums, ix, 1, all));
         if (total) CLSA_TRY(clsa__read(ctx, sums, 0, total, 4));
         goto done;
     }
@@ -134,7 +280,7 @@ static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
     CLSA_TRY(clsa__alloc(ctx, ns * 4, &offsets));
     CLSA_TRY(reduce_tiles(ctx, sh, in, n, mode, ix.index64, total != NULL, sums, nb));
     CLSA_TRY(scan_with(ctx, sums, offsets, ns, 0, 0, NULL, none));
-    CLSA_TRY(downsweep(ctx, sh, in, out, n, mode, inclusive, offsets, NULL, ix, nb));
+    CLSA_TRY(downsweep(ctx, sh, in, out, n, mode, inclusive, offsets, NULL, ix, nb, all));
     if (total) CLSA_TRY(clsa__read(ctx, offsets, nb * 4, total, 4));
 done:
     clsa__free(ctx, &sums);

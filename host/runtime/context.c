@@ -483,6 +483,7 @@ void clsa_destroy(clsa_context *ctx)
     clsa__lock(ctx); /* on Oclgrind, the process-wide lock too (oclgrind.c) */
     if (ctx->queue) clFinish(ctx->queue);
     clsa__profile_drain(ctx);
+    clsa__free(ctx, &ctx->scan_state);
     clsa__pool_drain(ctx);
     clsa__host_free_all(ctx);
     release_kernels(ctx);
@@ -590,6 +591,7 @@ void clsa__unlock(clsa_context *ctx)
 {
     if (!ctx) return;
     clsa__profile_drain(ctx);
+    clsa__free(ctx, &ctx->scan_state); /* scan.c: its state lives for one call */
     clsa__pool_drain(ctx);
     if (ctx->oclgrind) clsa__oclgrind_leave(ctx);
     pthread_mutex_unlock(&ctx->lock);

@@ -80,6 +80,11 @@ typedef struct clsa_tuning {
                                  (radix_onesweep.cl), 0 reduce-then-scan; cleared
                                  when a single pass faults (radix_sort.c) */
     size_t onesweep_max;      /* the single pass only below this many keys */
+    unsigned scan_onepass;    /* scans of flags with a total: 1 single pass with
+                                 decoupled look-back (scan.cl scan_onepass), 0
+                                 reduce-then-scan; cleared when one faults */
+    unsigned scan_fault;      /* tests only: t > 1 makes tile t - 1 of every single-pass
+                                 scan fault (and keeps scan_onepass on) */
     unsigned init_msd;        /* SA initial sort: 1 a short key first where the
                                  alphabet's entropy and a sample say it sets most
                                  suffixes apart (prefix_doubling.c initial_sort_msd),
@@ -234,6 +239,13 @@ struct clsa_context {
         uint64_t launches;
     } ktime[CLSA_KERNEL_TIMES];
     size_t nktime;
+    /* scan_onepass's look-back state (scan.c), kept from one scan to the
+     * next within a public call: room for scan_cap tiles; the last scan,
+     * of parity scan_epoch - 1, published tiles [0, scan_tiles); words
+     * [scan_tiles, scan_dirty) may hold older scans' words. */
+    cl_mem scan_state;
+    size_t scan_cap, scan_tiles, scan_dirty;
+    unsigned scan_epoch;
 };
 
 /* ---- errors (status.c) --------------------------------------------------

@@ -36,6 +36,8 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "zero_copy")) t->zero_copy = (unsigned)v;
     else if (!strcmp(key, "sa_path")) t->sa_path = (unsigned)v;
     else if (!strcmp(key, "onesweep")) t->onesweep = v != 0;
+    else if (!strcmp(key, "scan_onepass")) t->scan_onepass = v != 0;
+    else if (!strcmp(key, "scan_fault")) t->scan_fault = (unsigned)v;
     else if (!strcmp(key, "init_msd")) t->init_msd = v > 3 ? 3 : (unsigned)v;
     else if (!strcmp(key, "isa_lazy")) t->isa_lazy = v > 2 ? 2 : (unsigned)v;
     else if (!strcmp(key, "lazy_shift")) t->lazy_shift = v > 16 ? 16 : (unsigned)v;
@@ -63,7 +65,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
 /* Keys whose value 0 means something (others ignore 0). */
 static int zero_allowed(const char *key)
 {
-    return !strcmp(key, "onesweep") || !strcmp(key, "init_msd") || !strcmp(key, "isa_lazy") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
+    return !strcmp(key, "onesweep") || !strcmp(key, "scan_onepass") || !strcmp(key, "init_msd") || !strcmp(key, "isa_lazy") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
            !strcmp(key, "radix_blind") || !strcmp(key, "radix_warp") ||
            !strcmp(key, "radix_match") || !strcmp(key, "radix_vtile") ||
            !strcmp(key, "radix_shfl") ||
@@ -182,6 +184,10 @@ void clsa__tuning_init(clsa_tuning *t)
      * 16.2 ms, 2^24 1.3 against 1.5; run 18j, with match.any: 19.2
      * against 18.7).  Elsewhere unmeasured, so off. */
     t->onesweep = t->radix_warp == 1;
+    /* The scans whose total the host reads (the SA's head and keep flags,
+     * compactions) in one pass with the same look-back, where the single
+     * pass sorts (scan.c). */
+    t->scan_onepass = t->onesweep;
     t->onesweep_max = SIZE_MAX;
     /* The SA's initial sort by a short key first where it sets most
      * suffixes apart (H100, BENCHMARKS.md run 20a: random bytes 100 MB on

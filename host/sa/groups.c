@@ -56,7 +56,7 @@ static clsa_status scan_heads(clsa_context *ctx, clsa__sa_work *w, cl_mem scan, 
                               cl_mem heads, uint32_t *groups)
 {
     uint32_t g = 0; /* read back only when asked for (a blocking read) */
-    clsa_status st = clsa__scan_index(ctx, scan, scan, w->m, 1, CLSA_SCAN_VALUES,
+    clsa_status st = clsa__scan_index(ctx, scan, scan, w->m, 1, CLSA_SCAN_FLAGS,
                                       groups ? &g : NULL, heads, w->index64);
     cl_ulong gg = g;
     cl_int marks = marks_on(ctx, w);

@@ -165,6 +165,8 @@ void radix_row_init(bench_row *row, const char *op, const bench_cfg *cfg);
 int radix_check(const uint32_t *orig, const uint32_t *keys, const uint32_t *values, size_t n,
                 char *why, size_t cap);
 void op_segsort(bench_env *env, const bench_cfg *cfg, bench_row *row);
+/* clsa_compact_u32 over --radix-n values, half of them kept (ops_prim.c). */
+void op_compact(bench_env *env, const bench_cfg *cfg, bench_row *row);
 void op_batched(bench_env *env, const bench_cfg *cfg, bench_row *row);
 /* Index operations; return 0 when the library lacks the operation. */
 int op_index_available(const char *op);

@@ -13,7 +13,7 @@
  * same input (report.c puts the ratio on clsa's row). */
 static const char *const text_ops[] = {"cubwt-sa", "sa32", "sa64", "sa32-u32", "gsa32", "sa32-multi", "sa64-multi", "cubwt-bwt", "bwt", "lcp",
                                        "fm-count"};
-static const char *const prim_ops[] = {"cub-radix", "radix", "segsort", "batched"};
+static const char *const prim_ops[] = {"cub-radix", "radix", "compact", "segsort", "batched"};
 #define NTEXT (sizeof text_ops / sizeof *text_ops)
 #define NPRIM (sizeof prim_ops / sizeof *prim_ops)
 
@@ -26,7 +26,7 @@ static void usage(FILE *f)
 "          generalized SA of its lines, or of its records if it is FASTA),\n"
 "          sa32-multi sa64-multi (clsa_sa32/64_multi over the devices env\n"
 "          CLSA_BENCH_DEVICES lists, default nvidia:0,nvidia:1; not in 'all'),\n"
-"          radix segsort batched (generated data, no INPUT), or 'all'\n"
+"          radix compact segsort batched (generated data, no INPUT), or 'all'\n"
 "          CUDA anchors (build with -DCLSA_BENCH_CUDA=ON; each runs just before\n"
 "          the clsa op it is compared with): cubwt-sa (libcubwt 1.0.0, beside\n"
 "          sa32), cubwt-bwt (libcubwt 1.6.3, beside bwt), cub-radix (CUB\n"
@@ -53,7 +53,7 @@ static void usage(FILE *f)
 "  --no-profile         no profiled run (no phase breakdown)\n"
 "  --no-resident        sa32/sa64: no device-resident repetitions\n"
 "  --backend B          auto|device|host (default device: the kernels are measured)\n"
-"  --radix-n N          radix pairs (default 2^28)\n"
+"  --radix-n N          radix pairs, compact values (default 2^28)\n"
 "  --segsort-n N        segmented sort array length (default 2^26)\n"
 "  --batch A:L          batched: A arrays of L keys (default 2000000:1000)\n"
 "  --fm-patterns N      fm-count patterns (default 1000000), --fm-len M (default 20)\n"
@@ -272,6 +272,7 @@ static void run_prims(bench_env *env, const opts *o, bench_report *rep)
         double t0 = bench_now();
         if (!strcmp(op, "cub-radix")) op_cub_radix(&o->cfg, &row);
         else if (!strcmp(op, "radix")) op_radix(env, &o->cfg, &row);
+        else if (!strcmp(op, "compact")) op_compact(env, &o->cfg, &row);
         else if (!strcmp(op, "segsort")) op_segsort(env, &o->cfg, &row);
         else op_batched(env, &o->cfg, &row);
         add(rep, &row);

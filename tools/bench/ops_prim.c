@@ -13,6 +13,8 @@
 #include <string.h>
 
 #pragma weak clsa_radix_sort_mem
+#pragma weak clsa_compact_u32_mem
+#pragma weak clsa_compact_u32
 #pragma weak clsa_radix_sort_mem_scratch
 #pragma weak clsa_radix_sort_u32
 #pragma weak clsa_segmented_sort_mem
@@ -224,12 +226,20 @@ void radix_input(const bench_cfg *cfg, uint32_t *k, uint32_t *v, size_t n)
     }
 }
 
-void radix_row_init(bench_row *row, const char *op, const bench_cfg *cfg)
+/* A generated-data row of a primitive: op, its kind, what the input is
+ * (NULL: left as row_init makes it). */
+static void prim_row_init(bench_row *row, const char *op, const char *input)
 {
     row_init(row, op, NULL);
-    snprintf(row->input, sizeof row->input, "u32 key + u32 value, random 32-bit keys");
-    snprintf(row->kind, sizeof row->kind, "radix");
+    if (input) snprintf(row->input, sizeof row->input, "%s", input);
+    snprintf(row->kind, sizeof row->kind, "%s", op);
     snprintf(row->source, sizeof row->source, "gen");
+}
+
+void radix_row_init(bench_row *row, const char *op, const bench_cfg *cfg)
+{
+    prim_row_init(row, op, "u32 key + u32 value, random 32-bit keys");
+    snprintf(row->kind, sizeof row->kind, "radix");
     row->n = (int64_t)cfg->radix_n;
 }
 
@@ -265,6 +275,80 @@ void op_radix(bench_env *env, const bench_cfg *cfg, bench_row *row)
     j.host_call = &clsa_radix_sort_u32 ? radix_host : NULL;
     j.verify = radix_verify;
     prim_measure(&j, row, (double)j.n, (double)j.n * 8);
+done:
+    job_release(&j);
+}
+
+/* ---- stream compaction ------------------------------------------------------
+ * --radix-n u32 values, about half of them kept (random flags): the scan of
+ * the flags (with its total, the single pass where the device takes it)
+ * and the scatter, against copying the values and flags once. */
+
+static clsa_status compact_dev(prim_job *j)
+{
+    size_t count = 0;
+    return clsa_compact_u32_mem(j->ctx, j->work[0], j->work[1], j->n, j->work[2], &count);
+}
+
+static clsa_status compact_host(prim_job *j)
+{
+    size_t count = 0;
+    return clsa_compact_u32(j->ctx, j->hwork[0], j->hwork[1], j->n, j->hwork[2], &count);
+}
+
+static int compact_verify(prim_job *j, char *why, size_t cap)
+{
+    uint32_t *out = read_back(j, 2);
+    const uint32_t *in = j->host[0], *fl = j->host[1];
+    int ok = out != NULL;
+    if (!ok) snprintf(why, cap, "could not read the result back");
+    for (size_t i = 0, k = 0; ok && i < j->n; i++)
+        if (fl[i] && out[k++] != in[i]) {
+            snprintf(why, cap, "kept value %zu (input %zu) differs", k - 1, i);
+            ok = 0;
+        }
+    free(out);
+    return ok;
+}
+
+void op_compact(bench_env *env, const bench_cfg *cfg, bench_row *row)
+{
+    prim_job j = {0};
+    prim_row_init(row, "compact", "u32 values, random flags (half kept)");
+    row->n = (int64_t)cfg->radix_n;
+    if (!&clsa_compact_u32_mem && unsupported(row, "clsa_compact_u32_mem")) return;
+    j.env = env;
+    j.cfg = cfg;
+    j.n = cfg->radix_n;
+    j.nbuf = 3;
+    size_t kept = 0;
+    uint64_t s = cfg->seed;
+    for (int i = 0; i < 3; i++) {
+        j.bytes[i] = j.n * 4;
+        if (i < 2 && !(j.host[i] = malloc(j.n * 4 + 4))) {
+            row_fail(row, NULL, CLSA_ERR_HOST_MEMORY, "host arrays");
+            goto done;
+        }
+    }
+    if (!(j.host[2] = calloc(j.n + 1, 4))) {
+        row_fail(row, NULL, CLSA_ERR_HOST_MEMORY, "host arrays");
+        goto done;
+    }
+    for (size_t i = 0; i < j.n; i++) {
+        uint64_t r = mix(&s);
+        ((uint32_t *)j.host[0])[i] = (uint32_t)r;
+        ((uint32_t *)j.host[1])[i] = (uint32_t)(r >> 32) & 1u;
+        kept += (r >> 32) & 1u;
+    }
+    clsa_status st = job_upload(&j);
+    if (st) {
+        row_fail(row, NULL, st, "device buffers");
+        goto done;
+    }
+    j.dev_call = compact_dev;
+    j.host_call = &clsa_compact_u32 ? compact_host : NULL;
+    j.verify = compact_verify;
+    prim_measure(&j, row, (double)j.n, (double)j.n * 8 + (double)kept * 4);
 done:
     job_release(&j);
 }
@@ -328,11 +412,7 @@ static int seg_verify(prim_job *j, char *why, size_t cap)
 void op_segsort(bench_env *env, const bench_cfg *cfg, bench_row *row)
 {
     prim_job j = {0};
-    row_init(row, "segsort", NULL);
-    snprintf(row->input, sizeof row->input,
-             "SA-like group mix: P(len)~len^-2 on [2,2^17], gaps 0-3");
-    snprintf(row->kind, sizeof row->kind, "segsort");
-    snprintf(row->source, sizeof row->source, "gen");
+    prim_row_init(row, "segsort", "SA-like group mix: P(len)~len^-2 on [2,2^17], gaps 0-3");
     if (!&clsa_segmented_sort_mem && unsupported(row, "clsa_segmented_sort_mem")) return;
     j.env = env;
     j.cfg = cfg;
@@ -429,9 +509,7 @@ static int batch_verify(prim_job *j, char *why, size_t cap)
 void op_batched(bench_env *env, const bench_cfg *cfg, bench_row *row)
 {
     prim_job j = {0};
-    row_init(row, "batched", NULL);
-    snprintf(row->kind, sizeof row->kind, "batched");
-    snprintf(row->source, sizeof row->source, "gen");
+    prim_row_init(row, "batched", NULL);
     if (!&clsa_batched_sort_mem && unsupported(row, "clsa_batched_sort_mem")) return;
     j.env = env;
     j.cfg = cfg;
