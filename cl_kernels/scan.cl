@@ -196,23 +196,48 @@ __kernel void scan_serial(__global uint *in, __global uint *out, ulong n, uint i
 }
 
 /* Sum of the tiles before t, walked back from t - 1 to the first that has
- * its prefix, adding the sums on the way and re-reading a word that holds
- * nothing of this scan yet (its work-group took its ticket before this
- * one, so it runs and will publish).  *bad: the walk met a tile that
- * faulted, or gave up after SP_SPIN reads. */
-static uint sp_look_back(volatile __global uint *status, uint t, uint epoch, uint *bad)
+ * its prefix, adding the sums on the way.  The work-group reads the words
+ * of up to SP_WINDOW tiles at once (one round trip to memory instead of
+ * one a tile) and consumes them from the nearest up to the first that has
+ * published nothing of this scan yet, which the next round reads again
+ * (its work-group took its ticket before this one: it runs and will
+ * publish).  Called by every work-item; win: SP_WINDOW words, lb: 3.
+ * *bad: the walk met a tile that faulted, or gave up after SP_SPIN words. */
+#define SP_WINDOW 32u
+static uint sp_look_back(volatile __global uint *status, uint t, uint epoch, __local uint *win,
+                         __local uint *lb, uint *bad)
 {
-    uint sum = 0, at = t, reads = 0, stop = 0;
-    while (at > 0 && !stop) {
-        uint s = status_load(&status[at - 1]), st = (s & SP_EPOCH) == epoch ? s & SP_STATE : 0u;
-        stop = st == SP_FAULT || ++reads >= SP_SPIN;
-        if (st && !stop) {
-            sum += s & SP_VALUE;
-            at = st == SP_PREFIX ? 0u : at - 1;
-        }
+    uint lid = get_local_id(0), w = min(SP_WINDOW, (uint)get_local_size(0));
+    if (lid == 0) {
+        lb[0] = t;  /* tiles before this one not summed yet */
+        lb[1] = 0;  /* their sum so far */
+        lb[2] = 0;  /* words read */
     }
-    *bad = at != 0;
-    return sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint at = lb[0]; at > 0 && lb[2] < SP_SPIN; at = lb[0]) {
+        uint k = min(w, at);
+        if (lid < k) win[lid] = status_load(&status[at - 1 - lid]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            uint sum = lb[1], go = 1;
+            for (uint i = 0; i < k && go; i++) {
+                uint s = win[i], st = (s & SP_EPOCH) == epoch ? s & SP_STATE : 0u;
+                go = st != 0u && st != SP_FAULT;
+                if (go) {
+                    sum += s & SP_VALUE;
+                    at = st == SP_PREFIX ? 0u : at - 1;
+                    go = at != 0u;
+                }
+                if (st == SP_FAULT) lb[2] = SP_SPIN; /* stop: at stays above 0 */
+            }
+            lb[0] = at;
+            lb[1] = sum;
+            lb[2] = min(SP_SPIN, lb[2] + k);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    *bad = lb[0] != 0;
+    return lb[1];
 }
 
 /* Single-pass scan (Merrill & Garland's decoupled look-back): one read and
@@ -231,7 +256,7 @@ __kernel void scan_onepass(__global uint *in, __global uint *out, ulong n, uint 
                            uint epoch_no, uint fault_at, int want_index, __global idx_t *index,
                            __local uint *tile, __local uint *a, __local uint *b)
 {
-    __local uint tno, lprefix, lcount;
+    __local uint tno, lprefix, lcount, lb[3];
     uint lid = get_local_id(0), lsize = get_local_size(0), p = epoch_no & 1u;
     uint epoch = p ? SP_EPOCH : 0u;
     volatile __global uint *status = state + SP_HEAD;
@@ -245,13 +270,12 @@ __kernel void scan_onepass(__global uint *in, __global uint *out, ulong n, uint 
         atomic_xchg(&state[SP_FAULTS + (p ^ 1u)], 0u);
     }
     uint sum = tile_load(in, n, base, items, mode, tile, a, b);
+    /* the tile's sum published before the walk, the walk by the whole
+     * work-group (b, the group scan's scratch, holds the window) */
+    if (lid == 0 && t > 0) atomic_xchg(&status[t], epoch | SP_AGG | sum);
+    uint bad = 0, before = sp_look_back(status, t, epoch, b, lb, &bad);
     if (lid == 0) {
-        uint before = 0, bad = 0;
-        if (t > 0) {
-            atomic_xchg(&status[t], epoch | SP_AGG | sum);
-            before = sp_look_back(status, t, epoch, &bad);
-            bad = bad || t + 1 == fault_at;
-        }
+        bad = bad || (t > 0 && t + 1 == fault_at);
         atomic_xchg(&status[t], epoch | (bad ? SP_FAULT : SP_PREFIX | (before + sum)));
         state[SP_HEAD + cap + t] = sum | (bad ? SP_FAULTED : 0u);
         if (bad) atomic_inc(&state[SP_FAULTS + p]);
