@@ -204,9 +204,6 @@ __kernel void scan_serial(__global uint *in, __global uint *out, ulong n, uint i
  * publish).  Called by every work-item; win: SP_WINDOW words, lb: 3.
  * *bad: the walk met a tile that faulted, or gave up after SP_SPIN words. */
 #define SP_WINDOW 32u
-#ifndef SP_BY_GROUP
-#define SP_BY_GROUP 0
-#endif
 static uint sp_look_back(volatile __global uint *status, uint t, uint epoch, __local uint *win,
                          __local uint *lb, uint *bad)
 {
@@ -263,16 +260,9 @@ __kernel void scan_onepass(__global uint *in, __global uint *out, ulong n, uint 
     uint lid = get_local_id(0), lsize = get_local_size(0), p = epoch_no & 1u;
     uint epoch = p ? SP_EPOCH : 0u;
     volatile __global uint *status = state + SP_HEAD;
-#if SP_BY_GROUP
-    /* experiments: tiles in launch order, no ticket (a wait on a work-group
-     * that has not started ends by the spin bound: a fault, repaired) */
-    uint t = get_group_id(0);
-    (void)tno;
-#else
     if (lid == 0) tno = atomic_inc(&state[SP_TICKET + p]);
     barrier(CLK_LOCAL_MEM_FENCE);
     uint t = tno;
-#endif
     ulong step = (ulong)lsize * items, base = (ulong)t * step;
     uint last = (uint)((n - 1) / step);
     if (t == 0 && lid == 0) { /* the next scan's counters (this one's stay for the host) */

@@ -11,7 +11,7 @@ typedef struct scan_shape {
 static scan_shape shape_of(const clsa_context *ctx)
 {
     scan_shape s;
-    s.wg = ctx->tune.scan_wg ? ctx->tune.scan_wg : ctx->tune.wg;
+    s.wg = ctx->tune.wg;
     s.items = ctx->tune.scan_items;
     /* tile + two wg-sized scratch arrays must fit in local memory */
     while (s.items > 1 && (s.wg * s.items + 2 * s.wg) * 4 > ctx->tune.local_mem) s.items /= 2;
@@ -165,9 +165,8 @@ static clsa_status onepass_launch(clsa_context *ctx, scan_shape sh, cl_mem in, c
                                   cl_ulong n, int mode, int inclusive, scan_index ix, size_t nb)
 {
     static const char *name = "scan_onepass";
-    char opts[48];
-    snprintf(opts, sizeof opts, "-DCLSA_PTX_LOAD=%d -DSP_BY_GROUP=%d", ctx->tune.radix_warp == 1,
-             ctx->tune.scan_order == 1);
+    char opts[32];
+    snprintf(opts, sizeof opts, "-DCLSA_PTX_LOAD=%d", ctx->tune.radix_warp == 1);
     cl_kernel k;
     clsa_status st =
         clsa__kernel(ctx, "scan", program_width(mode, ix.index, ix.index64), opts, name, &k);

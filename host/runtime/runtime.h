@@ -85,8 +85,6 @@ typedef struct clsa_tuning {
                                  reduce-then-scan; cleared when one faults */
     unsigned scan_fault;      /* tests only: t > 1 makes tile t - 1 of every single-pass
                                  scan fault (and keeps scan_onepass on) */
-    unsigned scan_order;      /* experiments: 1 its tiles in launch order, no ticket */
-    size_t scan_wg;           /* work-items of a scan tile (0: wg) */
     unsigned init_msd;        /* SA initial sort: 1 a short key first where the
                                  alphabet's entropy and a sample say it sets most
                                  suffixes apart (prefix_doubling.c initial_sort_msd),

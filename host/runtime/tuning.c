@@ -38,9 +38,6 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "onesweep")) t->onesweep = v != 0;
     else if (!strcmp(key, "scan_onepass")) t->scan_onepass = v != 0;
     else if (!strcmp(key, "scan_fault")) t->scan_fault = (unsigned)v;
-    else if (!strcmp(key, "scan_order")) t->scan_order = (unsigned)v;
-    else if (!strcmp(key, "scan_wg"))
-        t->scan_wg = pow2_floor(v < t->max_wg || !t->max_wg ? v : t->max_wg);
     else if (!strcmp(key, "init_msd")) t->init_msd = v > 3 ? 3 : (unsigned)v;
     else if (!strcmp(key, "isa_lazy")) t->isa_lazy = v > 2 ? 2 : (unsigned)v;
     else if (!strcmp(key, "lazy_shift")) t->lazy_shift = v > 16 ? 16 : (unsigned)v;
