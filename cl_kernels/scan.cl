@@ -97,6 +97,12 @@ __kernel void scan_reduce(const __global uint *in, ulong n, uint items, int mode
  * an invocation (CLSA_LOOP_BUDGET), and a GPU waits microseconds. */
 #define SP_SPIN 16384u
 
+/* Where tile element i lives in local memory: a word of padding every 32,
+ * so that the work-items' runs of `items` consecutive elements fall in
+ * different banks (no 8-way conflicts at 8 items); the host allocates
+ * tile + tile / 32 + 1 words. */
+#define TILE_AT(i) ((i) + ((i) >> 5))
+
 /* Loads the tile at base (local_size * items values) into local memory as
  * stored and scans the work-items' runs of it: a[lid] = where lid's run
  * starts in the tile.  Returns the tile's sum. */
@@ -104,10 +110,11 @@ static uint tile_load(const __global uint *in, ulong n, ulong base, uint items, 
                       __local uint *tile, __local uint *a, __local uint *b)
 {
     uint lid = get_local_id(0), lsize = get_local_size(0);
-    for (uint j = 0; j < items; j++) tile[j * lsize + lid] = scan_raw(in, base + (ulong)j * lsize + lid, n, mode);
+    for (uint j = 0; j < items; j++)
+        tile[TILE_AT(j * lsize + lid)] = scan_raw(in, base + (ulong)j * lsize + lid, n, mode);
     barrier(CLK_LOCAL_MEM_FENCE);
     uint s = 0;
-    for (uint j = 0; j < items; j++) s += scan_value(tile[lid * items + j], mode);
+    for (uint j = 0; j < items; j++) s += scan_value(tile[TILE_AT(lid * items + j)], mode);
     a[lid] = s;
     return scan_group(a, b, lid, lsize);
 }
@@ -123,9 +130,9 @@ static void tile_store(__global uint *in, __global uint *out, ulong n, ulong bas
     uint lid = get_local_id(0), lsize = get_local_size(0);
     uint run = a[lid] + run0;
     for (uint j = 0; j < count; j++) {
-        uint raw = tile[lid * items + j], v = scan_value(raw, mode);
+        uint raw = tile[TILE_AT(lid * items + j)], v = scan_value(raw, mode);
         uint mark = mode == SCAN_FLAGS_MARK ? (raw >> 1 & 1u) << 31 : 0u;
-        tile[lid * items + j] = (inclusive ? run + v : run) | mark;
+        tile[TILE_AT(lid * items + j)] = (inclusive ? run + v : run) | mark;
         if (want_index && v) index[run] = (idx_t)(base + (ulong)lid * items + j);
         run += v;
     }
@@ -136,7 +143,7 @@ static void tile_store(__global uint *in, __global uint *out, ulong n, ulong bas
             __global idx_t *x = (__global idx_t *)in + i;
             if (*x & SCAN_TOP) *x &= ~SCAN_TOP;
         }
-        if (i < n) out[i] = tile[j * lsize + lid];
+        if (i < n) out[i] = tile[TILE_AT(j * lsize + lid)];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }

@@ -8,14 +8,24 @@ typedef struct scan_shape {
     size_t wg, items, tile;
 } scan_shape;
 
+/* Local words of a tile (scan.cl TILE_AT: a word of padding every 32) and
+ * the two wg-sized scratch arrays. */
+static size_t tile_words(size_t wg, size_t items)
+{
+    return wg * items + wg * items / 32 + 1 + 2 * wg;
+}
+
+/* Local bytes of the tile alone. */
+static size_t tile_bytes(scan_shape sh) { return (sh.tile + sh.tile / 32 + 1) * 4; }
+
 static scan_shape shape_of(const clsa_context *ctx)
 {
     scan_shape s;
     s.wg = ctx->tune.wg;
     s.items = ctx->tune.scan_items;
     /* tile + two wg-sized scratch arrays must fit in local memory */
-    while (s.items > 1 && (s.wg * s.items + 2 * s.wg) * 4 > ctx->tune.local_mem) s.items /= 2;
-    while (s.wg > 1 && (s.wg * s.items + 2 * s.wg) * 4 > ctx->tune.local_mem) s.wg /= 2;
+    while (s.items > 1 && tile_words(s.wg, s.items) * 4 > ctx->tune.local_mem) s.items /= 2;
+    while (s.wg > 1 && tile_words(s.wg, s.items) * 4 > ctx->tune.local_mem) s.wg /= 2;
     s.tile = s.wg * s.items;
     return s;
 }
@@ -84,7 +94,7 @@ static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem
         (st = CLSA_ARG(ctx, k, name, 10, want_ix)) || (st = CLSA_ARG(ctx, k, name, 11, idx)) ||
         (st = CLSA_ARG(ctx, k, name, 12, on)) || (st = CLSA_ARG(ctx, k, name, 13, only.at)) ||
         (st = CLSA_ARG(ctx, k, name, 14, has_only)) ||
-        (st = clsa__arg_local(ctx, k, name, 15, sh.tile * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 15, tile_bytes(sh))) ||
         (st = clsa__arg_local(ctx, k, name, 16, sh.wg * 4)) ||
         (st = clsa__arg_local(ctx, k, name, 17, sh.wg * 4)))
         return st;
@@ -108,7 +118,7 @@ static clsa_status serial(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem ou
         (st = CLSA_ARG(ctx, k, name, 4, flags)) || (st = CLSA_ARG(ctx, k, name, 5, incl)) ||
         (st = CLSA_ARG(ctx, k, name, 6, want)) || (st = CLSA_ARG(ctx, k, name, 7, tot)) ||
         (st = CLSA_ARG(ctx, k, name, 8, want_ix)) || (st = CLSA_ARG(ctx, k, name, 9, idx)) ||
-        (st = clsa__arg_local(ctx, k, name, 10, sh.tile * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 10, tile_bytes(sh))) ||
         (st = clsa__arg_local(ctx, k, name, 11, sh.wg * 4)) ||
         (st = clsa__arg_local(ctx, k, name, 12, sh.wg * 4)))
         return st;
@@ -181,7 +191,7 @@ static clsa_status onepass_launch(clsa_context *ctx, scan_shape sh, cl_mem in, c
         (st = CLSA_ARG(ctx, k, name, 7, cap)) || (st = CLSA_ARG(ctx, k, name, 8, epoch)) ||
         (st = CLSA_ARG(ctx, k, name, 9, fault_at)) || (st = CLSA_ARG(ctx, k, name, 10, want_ix)) ||
         (st = CLSA_ARG(ctx, k, name, 11, idx)) ||
-        (st = clsa__arg_local(ctx, k, name, 12, sh.tile * 4)) ||
+        (st = clsa__arg_local(ctx, k, name, 12, tile_bytes(sh))) ||
         (st = clsa__arg_local(ctx, k, name, 13, sh.wg * 4)) ||
         (st = clsa__arg_local(ctx, k, name, 14, sh.wg * 4)))
         return st;
