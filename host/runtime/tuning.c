@@ -98,7 +98,11 @@ void clsa__tuning_init(clsa_tuning *t)
     /* 256 is a good 1-D size on NVIDIA/AMD/Intel GPUs; CPUs run one
      * work-group per core at a time, where larger groups amortise barriers. */
     t->wg = pow2_floor(maxwg < 256 ? maxwg : 256);
-    t->scan_items = t->is_gpu ? 8 : 16;
+    /* Scan tiles of 16 values a work-item: the single-pass scan's waits
+     * are per tile, so larger tiles hide them (H100, BENCHMARKS.md run 24,
+     * a 2^28 compaction's scan: 1.77 ms at 8, 1.06 at 16; reduce-then-scan
+     * 1.34 and 1.23). */
+    t->scan_items = 16;
     /* One work-group scans 2^15 values in about the time of the three
      * launches the tiled scan needs; from 2^16 on it is slower (H200,
      * BENCHMARKS.md run 10: text@1M 4.5 / 5.1 / 5.4 ms at 2^15 / 2^16 /
@@ -186,7 +190,7 @@ void clsa__tuning_init(clsa_tuning *t)
     t->onesweep = t->radix_warp == 1;
     /* The scans whose total the host reads (the SA's head and keep flags,
      * compactions) in one pass with the same look-back, where the single
-     * pass sorts (scan.c). */
+     * pass sorts (scan.c; run 24: 1.06 against 1.23 ms at 2^28). */
     t->scan_onepass = t->onesweep;
     t->onesweep_max = SIZE_MAX;
     /* The SA's initial sort by a short key first where it sets most
