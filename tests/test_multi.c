@@ -264,7 +264,8 @@ static void declined_by_sample(void **state)
  * others' asks) with the slice written directly as suffixes finish, the
  * same without direct mode (ranks completed at once, the slice inverted at
  * the end), and every rank written at once.  isa_lazy=2 also completes
- * the ranks at once in half the calls. */
+ * the ranks at once in half the calls.  scan_onepass=1: the members' scans
+ * of flags (their asks, their splits) in single passes over tiles of 2 x wg. */
 static void member_paths(void **state)
 {
     (void)state;
@@ -272,7 +273,8 @@ static void member_paths(void **state)
     static const char *tunes[] = {"part_decline=0,init_msd=2,isa_lazy=2",
                                   "part_decline=0,init_msd=2,isa_lazy=2,sa_path=128",
                                   "part_decline=0,init_msd=2,isa_lazy=0", "part_decline=0",
-                                  "part_decline=0,init_msd=2,isa_lazy=2,lazy_shift=4"};
+                                  "part_decline=0,init_msd=2,isa_lazy=2,lazy_shift=4",
+                                  "part_decline=0,scan_onepass=1,scan_items=2"};
     int64_t big = (int64_t)tu_size(30000, 120);
     for (size_t t = 0; t < sizeof tunes / sizeof *tunes; t++) {
         clsa_context *ctxs[2] = {tu_context_tuned(tunes[t], 1), tu_context_tuned(tunes[t], 1)};
@@ -288,13 +290,15 @@ static void member_paths(void **state)
             clsa_reset_stats(ctxs[1]);
             run_text(ctxs, 2, text, n, GEN_RANDOM, 1000 + (unsigned)seed);
             free(text);
-            int filled = 0, inverted = 0, split = 0;
+            int filled = 0, inverted = 0, split = 0, onepass = 0;
             for (int r = 0; r < 2; r++) {
                 filled |= tu_kernel_ran(ctxs[r], "pd_lazy_fill");
                 inverted |= tu_kernel_ran(ctxs[r], "pd_part_invert");
                 split |= tu_kernel_ran(ctxs[r], "grp_rank_split");
+                onepass |= tu_kernel_ran(ctxs[r], "scan_onepass");
             }
             assert_true(split); /* the doubling loop ran on a member */
+            if (t == 5) assert_true(onepass);
             if (t < 3) { /* the default (and coarse need bits): as the checks say */
                 assert_int_equal(filled, lazy);
                 assert_int_equal(inverted, !direct);
