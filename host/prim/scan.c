@@ -69,6 +69,25 @@ typedef struct scan_only {
     cl_ulong at;
 } scan_only;
 
+/* The arguments every tile kernel of scan.cl starts with (in, out, n,
+ * items, mode, inclusive) and ends with (the tile and the two scratch
+ * arrays of local memory, from argument `locals` on). */
+static clsa_status tile_args(clsa_context *ctx, cl_kernel k, const char *name, scan_shape sh,
+                             cl_mem in, cl_mem out, cl_ulong n, int mode, int inclusive,
+                             cl_uint locals)
+{
+    cl_uint items = (cl_uint)sh.items;
+    cl_int flags = mode, incl = inclusive;
+    clsa_status st;
+    if ((st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, out)) ||
+        (st = CLSA_ARG(ctx, k, name, 2, n)) || (st = CLSA_ARG(ctx, k, name, 3, items)) ||
+        (st = CLSA_ARG(ctx, k, name, 4, flags)) || (st = CLSA_ARG(ctx, k, name, 5, incl)) ||
+        (st = clsa__arg_local(ctx, k, name, locals, tile_bytes(sh))) ||
+        (st = clsa__arg_local(ctx, k, name, locals + 1, sh.wg * 4)))
+        return st;
+    return clsa__arg_local(ctx, k, name, locals + 2, sh.wg * 4);
+}
+
 /* total (single tile only, else NULL): receives the tile's sum. */
 static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem out, cl_ulong n,
                              int mode, int inclusive, cl_mem offsets, cl_mem total,
@@ -78,25 +97,18 @@ static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem
     cl_kernel k;
     clsa_status st =
         clsa__kernel(ctx, "scan", program_width(mode, ix.index, ix.index64), NULL, name, &k);
-    cl_uint items = (cl_uint)sh.items;
-    cl_int flags = mode, incl = inclusive, has = offsets != NULL, want = total != NULL;
-    cl_int want_ix = ix.index != NULL;
+    cl_int has = offsets != NULL, want = total != NULL, want_ix = ix.index != NULL;
     cl_mem off = offsets ? offsets : in; /* any valid buffer when unused */
     cl_mem tot = total ? total : out;    /* not written when unused */
     cl_mem idx = ix.index ? ix.index : out;
     cl_mem on = only.mem ? only.mem : out; /* unread without has_only */
     cl_int has_only = only.mem != NULL;
-    if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, out)) ||
-        (st = CLSA_ARG(ctx, k, name, 2, n)) || (st = CLSA_ARG(ctx, k, name, 3, items)) ||
-        (st = CLSA_ARG(ctx, k, name, 4, flags)) || (st = CLSA_ARG(ctx, k, name, 5, incl)) ||
+    if (st || (st = tile_args(ctx, k, name, sh, in, out, n, mode, inclusive, 15)) ||
         (st = CLSA_ARG(ctx, k, name, 6, off)) || (st = CLSA_ARG(ctx, k, name, 7, has)) ||
         (st = CLSA_ARG(ctx, k, name, 8, want)) || (st = CLSA_ARG(ctx, k, name, 9, tot)) ||
         (st = CLSA_ARG(ctx, k, name, 10, want_ix)) || (st = CLSA_ARG(ctx, k, name, 11, idx)) ||
         (st = CLSA_ARG(ctx, k, name, 12, on)) || (st = CLSA_ARG(ctx, k, name, 13, only.at)) ||
-        (st = CLSA_ARG(ctx, k, name, 14, has_only)) ||
-        (st = clsa__arg_local(ctx, k, name, 15, tile_bytes(sh))) ||
-        (st = clsa__arg_local(ctx, k, name, 16, sh.wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 17, sh.wg * 4)))
+        (st = CLSA_ARG(ctx, k, name, 14, has_only)))
         return st;
     return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
 }
@@ -109,18 +121,12 @@ static clsa_status serial(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem ou
     cl_kernel k;
     clsa_status st =
         clsa__kernel(ctx, "scan", program_width(mode, ix.index, ix.index64), NULL, name, &k);
-    cl_uint items = (cl_uint)sh.items;
-    cl_int flags = mode, incl = inclusive, want = total != NULL, want_ix = ix.index != NULL;
+    cl_int want = total != NULL, want_ix = ix.index != NULL;
     cl_mem tot = total ? total : out; /* not written when unused */
     cl_mem idx = ix.index ? ix.index : out;
-    if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, out)) ||
-        (st = CLSA_ARG(ctx, k, name, 2, n)) || (st = CLSA_ARG(ctx, k, name, 3, items)) ||
-        (st = CLSA_ARG(ctx, k, name, 4, flags)) || (st = CLSA_ARG(ctx, k, name, 5, incl)) ||
+    if (st || (st = tile_args(ctx, k, name, sh, in, out, n, mode, inclusive, 10)) ||
         (st = CLSA_ARG(ctx, k, name, 6, want)) || (st = CLSA_ARG(ctx, k, name, 7, tot)) ||
-        (st = CLSA_ARG(ctx, k, name, 8, want_ix)) || (st = CLSA_ARG(ctx, k, name, 9, idx)) ||
-        (st = clsa__arg_local(ctx, k, name, 10, tile_bytes(sh))) ||
-        (st = clsa__arg_local(ctx, k, name, 11, sh.wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 12, sh.wg * 4)))
+        (st = CLSA_ARG(ctx, k, name, 8, want_ix)) || (st = CLSA_ARG(ctx, k, name, 9, idx)))
         return st;
     return clsa__launch(ctx, k, name, sh.wg, sh.wg);
 }
@@ -180,20 +186,15 @@ static clsa_status onepass_launch(clsa_context *ctx, scan_shape sh, cl_mem in, c
     cl_kernel k;
     clsa_status st =
         clsa__kernel(ctx, "scan", program_width(mode, ix.index, ix.index64), opts, name, &k);
-    cl_uint items = (cl_uint)sh.items, cap = (cl_uint)ctx->scan_cap, epoch = ctx->scan_epoch;
+    cl_uint cap = (cl_uint)ctx->scan_cap, epoch = ctx->scan_epoch;
     cl_uint fault_at = ctx->tune.scan_fault;
-    cl_int flags = mode, incl = inclusive, want_ix = ix.index != NULL;
+    cl_int want_ix = ix.index != NULL;
     cl_mem idx = ix.index ? ix.index : out;
-    if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, out)) ||
-        (st = CLSA_ARG(ctx, k, name, 2, n)) || (st = CLSA_ARG(ctx, k, name, 3, items)) ||
-        (st = CLSA_ARG(ctx, k, name, 4, flags)) || (st = CLSA_ARG(ctx, k, name, 5, incl)) ||
+    if (st || (st = tile_args(ctx, k, name, sh, in, out, n, mode, inclusive, 12)) ||
         (st = CLSA_ARG(ctx, k, name, 6, ctx->scan_state)) ||
         (st = CLSA_ARG(ctx, k, name, 7, cap)) || (st = CLSA_ARG(ctx, k, name, 8, epoch)) ||
         (st = CLSA_ARG(ctx, k, name, 9, fault_at)) || (st = CLSA_ARG(ctx, k, name, 10, want_ix)) ||
-        (st = CLSA_ARG(ctx, k, name, 11, idx)) ||
-        (st = clsa__arg_local(ctx, k, name, 12, tile_bytes(sh))) ||
-        (st = clsa__arg_local(ctx, k, name, 13, sh.wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 14, sh.wg * 4)))
+        (st = CLSA_ARG(ctx, k, name, 11, idx)))
         return st;
     return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
 }
