@@ -278,7 +278,7 @@ static void member_paths(void **state)
     int64_t big = (int64_t)tu_size(30000, 120);
     for (size_t t = 0; t < sizeof tunes / sizeof *tunes; t++) {
         clsa_context *ctxs[2] = {tu_context_tuned(tunes[t], 1), tu_context_tuned(tunes[t], 1)};
-        int direct = t != 1, lazy = t < 2;
+        int direct = t != 1, lazy = t < 2, onepass = 0;
         for (uint64_t seed = 0; seed < 4; seed++) {
             /* random symbols with a few copies of one stretch: the short key
              * ties only the copies' suffixes, which the passes then sort */
@@ -290,7 +290,7 @@ static void member_paths(void **state)
             clsa_reset_stats(ctxs[1]);
             run_text(ctxs, 2, text, n, GEN_RANDOM, 1000 + (unsigned)seed);
             free(text);
-            int filled = 0, inverted = 0, split = 0, onepass = 0;
+            int filled = 0, inverted = 0, split = 0;
             for (int r = 0; r < 2; r++) {
                 filled |= tu_kernel_ran(ctxs[r], "pd_lazy_fill");
                 inverted |= tu_kernel_ran(ctxs[r], "pd_part_invert");
@@ -298,12 +298,14 @@ static void member_paths(void **state)
                 onepass |= tu_kernel_ran(ctxs[r], "scan_onepass");
             }
             assert_true(split); /* the doubling loop ran on a member */
-            if (t == 5) assert_true(onepass);
             if (t < 3) { /* the default (and coarse need bits): as the checks say */
                 assert_int_equal(filled, lazy);
                 assert_int_equal(inverted, !direct);
             }
         }
+        /* at least once: a fault (llvmpipe's waits) turns the single pass
+         * off for the rest of the context's life */
+        if (t == 5) assert_true(onepass);
         run_with(ctxs, 2, GEN_MUTATED, 300, big, 95);
         run_with(ctxs, 2, GEN_RANDOM, 3, big, 96);
         run_with(ctxs, 2, GEN_FIBONACCI, 0, big, 97);
