@@ -8,15 +8,12 @@ typedef struct scan_shape {
     size_t wg, items, tile;
 } scan_shape;
 
-/* Local words of a tile (scan.cl TILE_AT: a word of padding every 32) and
- * the two wg-sized scratch arrays. */
-static size_t tile_words(size_t wg, size_t items)
-{
-    return wg * items + wg * items / 32 + 1 + 2 * wg;
-}
+/* Local words of a tile of `tile` values (scan.cl TILE_AT: a word of
+ * padding every 32). */
+static size_t tile_words(size_t tile) { return tile + tile / 32 + 1; }
 
 /* Local bytes of the tile alone. */
-static size_t tile_bytes(scan_shape sh) { return (sh.tile + sh.tile / 32 + 1) * 4; }
+static size_t tile_bytes(scan_shape sh) { return tile_words(sh.tile) * 4; }
 
 static scan_shape shape_of(const clsa_context *ctx)
 {
@@ -24,8 +21,10 @@ static scan_shape shape_of(const clsa_context *ctx)
     s.wg = ctx->tune.wg;
     s.items = ctx->tune.scan_items;
     /* tile + two wg-sized scratch arrays must fit in local memory */
-    while (s.items > 1 && tile_words(s.wg, s.items) * 4 > ctx->tune.local_mem) s.items /= 2;
-    while (s.wg > 1 && tile_words(s.wg, s.items) * 4 > ctx->tune.local_mem) s.wg /= 2;
+    while (s.items > 1 && (tile_words(s.wg * s.items) + 2 * s.wg) * 4 > ctx->tune.local_mem)
+        s.items /= 2;
+    while (s.wg > 1 && (tile_words(s.wg * s.items) + 2 * s.wg) * 4 > ctx->tune.local_mem)
+        s.wg /= 2;
     s.tile = s.wg * s.items;
     return s;
 }
@@ -37,13 +36,23 @@ static int program_width(int mode, cl_mem index, int index64)
     return (index || mode == CLSA_SCAN_TOP_BITS) && index64;
 }
 
+/* A kernel of scan.cl: one program a width for every kernel of it, built
+ * with the single pass's device-scope loads where the NVIDIA PTX path is
+ * (common.cl status_load). */
+static clsa_status scan_kernel(clsa_context *ctx, int index64, const char *name, cl_kernel *k)
+{
+    char opts[32];
+    snprintf(opts, sizeof opts, "-DCLSA_PTX_LOAD=%d", ctx->tune.radix_warp == 1);
+    return clsa__kernel(ctx, "scan", index64, opts, name, k);
+}
+
 /* sums[0..nb) = the tiles' sums; pad_zero: also sums[nb] = 0. */
 static clsa_status reduce_tiles(clsa_context *ctx, scan_shape sh, cl_mem in, cl_ulong n,
                                 int mode, int index64, int pad_zero, cl_mem sums, size_t nb)
 {
     static const char *name = "scan_reduce";
     cl_kernel k;
-    clsa_status st = clsa__kernel(ctx, "scan", program_width(mode, NULL, index64), NULL, name, &k);
+    clsa_status st = scan_kernel(ctx, program_width(mode, NULL, index64), name, &k);
     cl_uint items = (cl_uint)sh.items;
     cl_int flags = mode, pad = pad_zero;
     if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, n)) ||
@@ -96,7 +105,7 @@ static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem
     static const char *name = "scan_downsweep";
     cl_kernel k;
     clsa_status st =
-        clsa__kernel(ctx, "scan", program_width(mode, ix.index, ix.index64), NULL, name, &k);
+        scan_kernel(ctx, program_width(mode, ix.index, ix.index64), name, &k);
     cl_int has = offsets != NULL, want = total != NULL, want_ix = ix.index != NULL;
     cl_mem off = offsets ? offsets : in; /* any valid buffer when unused */
     cl_mem tot = total ? total : out;    /* not written when unused */
@@ -120,7 +129,7 @@ static clsa_status serial(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem ou
     static const char *name = "scan_serial";
     cl_kernel k;
     clsa_status st =
-        clsa__kernel(ctx, "scan", program_width(mode, ix.index, ix.index64), NULL, name, &k);
+        scan_kernel(ctx, program_width(mode, ix.index, ix.index64), name, &k);
     cl_int want = total != NULL, want_ix = ix.index != NULL;
     cl_mem tot = total ? total : out; /* not written when unused */
     cl_mem idx = ix.index ? ix.index : out;
@@ -181,11 +190,8 @@ static clsa_status onepass_launch(clsa_context *ctx, scan_shape sh, cl_mem in, c
                                   cl_ulong n, int mode, int inclusive, scan_index ix, size_t nb)
 {
     static const char *name = "scan_onepass";
-    char opts[32];
-    snprintf(opts, sizeof opts, "-DCLSA_PTX_LOAD=%d", ctx->tune.radix_warp == 1);
     cl_kernel k;
-    clsa_status st =
-        clsa__kernel(ctx, "scan", program_width(mode, ix.index, ix.index64), opts, name, &k);
+    clsa_status st = scan_kernel(ctx, program_width(mode, ix.index, ix.index64), name, &k);
     cl_uint cap = (cl_uint)ctx->scan_cap, epoch = ctx->scan_epoch;
     cl_uint fault_at = ctx->tune.scan_fault;
     cl_int want_ix = ix.index != NULL;
@@ -213,7 +219,7 @@ static clsa_status onepass_repair(clsa_context *ctx, scan_shape sh, cl_mem in, c
     cl_kernel k;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, nb * 4, &sums));
-    CLSA_TRY(clsa__kernel(ctx, "scan", 0, NULL, name, &k));
+    CLSA_TRY(scan_kernel(ctx, 0, name, &k));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 0, ctx->scan_state));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 1, faulted.at));
     CLSA_TRY(CLSA_ARG(ctx, k, name, 2, nbl));
