@@ -162,6 +162,90 @@ __kernel void grp_rank_split(const __global idx_t *u, __global uint *scan,
     scan[i] = single ? 0u : 1u | (uint)head << 1;
 }
 
+/* grp_rank_split, the scan of its keep flags and grp_compact in one single
+ * pass (scan.cl, whose functions come before this file in the groups
+ * program): the ranks and SA slots as grp_rank_split writes them, then the
+ * slots that stay unsorted, in order, into out, the head scan's own buffer
+ * (a tile writes below the end of its slots only, and the tiles before it
+ * have read theirs), each group's first slot marked in GRP_TOP.  Marks on,
+ * 32-bit slots below 2^29 (the host's choice).
+ * Repair: a tile that faulted wrote nothing, nor did any tile after it (a
+ * walk that meets a fault faults), so their slots are untouched; they run
+ * again from tile `first` on (one a work-group), tile t's kept slots into
+ * fixed[rel[t - first] ..), which the host then copies into out (in out
+ * itself they could overwrite a slot another of them has not read).  Their
+ * ranks are written again: the same values. */
+#define GRP_TOP32 0x80000000u /* GRP_TOP of the 32-bit slots */
+static inline void grp_rank_compact_tile(const __global idx_t *u, __global uint *out,
+                                  const __global idx_t *heads, const __global idx_t *val,
+                                  ulong m, ulong n, __global idx_t *isa, __global idx_t *sa,
+                                  int direct, idx_t sa_base, volatile __global uint *state,
+                                  uint cap, uint epoch_no, uint fault_at, uint items,
+                                  __local uint *tile, __local uint *packed, __local uint *a,
+                                  __local uint *b, __local uint *lb, const int repair,
+                                  uint first, const __global uint *rel, __global uint *fixed)
+{
+    uint lid = get_local_id(0), lsize = get_local_size(0);
+    uint t = sp_ticket(state, epoch_no, !repair, lb + SP_LB - 1) + (repair ? first : 0u);
+    ulong step = (ulong)lsize * items, base = (ulong)t * step;
+    for (uint j = 0; j < items; j++) {
+        ulong i = base + (ulong)j * lsize + lid;
+        uint keep = 0; /* else 1 + the slot's suffix, | GRP_TOP32 at a head */
+        if (i < m) {
+            idx_t v = val[i], p = u[i] & ~GRP_TOP;
+            int head = v == GRP_HEAD, single = v != GRP_NONE && !head;
+            idx_t r = single ? v : heads[out[i] - 1];
+            if (r != GRP_SAME || (single && !grp_single_same_ok(n))) isa[p] = r;
+            if (direct && single) sa[r - sa_base] = p;
+            keep = single ? 0u : (uint)(p + 1u) | (head ? GRP_TOP32 : 0u);
+        }
+        tile[TILE_AT(j * lsize + lid)] = keep;
+    }
+    uint sum = tile_runs(items, SCAN_FLAGS, tile, a, b), ok = 1, before;
+    if (repair)
+        before = rel[t - first];
+    else /* b, the group scan's scratch, holds the look-back's window */
+        before = sp_tile_prefix(state, cap, t, (uint)((m - 1) / step), sum, epoch_no, fault_at,
+                                b, lb, &ok);
+    uint run = a[lid];
+    for (uint j = 0; j < items; j++) {
+        uint x = tile[TILE_AT(lid * items + j)];
+        if (x) packed[run++] = ((x & ~GRP_TOP32) - 1u) | (x & GRP_TOP32);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __global uint *dst = repair ? fixed : out;
+    for (uint j = lid; ok && j < sum; j += lsize) dst[before + j] = packed[j];
+}
+
+/* tile: the padded tile (scan.cl TILE_AT), packed: a tile's words, a and
+ * b: a word a work-item. */
+__kernel void grp_rank_compact(const __global idx_t *u, __global uint *out,
+                               const __global idx_t *heads, const __global idx_t *val, ulong m,
+                               ulong n, __global idx_t *isa, __global idx_t *sa, int direct,
+                               idx_t sa_base, volatile __global uint *state, uint cap,
+                               uint epoch_no, uint fault_at, uint items, __local uint *tile,
+                               __local uint *packed, __local uint *a, __local uint *b)
+{
+    __local uint lb[SP_LB];
+    grp_rank_compact_tile(u, out, heads, val, m, n, isa, sa, direct, sa_base, state, cap,
+                          epoch_no, fault_at, items, tile, packed, a, b, lb, 0, 0, out, out);
+}
+
+__kernel void grp_rank_compact_repair(const __global idx_t *u, __global uint *out,
+                                      const __global idx_t *heads, const __global idx_t *val,
+                                      ulong m, ulong n, __global idx_t *isa, __global idx_t *sa,
+                                      int direct, idx_t sa_base, volatile __global uint *state,
+                                      uint cap, uint epoch_no, uint fault_at, uint items,
+                                      __local uint *tile, __local uint *packed, __local uint *a,
+                                      __local uint *b, uint first, const __global uint *rel,
+                                      __global uint *fixed)
+{
+    __local uint lb[SP_LB];
+    grp_rank_compact_tile(u, out, heads, val, m, n, isa, sa, direct, sa_base, state, cap,
+                          epoch_no, fault_at, items, tile, packed, a, b, lb, 1, first, rel,
+                          fixed);
+}
+
 /* heads[j] (the first slot of group j, from the scan: clsa__scan_index)
  * becomes the group's rank, slot + delta[slot], or GRP_SAME where that
  * delta is GRP_NONE (grp_split_heads: the group keeps its old rank); the

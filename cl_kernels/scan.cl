@@ -103,6 +103,19 @@ __kernel void scan_reduce(const __global uint *in, ulong n, uint items, int mode
  * tile + tile / 32 + 1 words. */
 #define TILE_AT(i) ((i) + ((i) >> 5))
 
+/* Scans the work-items' runs of a tile in local memory: a[lid] = where
+ * lid's run starts.  Returns the tile's sum.  Also for kernels that fill
+ * the tile themselves (groups.cl grp_rank_compact). */
+static uint tile_runs(uint items, int mode, __local uint *tile, __local uint *a, __local uint *b)
+{
+    uint lid = get_local_id(0), lsize = get_local_size(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint s = 0;
+    for (uint j = 0; j < items; j++) s += scan_value(tile[TILE_AT(lid * items + j)], mode);
+    a[lid] = s;
+    return scan_group(a, b, lid, lsize);
+}
+
 /* Loads the tile at base (local_size * items values) into local memory as
  * stored and scans the work-items' runs of it: a[lid] = where lid's run
  * starts in the tile.  Returns the tile's sum. */
@@ -112,12 +125,9 @@ static uint tile_load(const __global uint *in, ulong n, ulong base, uint items, 
     uint lid = get_local_id(0), lsize = get_local_size(0);
     for (uint j = 0; j < items; j++)
         tile[TILE_AT(j * lsize + lid)] = scan_raw(in, base + (ulong)j * lsize + lid, n, mode);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint s = 0;
-    for (uint j = 0; j < items; j++) s += scan_value(tile[TILE_AT(lid * items + j)], mode);
-    a[lid] = s;
-    return scan_group(a, b, lid, lsize);
+    return tile_runs(items, mode, tile, a, b);
 }
+
 
 /* The loaded tile's scan from offset run0 into out (the inclusive or
  * exclusive sum), index[] as scan_downsweep says, SCAN_TOP_BITS' bits
@@ -247,6 +257,50 @@ static uint sp_look_back(volatile __global uint *status, uint t, uint epoch, __l
     return lb[1];
 }
 
+/* The work-group's tile: from the ticket counter of the scan of parity
+ * epoch_no & 1 (take), else its group id (a repair); tile 0 zeroes the
+ * next scan's counters (this one's stay for the host). */
+static uint sp_ticket(volatile __global uint *state, uint epoch_no, int take, __local uint *tno)
+{
+    uint lid = get_local_id(0), p = epoch_no & 1u;
+    if (lid == 0) *tno = take ? atomic_inc(&state[SP_TICKET + p]) : (uint)get_group_id(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint t = *tno;
+    if (take && t == 0 && lid == 0) {
+        atomic_xchg(&state[SP_TICKET + (p ^ 1u)], 0u);
+        atomic_xchg(&state[SP_FAULTS + (p ^ 1u)], 0u);
+    }
+    return t;
+}
+
+/* Tile t (of last + 1) of sum `sum`: its sum published before the walk,
+ * the walk by the whole work-group (win: SP_WINDOW words), then its prefix
+ * or its fault, its aggregate word, and the total (last tile).  Returns
+ * the sum of the tiles before it; *ok = 0: the tile faulted and must
+ * write nothing.  lb: SP_LB words (the last one free for sp_ticket). */
+#define SP_LB 6
+static uint sp_tile_prefix(volatile __global uint *state, uint cap, uint t, uint last, uint sum,
+                           uint epoch_no, uint fault_at, __local uint *win, __local uint *lb,
+                           uint *ok)
+{
+    uint lid = get_local_id(0), p = epoch_no & 1u, epoch = p ? SP_EPOCH : 0u;
+    volatile __global uint *status = state + SP_HEAD;
+    if (lid == 0 && t > 0) atomic_xchg(&status[t], epoch | SP_AGG | sum);
+    uint bad = 0, before = sp_look_back(status, t, epoch, win, lb, &bad);
+    if (lid == 0) {
+        bad = bad || (t > 0 && t + 1 == fault_at);
+        atomic_xchg(&status[t], epoch | (bad ? SP_FAULT : SP_PREFIX | (before + sum)));
+        state[SP_HEAD + cap + t] = sum | (bad ? SP_FAULTED : 0u);
+        if (bad) atomic_inc(&state[SP_FAULTS + p]);
+        else if (t == last) state[SP_TOTAL] = before + sum;
+        lb[3] = before;
+        lb[4] = !bad;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    *ok = lb[4];
+    return lb[3];
+}
+
 /* Single-pass scan (Merrill & Garland's decoupled look-back): one read and
  * one write of the values, one launch, for scans whose total the host
  * reads anyway (it reads the fault counter with it).  A work-group takes
@@ -263,36 +317,15 @@ __kernel void scan_onepass(__global uint *in, __global uint *out, ulong n, uint 
                            uint epoch_no, uint fault_at, int want_index, __global idx_t *index,
                            __local uint *tile, __local uint *a, __local uint *b)
 {
-    __local uint tno, lprefix, lcount, lb[3];
-    uint lid = get_local_id(0), lsize = get_local_size(0), p = epoch_no & 1u;
-    uint epoch = p ? SP_EPOCH : 0u;
-    volatile __global uint *status = state + SP_HEAD;
-    if (lid == 0) tno = atomic_inc(&state[SP_TICKET + p]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint t = tno;
-    ulong step = (ulong)lsize * items, base = (ulong)t * step;
-    uint last = (uint)((n - 1) / step);
-    if (t == 0 && lid == 0) { /* the next scan's counters (this one's stay for the host) */
-        atomic_xchg(&state[SP_TICKET + (p ^ 1u)], 0u);
-        atomic_xchg(&state[SP_FAULTS + (p ^ 1u)], 0u);
-    }
-    uint sum = tile_load(in, n, base, items, mode, tile, a, b);
-    /* the tile's sum published before the walk, the walk by the whole
-     * work-group (b, the group scan's scratch, holds the window) */
-    if (lid == 0 && t > 0) atomic_xchg(&status[t], epoch | SP_AGG | sum);
-    uint bad = 0, before = sp_look_back(status, t, epoch, b, lb, &bad);
-    if (lid == 0) {
-        bad = bad || (t > 0 && t + 1 == fault_at);
-        atomic_xchg(&status[t], epoch | (bad ? SP_FAULT : SP_PREFIX | (before + sum)));
-        state[SP_HEAD + cap + t] = sum | (bad ? SP_FAULTED : 0u);
-        if (bad) atomic_inc(&state[SP_FAULTS + p]);
-        else if (t == last) state[SP_TOTAL] = before + sum;
-        lprefix = before;
-        lcount = bad ? 0u : items;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    tile_store(in, out, n, base, items, lcount, mode, inclusive, lprefix, want_index, index, tile,
-               a);
+    __local uint tno, lb[SP_LB];
+    uint t = sp_ticket(state, epoch_no, 1, &tno);
+    ulong step = (ulong)get_local_size(0) * items, base = (ulong)t * step;
+    uint sum = tile_load(in, n, base, items, mode, tile, a, b), ok;
+    /* b, the group scan's scratch, holds the look-back's window */
+    uint before = sp_tile_prefix(state, cap, t, (uint)((n - 1) / step), sum, epoch_no, fault_at,
+                                 b, lb, &ok);
+    tile_store(in, out, n, base, items, ok ? items : 0u, mode, inclusive, before, want_index,
+               index, tile, a);
 }
 
 /* sums[t] = tile t's sum from scan_onepass's aggregate words

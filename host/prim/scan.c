@@ -146,16 +146,9 @@ static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
 /* scan.cl's look-back state layout (SP_*). */
 #define SP_HEAD 8
 #define SP_FAULTS 2
+#define SP_FAULTED 0x80000000u
 #define SP_TOTAL 4
 #define SP_MAX_N ((size_t)1 << 29)
-
-/* Whether a scan takes the single pass: flags (sums below 2^29, the status
- * words' values) whose total the host reads, over more than one tile. */
-static int onepass_wanted(const clsa_context *ctx, size_t n, size_t nb, int mode,
-                          const uint32_t *total)
-{
-    return total && ctx->tune.scan_onepass && mode != CLSA_SCAN_VALUES && nb > 1 && n < SP_MAX_N;
-}
 
 /* The context's look-back state with room for nb tiles (ctx->scan_state,
  * made zero; a larger one replaces a smaller), the words this scan reaches
@@ -232,31 +225,70 @@ done:
     return st;
 }
 
-/* The single pass (scan.cl scan_onepass) and one read of its total and
- * fault counter; a fault is repaired, and (unless tests force faults)
- * turns the single pass off for the context.  *ok = 0: not run (memory),
- * the caller scans by reduce-then-scan. */
-static clsa_status onepass(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem out, size_t n,
-                           int mode, int inclusive, uint32_t *total, scan_index ix, size_t nb,
-                           int *ok)
+clsa_status clsa__onepass_begin(clsa_context *ctx, size_t n, size_t extra, clsa__onepass *op,
+                                int *ok)
+{
+    scan_shape sh = shape_of(ctx);
+    *ok = 0;
+    op->wg = sh.wg;
+    op->items = sh.items;
+    op->tile_bytes = tile_bytes(sh);
+    op->nb = clsa__div_up(n, sh.tile);
+    if (!ctx->tune.scan_onepass || op->nb < 2 || n >= SP_MAX_N ||
+        op->tile_bytes + (extra * sh.tile + 2 * sh.wg) * 4 > ctx->tune.local_mem)
+        return CLSA_OK;
+    clsa_status st = onepass_state(ctx, op->nb, ok);
+    op->state = ctx->scan_state;
+    op->cap = (cl_uint)ctx->scan_cap;
+    op->epoch = ctx->scan_epoch;
+    op->fault_at = ctx->tune.scan_fault;
+    return st;
+}
+
+clsa_status clsa__onepass_end(clsa_context *ctx, const clsa__onepass *op, uint32_t *total,
+                              int *faulted)
 {
     uint32_t ctl[SP_TOTAL + 1];
-    unsigned parity = ctx->scan_epoch & 1u;
-    clsa_status st = onepass_state(ctx, nb, ok);
-    if (st || !*ok) return st;
-    st = onepass_launch(ctx, sh, in, out, n, mode, inclusive, ix, nb);
-    if (!st) st = clsa__read(ctx, ctx->scan_state, 0, ctl, sizeof ctl);
+    clsa_status st = clsa__read(ctx, op->state, 0, ctl, sizeof ctl);
     if (st) { /* the state is in an unknown state: the next scan makes a new one */
         clsa__free(ctx, &ctx->scan_state);
         return st;
     }
     ctx->scan_epoch++;
-    ctx->scan_tiles = nb;
-    if (nb > ctx->scan_dirty) ctx->scan_dirty = nb;
+    ctx->scan_tiles = op->nb;
+    if (op->nb > ctx->scan_dirty) ctx->scan_dirty = op->nb;
     *total = ctl[SP_TOTAL];
-    if (!ctl[SP_FAULTS + parity]) return CLSA_OK;
-    if (!ctx->tune.scan_fault) ctx->tune.scan_onepass = 0;
-    return onepass_repair(ctx, sh, in, out, n, mode, inclusive, ix, nb, total);
+    *faulted = ctl[SP_FAULTS + (op->epoch & 1u)] != 0;
+    if (*faulted && !ctx->tune.scan_fault) ctx->tune.scan_onepass = 0;
+    return CLSA_OK;
+}
+
+clsa_status clsa__onepass_sums(clsa_context *ctx, const clsa__onepass *op, uint32_t *sums,
+                               size_t *first)
+{
+    clsa_status st = clsa__read(ctx, op->state, (SP_HEAD + (size_t)op->cap) * 4, sums, op->nb * 4);
+    *first = op->nb;
+    for (size_t t = 0; !st && t < op->nb; t++) {
+        if ((sums[t] & SP_FAULTED) && *first == op->nb) *first = t;
+        sums[t] &= ~SP_FAULTED;
+    }
+    return st;
+}
+
+/* The single pass (scan.cl scan_onepass) and one read of its total and
+ * fault counter; a fault is repaired.  *ok = 0: not run (memory), the
+ * caller scans by reduce-then-scan. */
+static clsa_status onepass(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem out, size_t n,
+                           int mode, int inclusive, uint32_t *total, scan_index ix, int *ok)
+{
+    clsa__onepass op;
+    int faulted = 0;
+    clsa_status st = clsa__onepass_begin(ctx, n, 0, &op, ok);
+    if (st || !*ok) return st;
+    if ((st = onepass_launch(ctx, sh, in, out, n, mode, inclusive, ix, op.nb)) ||
+        (st = clsa__onepass_end(ctx, &op, total, &faulted)) || !faulted)
+        return st;
+    return onepass_repair(ctx, sh, in, out, n, mode, inclusive, ix, op.nb, total);
 }
 
 static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
@@ -269,9 +301,9 @@ static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
     size_t nb = clsa__div_up(n, sh.tile);
     cl_mem sums = NULL, offsets = NULL;
     clsa_status st = CLSA_OK;
-    if (onepass_wanted(ctx, n, nb, mode, total)) {
+    if (total && mode != CLSA_SCAN_VALUES) {
         int ok = 0;
-        if ((st = onepass(ctx, sh, in, out, n, mode, inclusive, total, ix, nb, &ok)) || ok)
+        if ((st = onepass(ctx, sh, in, out, n, mode, inclusive, total, ix, &ok)) || ok)
             return st;
     }
     if (nb > 1 && n <= ctx->tune.scan_serial) {

@@ -20,6 +20,30 @@ enum { CLSA_SCAN_VALUES, CLSA_SCAN_FLAGS, CLSA_SCAN_FLAGS_MARK, CLSA_SCAN_TOP_BI
  * TOP_BITS. */
 clsa_status clsa__scan_index(clsa_context *ctx, cl_mem in, cl_mem out, size_t n, int inclusive,
                              int mode, uint32_t *total, cl_mem index, int index64);
+/* The single pass's look-back state (cl_kernels/scan.cl sp_ticket,
+ * sp_tile_prefix) for a kernel of another program that scans one tile a
+ * work-group, tiles of the scan's shape (wg x items values).  begin: *ok
+ * = 0 where the single pass is off, n >= 2^29, one tile, or the local
+ * memory (the tile, `extra` words more a tile value, two words a
+ * work-item) or the
+ * state does not fit; then the caller takes its other path.  The kernel's
+ * state arguments are state, cap, epoch and fault_at. */
+typedef struct clsa__onepass {
+    size_t wg, items, nb, tile_bytes; /* tile_bytes: the padded tile (scan.cl TILE_AT) */
+    cl_mem state;
+    cl_uint cap, epoch, fault_at;
+} clsa__onepass;
+clsa_status clsa__onepass_begin(clsa_context *ctx, size_t n, size_t extra, clsa__onepass *op,
+                                int *ok);
+/* After the launch: one read of the total and the fault counter.
+ * *faulted: a tile faulted (the context then keeps reduce-then-scan unless
+ * tests force faults); *total is then not known (see clsa__onepass_sums). */
+clsa_status clsa__onepass_end(clsa_context *ctx, const clsa__onepass *op, uint32_t *total,
+                              int *faulted);
+/* After a fault: the tiles' sums (nb words, read), *first = the first tile
+ * that faulted (every one after it did too). */
+clsa_status clsa__onepass_sums(clsa_context *ctx, const clsa__onepass *op, uint32_t *sums,
+                               size_t *first);
 /* Stream compaction of 32-bit values by flags != 0; *count optional. */
 clsa_status clsa__compact(clsa_context *ctx, cl_mem in, cl_mem flags, size_t n, cl_mem out,
                           size_t *count);

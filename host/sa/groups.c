@@ -5,6 +5,7 @@
 #include "prim/radix_sort.h"
 #include "prim/scan.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <stdio.h>
@@ -14,7 +15,9 @@ clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const
 {
     cl_kernel k;
     char opts[64];
-    snprintf(opts, sizeof opts, "-DGRP_TINY=%d", CLSA_GRP_TINY);
+    /* the groups program has scan.cl's single pass (status_load) */
+    snprintf(opts, sizeof opts, "-DGRP_TINY=%d -DCLSA_PTX_LOAD=%d", CLSA_GRP_TINY,
+             ctx->tune.radix_warp == 1);
     clsa_status st = clsa__kernel(ctx, file, index64, opts, name, &k);
     for (size_t i = 0; st == CLSA_OK && i < nargs; i++)
         st = args[i].ptr ? clsa__arg(ctx, k, name, (cl_uint)i, args[i].size, args[i].ptr)
@@ -44,7 +47,7 @@ int clsa__groups_flag_ok(const clsa_context *ctx, const clsa__sa_work *w)
 
 #define RUN(w, name, global, ...) RUN_WG(w, name, global, 0, __VA_ARGS__)
 #define RUN_WG(w, name, global, local, ...)                                              \
-    clsa__sa_run(ctx, "groups", (w)->index64, name, global, local,                      \
+    clsa__sa_run(ctx, "scan+groups", (w)->index64, name, global, local,                      \
                  sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),               \
                  (clsa__karg[]){__VA_ARGS__})
 
@@ -122,6 +125,87 @@ static clsa_status compact_kept(clsa_context *ctx, clsa__sa_work *w, cl_mem keep
     return CLSA_OK;
 }
 
+/* grp_rank_compact's repair (groups.cl): the tiles from the first that
+ * faulted on, their kept slots through a buffer of their own into u's
+ * new place; *kept = the slots kept. */
+static clsa_status rank_compact_repair(clsa_context *ctx, clsa__sa_work *w,
+                                       const clsa__onepass *op, clsa__karg *args, size_t nargs,
+                                       uint32_t *kept)
+{
+    uint32_t *sums = malloc(op->nb * 4);
+    size_t first = 0, nf;
+    cl_mem rel = NULL, fixed = NULL;
+    static const char *name = "grp_rank_compact_repair";
+    clsa_status st = CLSA_OK;
+    if (!sums) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "suffix array: %zu tile sums", op->nb);
+    CLSA_TRY(clsa__onepass_sums(ctx, op, sums, &first));
+    if (first == op->nb) { /* the counter said a fault, no tile shows one */
+        st = clsa__fail(ctx, CLSA_ERR_OPENCL, "suffix array: single pass fault not found");
+        goto done;
+    }
+    uint32_t before = 0, after = 0;
+    for (size_t t = 0; t < first; t++) before += sums[t];
+    nf = op->nb - first;
+    for (size_t t = first; t < op->nb; t++) { /* sums[] becomes the offsets from first on */
+        uint32_t x = sums[t];
+        sums[t] = after;
+        after += x;
+    }
+    *kept = before + after;
+    cl_uint first32 = (cl_uint)first;
+    CLSA_TRY(clsa__alloc(ctx, nf * 4, &rel));
+    CLSA_TRY(clsa__alloc(ctx, (after ? after : 1) * 4, &fixed));
+    CLSA_TRY(clsa__write(ctx, rel, 0, sums + first, nf * 4));
+    args[nargs] = (clsa__karg)CLSA_KARG(first32);
+    args[nargs + 1] = (clsa__karg)CLSA_KARG(rel);
+    args[nargs + 2] = (clsa__karg)CLSA_KARG(fixed);
+    CLSA_TRY(clsa__sa_run(ctx, "scan+groups", 0, name, nf * op->wg, op->wg, nargs + 3, args));
+    if (after) CLSA_TRY(clsa__copy(ctx, fixed, 0, w->sk, (size_t)before * 4, (size_t)after * 4));
+done:
+    free(sums);
+    clsa__free(ctx, &rel);
+    clsa__free(ctx, &fixed);
+    return st;
+}
+
+/* grp_rank_split, the scan of its keep flags and the compaction in one
+ * single pass (groups.cl grp_rank_compact) where the single-pass scan runs,
+ * marks are on and slots are 32-bit; *done = 0: not taken. */
+static clsa_status rank_compact(clsa_context *ctx, clsa__sa_work *w, cl_mem sa, int direct,
+                                int *done)
+{
+    clsa__onepass op;
+    *done = 0;
+    if (!marks_on(ctx, w) || w->index64) return CLSA_OK;
+    clsa_status st = clsa__onepass_begin(ctx, w->m, 1, &op, done);
+    if (st || !*done) return st;
+    cl_ulong m = w->m, n = w->n;
+    cl_uint b32 = (cl_uint)w->rank_base, items = (cl_uint)op.items;
+    cl_int dir = direct;
+    size_t tile = op.wg * op.items;
+    clsa__karg args[] = {CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KARG(w->sv), CLSA_KARG(w->k),
+                         CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->isa), CLSA_KARG(sa),
+                         CLSA_KARG(dir), CLSA_KARG(b32), CLSA_KARG(op.state),
+                         CLSA_KARG(op.cap), CLSA_KARG(op.epoch), CLSA_KARG(op.fault_at),
+                         CLSA_KARG(items), CLSA_KLOCAL(op.tile_bytes), CLSA_KLOCAL(tile * 4),
+                         CLSA_KLOCAL(op.wg * 4), CLSA_KLOCAL(op.wg * 4),
+                         /* the repair's three */ CLSA_KLOCAL(0), CLSA_KLOCAL(0), CLSA_KLOCAL(0)};
+    size_t nargs = sizeof args / sizeof args[0] - 3;
+    uint32_t kept = 0;
+    int faulted = 0;
+    if ((st = clsa__sa_run(ctx, "scan+groups", 0, "grp_rank_compact", op.nb * op.wg, op.wg,
+                           nargs, args)) ||
+        (st = clsa__onepass_end(ctx, &op, &kept, &faulted)) ||
+        (faulted && (st = rank_compact_repair(ctx, w, &op, args, nargs, &kept))))
+        return st;
+    cl_mem t = w->u;
+    w->u = w->sk;
+    w->sk = t;
+    w->m = kept;
+    w->marked = kept > 0;
+    return CLSA_OK;
+}
+
 /* Only the heads of groups that stay unsorted are scattered (at most m / 2:
  * sv may be half the size of u); singletons take slot + delta directly.
  * Four kernels and two scans: split flags and values (grp_split_heads),
@@ -153,17 +237,21 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
     cl_int marks = marks_on(ctx, w);
     cl_ulong b64;
     cl_uint b32;
-    if ((st = RUN(w, "grp_rank_split", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KARG(w->sv),
+    int fused = 0;
+    w->g = g;
+    if (g > 0 && (st = rank_compact(ctx, w, sa, direct, &fused))) return st;
+    if (!fused &&
+        (st = RUN(w, "grp_rank_split", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KARG(w->sv),
                   CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->isa),
                   CLSA_KARG(marks), CLSA_KARG(sa), CLSA_KARG(direct),
                   clsa__idx_karg(w->index64, w->rank_base, &b64, &b32))))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    w->g = g;
     if (g == 0) { /* every suffix is final */
         w->m = 0;
         return CLSA_OK;
     }
+    if (fused) return CLSA_OK;
     /* keep flags in sk; their scan into k (its values are dead), as the
      * compaction writes u into sk */
     return compact_kept(ctx, w, w->sk, w->k);
