@@ -75,7 +75,10 @@ typedef struct clsa_tuning {
                                  budget; + 1024 global sorts restore groups by
                                  rank; + 2048 global sorts in halves and a merge;
                                  + 4096 the split gathers key2 instead of reading
-                                 the sorts' new-group flags (docs/SA.md) */
+                                 the sorts' new-group flags (docs/SA.md); + 8192
+                                 the split's ranks, keep scan and compaction in
+                                 three launches where the single pass would
+                                 take them in one (groups.c rank_compact) */
     unsigned onesweep;        /* radix sort: 1 single pass with decoupled look-back
                                  (radix_onesweep.cl), 0 reduce-then-scan; cleared
                                  when a single pass faults (radix_sort.c) */

@@ -170,13 +170,14 @@ done:
 
 /* grp_rank_split, the scan of its keep flags and the compaction in one
  * single pass (groups.cl grp_rank_compact) where the single-pass scan runs,
- * marks are on and slots are 32-bit; *done = 0: not taken. */
+ * marks are on and slots are 32-bit (CLSA_TUNE sa_path + 8192: never);
+ * *done = 0: not taken. */
 static clsa_status rank_compact(clsa_context *ctx, clsa__sa_work *w, cl_mem sa, int direct,
                                 int *done)
 {
     clsa__onepass op;
     *done = 0;
-    if (!marks_on(ctx, w) || w->index64) return CLSA_OK;
+    if (!marks_on(ctx, w) || w->index64 || (ctx->tune.sa_path & 8192)) return CLSA_OK;
     clsa_status st = clsa__onepass_begin(ctx, w->m, 1, &op, done);
     if (st || !*done) return st;
     cl_ulong m = w->m, n = w->n;
