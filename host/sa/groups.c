@@ -81,9 +81,13 @@ clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w)
     cl_ulong m = w->m;
     clsa_status st;
     if (w->marked) { /* the heads are marked in u: one scan, no gather of ranks */
+        /* Its total (the groups, known) is read where a blocking read costs
+         * less than a pass over the slots (radix_blind): the read lets the
+         * scan take the single pass, whose fault the host must see. */
+        uint32_t g = 0;
         w->marked = 0;
-        return clsa__scan_index(ctx, w->u, w->sk, w->m, 1, CLSA_SCAN_TOP_BITS, NULL, w->sv,
-                                w->index64);
+        return clsa__scan_index(ctx, w->u, w->sk, w->m, 1, CLSA_SCAN_TOP_BITS,
+                                w->m > ctx->tune.radix_blind ? &g : NULL, w->sv, w->index64);
     }
     if ((st = RUN(w, "grp_old_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(m),
                   CLSA_KARG(w->sk), local_keys(ctx, w, 1))))
