@@ -168,25 +168,22 @@ __kernel void grp_rank_split(const __global idx_t *u, __global uint *scan,
  * slots that stay unsorted, in order, into out, the head scan's own buffer
  * (a tile writes below the end of its slots only, and the tiles before it
  * have read theirs), each group's first slot marked in GRP_TOP.  Marks on,
- * 32-bit slots below 2^29 (the host's choice).
- * Repair: a tile that faulted wrote nothing, nor did any tile after it (a
- * walk that meets a fault faults), so their slots are untouched; they run
- * again from tile `first` on (one a work-group), tile t's kept slots into
- * fixed[rel[t - first] ..), which the host then copies into out (in out
- * itself they could overwrite a slot another of them has not read).  Their
- * ranks are written again: the same values. */
+ * 32-bit slots below 2^29 (the host's choice).  A tile whose look-back
+ * faulted writes its kept slots, packed, over its own values in val (read
+ * by it alone, and dead after the split) instead: a later tile that saw its
+ * sum before the fault may already have written over its slots of out;
+ * grp_rank_compact_repair moves them into place. */
 #define GRP_TOP32 0x80000000u /* GRP_TOP of the 32-bit slots */
-static inline void grp_rank_compact_tile(const __global idx_t *u, __global uint *out,
-                                  const __global idx_t *heads, const __global idx_t *val,
-                                  ulong m, ulong n, __global idx_t *isa, __global idx_t *sa,
-                                  int direct, idx_t sa_base, volatile __global uint *state,
-                                  uint cap, uint epoch_no, uint fault_at, uint items,
-                                  __local uint *tile, __local uint *packed, __local uint *a,
-                                  __local uint *b, __local uint *lb, const int repair,
-                                  uint first, const __global uint *rel, __global uint *fixed)
+__kernel void grp_rank_compact(const __global idx_t *u, __global uint *out,
+                               const __global idx_t *heads, __global idx_t *val, ulong m,
+                               ulong n, __global idx_t *isa, __global idx_t *sa, int direct,
+                               idx_t sa_base, volatile __global uint *state, uint cap,
+                               uint epoch_no, uint fault_at, uint items, __local uint *tile,
+                               __local uint *packed, __local uint *a, __local uint *b)
 {
+    __local uint lb[SP_LB];
     uint lid = get_local_id(0), lsize = get_local_size(0);
-    uint t = sp_ticket(state, epoch_no, !repair, lb + SP_LB - 1) + (repair ? first : 0u);
+    uint t = sp_ticket(state, epoch_no, lb + SP_LB - 1);
     ulong step = (ulong)lsize * items, base = (ulong)t * step;
     for (uint j = 0; j < items; j++) {
         ulong i = base + (ulong)j * lsize + lid;
@@ -201,49 +198,32 @@ static inline void grp_rank_compact_tile(const __global idx_t *u, __global uint 
         }
         tile[TILE_AT(j * lsize + lid)] = keep;
     }
-    uint sum = tile_runs(items, SCAN_FLAGS, tile, a, b), ok = 1, before;
-    if (repair)
-        before = rel[t - first];
-    else /* b, the group scan's scratch, holds the look-back's window */
-        before = sp_tile_prefix(state, cap, t, (uint)((m - 1) / step), sum, epoch_no, fault_at,
-                                b, lb, &ok);
+    uint sum = tile_runs(items, SCAN_FLAGS, tile, a, b), ok;
+    /* b, the group scan's scratch, holds the look-back's window */
+    uint before = sp_tile_prefix(state, cap, t, (uint)((m - 1) / step), sum, epoch_no, fault_at,
+                                 b, lb, &ok);
     uint run = a[lid];
     for (uint j = 0; j < items; j++) {
         uint x = tile[TILE_AT(lid * items + j)];
         if (x) packed[run++] = ((x & ~GRP_TOP32) - 1u) | (x & GRP_TOP32);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    __global uint *dst = repair ? fixed : out;
-    for (uint j = lid; ok && j < sum; j += lsize) dst[before + j] = packed[j];
+    __global uint *dst = ok ? out + before : (__global uint *)val + base;
+    for (uint j = lid; j < sum; j += lsize) dst[j] = packed[j];
 }
 
-/* tile: the padded tile (scan.cl TILE_AT), packed: a tile's words, a and
- * b: a word a work-item. */
-__kernel void grp_rank_compact(const __global idx_t *u, __global uint *out,
-                               const __global idx_t *heads, const __global idx_t *val, ulong m,
-                               ulong n, __global idx_t *isa, __global idx_t *sa, int direct,
-                               idx_t sa_base, volatile __global uint *state, uint cap,
-                               uint epoch_no, uint fault_at, uint items, __local uint *tile,
-                               __local uint *packed, __local uint *a, __local uint *b)
+/* After a fault: tile first + group id, if it faulted (its aggregate word,
+ * state[at + tile], has SP_FAULTED), moves its kept slots from saved (val)
+ * to out from offsets[tile], the sum of the tiles before it. */
+__kernel void grp_rank_compact_repair(const __global uint *state, ulong at, uint first,
+                                      const __global uint *offsets, const __global uint *saved,
+                                      __global uint *out, uint tile)
 {
-    __local uint lb[SP_LB];
-    grp_rank_compact_tile(u, out, heads, val, m, n, isa, sa, direct, sa_base, state, cap,
-                          epoch_no, fault_at, items, tile, packed, a, b, lb, 0, 0, out, out);
-}
-
-__kernel void grp_rank_compact_repair(const __global idx_t *u, __global uint *out,
-                                      const __global idx_t *heads, const __global idx_t *val,
-                                      ulong m, ulong n, __global idx_t *isa, __global idx_t *sa,
-                                      int direct, idx_t sa_base, volatile __global uint *state,
-                                      uint cap, uint epoch_no, uint fault_at, uint items,
-                                      __local uint *tile, __local uint *packed, __local uint *a,
-                                      __local uint *b, uint first, const __global uint *rel,
-                                      __global uint *fixed)
-{
-    __local uint lb[SP_LB];
-    grp_rank_compact_tile(u, out, heads, val, m, n, isa, sa, direct, sa_base, state, cap,
-                          epoch_no, fault_at, items, tile, packed, a, b, lb, 1, first, rel,
-                          fixed);
+    uint t = first + (uint)get_group_id(0), w = state[at + t];
+    if (!(w & SP_FAULTED)) return;
+    ulong base = (ulong)t * tile;
+    for (uint j = get_local_id(0); j < (w & ~SP_FAULTED); j += get_local_size(0))
+        out[offsets[t - first] + j] = saved[base + j];
 }
 
 /* heads[j] (the first slot of group j, from the scan: clsa__scan_index)

@@ -257,16 +257,16 @@ static uint sp_look_back(volatile __global uint *status, uint t, uint epoch, __l
     return lb[1];
 }
 
-/* The work-group's tile: from the ticket counter of the scan of parity
- * epoch_no & 1 (take), else its group id (a repair); tile 0 zeroes the
- * next scan's counters (this one's stay for the host). */
-static uint sp_ticket(volatile __global uint *state, uint epoch_no, int take, __local uint *tno)
+/* The work-group's tile, from the ticket counter of the scan of parity
+ * epoch_no & 1; tile 0 zeroes the next scan's counters (this one's stay
+ * for the host).  tno: a local word. */
+static uint sp_ticket(volatile __global uint *state, uint epoch_no, __local uint *tno)
 {
     uint lid = get_local_id(0), p = epoch_no & 1u;
-    if (lid == 0) *tno = take ? atomic_inc(&state[SP_TICKET + p]) : (uint)get_group_id(0);
+    if (lid == 0) *tno = atomic_inc(&state[SP_TICKET + p]);
     barrier(CLK_LOCAL_MEM_FENCE);
     uint t = *tno;
-    if (take && t == 0 && lid == 0) {
+    if (t == 0 && lid == 0) {
         atomic_xchg(&state[SP_TICKET + (p ^ 1u)], 0u);
         atomic_xchg(&state[SP_FAULTS + (p ^ 1u)], 0u);
     }
@@ -318,7 +318,7 @@ __kernel void scan_onepass(__global uint *in, __global uint *out, ulong n, uint 
                            __local uint *tile, __local uint *a, __local uint *b)
 {
     __local uint tno, lb[SP_LB];
-    uint t = sp_ticket(state, epoch_no, 1, &tno);
+    uint t = sp_ticket(state, epoch_no, &tno);
     ulong step = (ulong)get_local_size(0) * items, base = (ulong)t * step;
     uint sum = tile_load(in, n, base, items, mode, tile, a, b), ok;
     /* b, the group scan's scratch, holds the look-back's window */

@@ -263,10 +263,12 @@ clsa_status clsa__onepass_end(clsa_context *ctx, const clsa__onepass *op, uint32
     return CLSA_OK;
 }
 
+size_t clsa__onepass_sums_at(const clsa__onepass *op) { return SP_HEAD + (size_t)op->cap; }
+
 clsa_status clsa__onepass_sums(clsa_context *ctx, const clsa__onepass *op, uint32_t *sums,
                                size_t *first)
 {
-    clsa_status st = clsa__read(ctx, op->state, (SP_HEAD + (size_t)op->cap) * 4, sums, op->nb * 4);
+    clsa_status st = clsa__read(ctx, op->state, clsa__onepass_sums_at(op) * 4, sums, op->nb * 4);
     *first = op->nb;
     for (size_t t = 0; !st && t < op->nb; t++) {
         if ((sums[t] & SP_FAULTED) && *first == op->nb) *first = t;

@@ -44,6 +44,9 @@ clsa_status clsa__onepass_end(clsa_context *ctx, const clsa__onepass *op, uint32
  * that faulted (every one after it did too). */
 clsa_status clsa__onepass_sums(clsa_context *ctx, const clsa__onepass *op, uint32_t *sums,
                                size_t *first);
+/* Where in the state the tiles' aggregate words start (a word a tile: the
+ * sum, with bit 31 where the tile faulted), for kernels that read them. */
+size_t clsa__onepass_sums_at(const clsa__onepass *op);
 /* Stream compaction of 32-bit values by flags != 0; *count optional. */
 clsa_status clsa__compact(clsa_context *ctx, cl_mem in, cl_mem flags, size_t n, cl_mem out,
                           size_t *count);

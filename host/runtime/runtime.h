@@ -34,6 +34,9 @@ typedef struct clsa_tuning {
                                * their bit range instead of first reading back which
                                * digits vary (a blocking read costs a GPU more than a
                                * pass over so few keys); 0: always read */
+    size_t starts_read;       /* a doubling pass's first scan (the marked heads) reads
+                               * its total, so that it can take the single pass, from
+                               * this many slots on; 0: always */
     unsigned radix_reg;       /* 1: the radix ranking counts digits in registers
                                  (packed 8-bit counters), 0: in local memory */
     unsigned warp_nv;         /* CL_DEVICE_WARP_SIZE_NV where the device has

@@ -24,6 +24,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "radix_items")) t->radix_items = v;
     else if (!strcmp(key, "radix_reg")) t->radix_reg = v != 0;
     else if (!strcmp(key, "radix_blind")) t->radix_blind = (size_t)v;
+    else if (!strcmp(key, "starts_read")) t->starts_read = (size_t)v;
     else if (!strcmp(key, "radix_warp")) t->radix_warp = v > 2 ? 2 : (unsigned)v;
     else if (!strcmp(key, "radix_match")) t->radix_match = v > 3 ? 3 : (unsigned)v;
     else if (!strcmp(key, "radix_regs")) t->radix_regs = (unsigned)v;
@@ -66,7 +67,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
 static int zero_allowed(const char *key)
 {
     return !strcmp(key, "onesweep") || !strcmp(key, "scan_onepass") || !strcmp(key, "init_msd") || !strcmp(key, "isa_lazy") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
-           !strcmp(key, "radix_blind") || !strcmp(key, "radix_warp") ||
+           !strcmp(key, "radix_blind") || !strcmp(key, "starts_read") || !strcmp(key, "radix_warp") ||
            !strcmp(key, "radix_match") || !strcmp(key, "radix_vtile") ||
            !strcmp(key, "radix_shfl") ||
            !strcmp(key, "pool") || !strcmp(key, "part_decline") || !strcmp(key, "pack_min") ||
@@ -139,6 +140,11 @@ void clsa__tuning_init(clsa_tuning *t)
      * host), and the SA's small sorts (key2 over bits(n), group numbers)
      * vary in every digit anyway; CPU devices pay little for a read. */
     t->radix_blind = t->is_gpu ? (size_t)1 << 20 : 0;
+    /* The single pass saves a read of the slots and two launches over
+     * reduce-then-scan; a GPU's blocking read (tens of microseconds, the
+     * queue drained) costs about a read of 2^24 slots.  CPU devices (and
+     * the tests' forced single passes there) always read. */
+    t->starts_read = t->is_gpu ? (size_t)1 << 24 : 0;
     /* GPUs: the same 4096-key tile as 128 work-items x 32 keys ranks
      * faster (H200, 2^28 u32 pairs: 1.27e10 vs 9.9e9 pairs/s). */
     if (t->is_gpu && t->sort_wg >= 128) {

@@ -82,12 +82,13 @@ clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w)
     clsa_status st;
     if (w->marked) { /* the heads are marked in u: one scan, no gather of ranks */
         /* Its total (the groups, known) is read where a blocking read costs
-         * less than a pass over the slots (radix_blind): the read lets the
-         * scan take the single pass, whose fault the host must see. */
+         * less than the launches and the read of the slots it saves
+         * (starts_read): the read lets the scan take the single pass, whose
+         * fault the host must see. */
         uint32_t g = 0;
         w->marked = 0;
         return clsa__scan_index(ctx, w->u, w->sk, w->m, 1, CLSA_SCAN_TOP_BITS,
-                                w->m > ctx->tune.radix_blind ? &g : NULL, w->sv, w->index64);
+                                w->m >= ctx->tune.starts_read ? &g : NULL, w->sv, w->index64);
     }
     if ((st = RUN(w, "grp_old_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(m),
                   CLSA_KARG(w->sk), local_keys(ctx, w, 1))))
@@ -129,17 +130,15 @@ static clsa_status compact_kept(clsa_context *ctx, clsa__sa_work *w, cl_mem keep
     return CLSA_OK;
 }
 
-/* grp_rank_compact's repair (groups.cl): the tiles from the first that
- * faulted on, their kept slots through a buffer of their own into u's
- * new place; *kept = the slots kept. */
+/* grp_rank_compact's repair (groups.cl): the faulted tiles' kept slots,
+ * saved in val, moved into place; *kept = the slots kept. */
 static clsa_status rank_compact_repair(clsa_context *ctx, clsa__sa_work *w,
-                                       const clsa__onepass *op, clsa__karg *args, size_t nargs,
-                                       uint32_t *kept)
+                                       const clsa__onepass *op, uint32_t *kept)
 {
-    uint32_t *sums = malloc(op->nb * 4);
-    size_t first = 0, nf;
-    cl_mem rel = NULL, fixed = NULL;
     static const char *name = "grp_rank_compact_repair";
+    uint32_t *sums = malloc(op->nb * 4);
+    size_t first = 0;
+    cl_mem offs = NULL;
     clsa_status st = CLSA_OK;
     if (!sums) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "suffix array: %zu tile sums", op->nb);
     CLSA_TRY(clsa__onepass_sums(ctx, op, sums, &first));
@@ -147,28 +146,25 @@ static clsa_status rank_compact_repair(clsa_context *ctx, clsa__sa_work *w,
         st = clsa__fail(ctx, CLSA_ERR_OPENCL, "suffix array: single pass fault not found");
         goto done;
     }
-    uint32_t before = 0, after = 0;
-    for (size_t t = 0; t < first; t++) before += sums[t];
-    nf = op->nb - first;
-    for (size_t t = first; t < op->nb; t++) { /* sums[] becomes the offsets from first on */
+    uint32_t total = 0;
+    for (size_t t = 0; t < op->nb; t++) { /* sums[] becomes the tiles' offsets */
         uint32_t x = sums[t];
-        sums[t] = after;
-        after += x;
+        sums[t] = total;
+        total += x;
     }
-    *kept = before + after;
-    cl_uint first32 = (cl_uint)first;
-    CLSA_TRY(clsa__alloc(ctx, nf * 4, &rel));
-    CLSA_TRY(clsa__alloc(ctx, (after ? after : 1) * 4, &fixed));
-    CLSA_TRY(clsa__write(ctx, rel, 0, sums + first, nf * 4));
-    args[nargs] = (clsa__karg)CLSA_KARG(first32);
-    args[nargs + 1] = (clsa__karg)CLSA_KARG(rel);
-    args[nargs + 2] = (clsa__karg)CLSA_KARG(fixed);
-    CLSA_TRY(clsa__sa_run(ctx, "scan+groups", 0, name, nf * op->wg, op->wg, nargs + 3, args));
-    if (after) CLSA_TRY(clsa__copy(ctx, fixed, 0, w->sk, (size_t)before * 4, (size_t)after * 4));
+    *kept = total;
+    cl_ulong at = clsa__onepass_sums_at(op);
+    cl_uint first32 = (cl_uint)first, tile = (cl_uint)(op->wg * op->items);
+    size_t nf = op->nb - first;
+    CLSA_TRY(clsa__alloc(ctx, nf * 4, &offs));
+    CLSA_TRY(clsa__write(ctx, offs, 0, sums + first, nf * 4));
+    CLSA_TRY(clsa__sa_run(ctx, "scan+groups", 0, name, nf * op->wg, op->wg, 7,
+                          (clsa__karg[]){CLSA_KARG(op->state), CLSA_KARG(at), CLSA_KARG(first32),
+                                         CLSA_KARG(offs), CLSA_KARG(w->k), CLSA_KARG(w->sk),
+                                         CLSA_KARG(tile)}));
 done:
     free(sums);
-    clsa__free(ctx, &rel);
-    clsa__free(ctx, &fixed);
+    clsa__free(ctx, &offs);
     return st;
 }
 
@@ -193,15 +189,13 @@ static clsa_status rank_compact(clsa_context *ctx, clsa__sa_work *w, cl_mem sa, 
                          CLSA_KARG(dir), CLSA_KARG(b32), CLSA_KARG(op.state),
                          CLSA_KARG(op.cap), CLSA_KARG(op.epoch), CLSA_KARG(op.fault_at),
                          CLSA_KARG(items), CLSA_KLOCAL(op.tile_bytes), CLSA_KLOCAL(tile * 4),
-                         CLSA_KLOCAL(op.wg * 4), CLSA_KLOCAL(op.wg * 4),
-                         /* the repair's three */ CLSA_KLOCAL(0), CLSA_KLOCAL(0), CLSA_KLOCAL(0)};
-    size_t nargs = sizeof args / sizeof args[0] - 3;
+                         CLSA_KLOCAL(op.wg * 4), CLSA_KLOCAL(op.wg * 4)};
     uint32_t kept = 0;
     int faulted = 0;
     if ((st = clsa__sa_run(ctx, "scan+groups", 0, "grp_rank_compact", op.nb * op.wg, op.wg,
-                           nargs, args)) ||
+                           sizeof args / sizeof args[0], args)) ||
         (st = clsa__onepass_end(ctx, &op, &kept, &faulted)) ||
-        (faulted && (st = rank_compact_repair(ctx, w, &op, args, nargs, &kept))))
+        (faulted && (st = rank_compact_repair(ctx, w, &op, &kept))))
         return st;
     cl_mem t = w->u;
     w->u = w->sk;
