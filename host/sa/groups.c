@@ -47,7 +47,7 @@ int clsa__groups_flag_ok(const clsa_context *ctx, const clsa__sa_work *w)
 
 #define RUN(w, name, global, ...) RUN_WG(w, name, global, 0, __VA_ARGS__)
 #define RUN_WG(w, name, global, local, ...)                                              \
-    clsa__sa_run(ctx, "scan+groups", (w)->index64, name, global, local,                      \
+    clsa__sa_run(ctx, "scan+groups", (w)->index64, name, global, local,                 \
                  sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),               \
                  (clsa__karg[]){__VA_ARGS__})
 
