@@ -25,9 +25,8 @@ clsa_status clsa__scan_index(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
  * work-group, tiles of the scan's shape (wg x items values).  begin: *ok
  * = 0 where the single pass is off, n >= 2^29, one tile, or the local
  * memory (the tile, `extra` words more a tile value, two words a
- * work-item) or the
- * state does not fit; then the caller takes its other path.  The kernel's
- * state arguments are state, cap, epoch and fault_at. */
+ * work-item) or the state does not fit; then the caller takes its other
+ * path.  The kernel's state arguments are state, cap, epoch and fault_at. */
 typedef struct clsa__onepass {
     size_t wg, items, nb, tile_bytes; /* tile_bytes: the padded tile (scan.cl TILE_AT) */
     cl_mem state;
@@ -41,7 +40,8 @@ clsa_status clsa__onepass_begin(clsa_context *ctx, size_t n, size_t extra, clsa_
 clsa_status clsa__onepass_end(clsa_context *ctx, const clsa__onepass *op, uint32_t *total,
                               int *faulted);
 /* After a fault: the tiles' sums (nb words, read), *first = the first tile
- * that faulted (every one after it did too). */
+ * that faulted (a later tile that read a faulted tile's sum before its
+ * fault may not have faulted). */
 clsa_status clsa__onepass_sums(clsa_context *ctx, const clsa__onepass *op, uint32_t *sums,
                                size_t *first);
 /* Where in the state the tiles' aggregate words start (a word a tile: the
