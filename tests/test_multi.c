@@ -407,6 +407,43 @@ static void device_failure(void **state)
     free(sa);
 }
 
+/* The text packed once on the host for both members' uploads (CLSA_TUNE
+ * pack_once, forced on with pack_min=1 and small staging slots), against
+ * each member packing its own: 2 and 4 bits a symbol, and a byte the
+ * alphabet's sample misses (packing stops: the text goes up as it is). */
+static void packed_once(void **state)
+{
+    (void)state;
+    if (tu_small()) return; /* Oclgrind: kernels only from the context's own thread */
+    static const char *tunes[] = {
+        "part_decline=0,pack_min=1,stage_min=1,stage_slot=4096,stage_threads=3",
+        "part_decline=0,pack_min=1,stage_min=1,stage_slot=4096,stage_threads=3,pack_once=0",
+        "part_decline=0,pack_min=1,pack_bits=4,stage_min=1,stage_slot=4096,stage_threads=2"};
+    int64_t n = 200000;
+    uint8_t *t = malloc((size_t)n);
+    for (size_t k = 0; k < sizeof tunes / sizeof *tunes; k++) {
+        clsa_context *ctxs[2] = {tu_context_tuned(tunes[k], 1), tu_context_tuned(tunes[k], 1)};
+        for (int miss = 0; miss <= 1; miss++) {
+            unsigned sigma = k == 2 ? 13 : 4;
+            gen_fill(t, (size_t)n, GEN_MUTATED, 900, 60 + k);
+            for (int64_t i = 0; i < n; i++) t[i] = (uint8_t)('A' + t[i] % sigma);
+            /* between the sampled head (64 KiB) and the next sampled block */
+            if (miss) t[65536 + 1500] = 'z';
+            clsa_reset_stats(ctxs[0]);
+            clsa_reset_stats(ctxs[1]);
+            run_text(ctxs, 2, t, n, GEN_MUTATED, 900 + (unsigned)k);
+            for (int r = 0; r < 2; r++) {
+                assert_int_equal(tu_kernel_ran(ctxs[r], "text_unpack"), !miss);
+                assert_true(tu_kernel_ran(ctxs[r], "grp_rank_split") ||
+                            tu_kernel_ran(ctxs[r], "pd_part_own"));
+            }
+        }
+        clsa_destroy(ctxs[0]);
+        clsa_destroy(ctxs[1]);
+    }
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -422,6 +459,7 @@ int main(void)
         cmocka_unit_test(finished_member_asked),
         cmocka_unit_test(member_paths),
         cmocka_unit_test(declined_by_sample),
+        cmocka_unit_test(packed_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

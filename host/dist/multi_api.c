@@ -18,8 +18,10 @@ typedef struct member {
     clsa_context *ctx;
     const uint8_t *text;
     int64_t n, *sa;
-    /* the device engine: splitters, and the caller's SA and its width */
+    /* the device engine: splitters, the text packed for every member's
+     * upload (may be NULL), and the caller's SA and its width */
     const uint64_t *split;
+    const clsa__host_packed *packed;
     void *out;
     int index64;
     clsa_status st;
@@ -50,7 +52,8 @@ static void *run_member(void *arg)
     pthread_mutex_unlock(m->lock);
     if (go < 0) return NULL;
     if (m->split) {
-        m->st = dist_device_member(&m->c, m->ctx, m->text, m->n, m->split, read_slice, NULL, m,
+        m->st = dist_device_member(&m->c, m->ctx, m->text, m->n, m->packed, m->split, read_slice,
+                                   NULL, m,
                                    NULL, m->msg, sizeof m->msg);
         return NULL;
     }
@@ -61,9 +64,10 @@ static void *run_member(void *arg)
 }
 
 /* What the members run: split NULL, dist_sa into sa; else the device
- * engine into out (32- or 64-bit). */
+ * engine into out (32- or 64-bit), from packed where it is not NULL. */
 typedef struct engine {
     const uint64_t *split;
+    const clsa__host_packed *packed;
     int64_t *sa;
     void *out;
     int index64;
@@ -88,7 +92,7 @@ static clsa_status run_threads(clsa_context *const *ctxs, int k, const uint8_t *
     for (int r = 0; r < k; r++) {
         dist_comm_threads(&m[r].c, sh, r);
         m[r] = (member){.c = m[r].c, .ctx = ctxs[r], .text = text, .n = n, .sa = e->sa,
-                        .split = e->split, .out = e->out, .index64 = e->index64,
+                        .split = e->split, .packed = e->packed, .out = e->out, .index64 = e->index64,
                         .lock = &lock, .cond = &cond, .go = &go};
     }
     int started = 1;
@@ -149,6 +153,18 @@ static int devices_fit(clsa_context *const *ctxs, int k, int64_t n)
     return 1;
 }
 
+/* The text packed once, with all members' staging threads, for every
+ * member's upload (each would otherwise pack the whole text itself, all at
+ * once); empty where the first member's tuning would not pack it. */
+static void pack_once(clsa_context *const *ctxs, int k, const uint8_t *text, int64_t n,
+                      clsa__host_packed *packed)
+{
+    unsigned threads = 0;
+    for (int r = 0; r < k; r++) threads += ctxs[r]->tune.stage_threads;
+    if (!ctxs[0]->tune.pack_once || !clsa__text_pack_host(ctxs[0], text, (size_t)n, threads, packed))
+        memset(packed, 0, sizeof *packed);
+}
+
 static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, void *sa,
                          int64_t n, int index64)
 {
@@ -177,8 +193,11 @@ static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, 
         clsa_status st = CLSA_ERR_HOST_MEMORY;
         snprintf(msg, sizeof msg, "%s: out of host memory", name);
         if (split && !clsa__pd_part_splitters(text, (uint64_t)n, k, split)) {
-            engine e = {split, NULL, sa, index64};
+            clsa__host_packed packed;
+            pack_once(ctxs, k, text, n, &packed);
+            engine e = {split, &packed, NULL, sa, index64};
             st = run_threads(ctxs, k, text, &e, n, msg, sizeof msg);
+            clsa__text_packed_free(&packed);
         }
         free(split);
         return st ? fail_all(ctxs, k, st, msg) : CLSA_OK;
@@ -188,7 +207,7 @@ static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, 
         snprintf(msg, sizeof msg, "%s: out of host memory (%lld SA entries)", name, (long long)n);
         return fail_all(ctxs, k, CLSA_ERR_HOST_MEMORY, msg);
     }
-    engine e = {NULL, sa64, NULL, 1};
+    engine e = {NULL, NULL, sa64, NULL, 1};
     clsa_status st = run_threads(ctxs, k, text, &e, n, msg, sizeof msg);
     if (!st && !index64)
         for (int64_t i = 0; i < n; i++) ((int32_t *)sa)[i] = (int32_t)sa64[i];

@@ -126,6 +126,8 @@ typedef struct clsa_tuning {
                                * sort (host/sa/pd_part.c); 0: never */
     unsigned part_sample;     /* suffixes sampled for that before anything is sorted
                                * (clsa__pd_part_worth); 0: only the check after */
+    unsigned pack_once;       /* several devices: 1 the text packed once on the host
+                               * for all members' uploads, 0 each packs its own */
     unsigned pool;            /* 1: small scratch buffers are kept and reused within a
                                  public call (buffer.c), 0: created and released each
                                  time */
@@ -378,6 +380,25 @@ void clsa__stage_release(clsa_context *ctx);
  * and a kernel unpacks them, where ctx's tuning says it gains (pack_min);
  * else clsa__write. */
 clsa_status clsa__write_text(clsa_context *ctx, cl_mem dst, const void *text, size_t n);
+/* A text packed on the host once for the uploads of several contexts (the
+ * members of clsa_sa32_multi): byte i of n in data[i / (8 / bits)], the
+ * first of a byte's symbols in the high bits, sym[code] = the byte. */
+typedef struct clsa__host_packed {
+    unsigned bits;
+    unsigned char sym[16];
+    size_t bytes, n;
+    unsigned char *data; /* malloc'd; NULL while a staged write packs its pieces */
+} clsa__host_packed;
+/* Packs text[0, n) into out (threads host threads, at most 16) where ctx's
+ * uploads would pack it; 0 with out empty where they would not, a byte
+ * lies outside the sampled alphabet, or out of host memory. */
+int clsa__text_pack_host(const clsa_context *ctx, const void *text, size_t n, unsigned threads,
+                         clsa__host_packed *out);
+void clsa__text_packed_free(clsa__host_packed *p);
+/* clsa__write_text from the packed form p where it holds the text (p
+ * NULL or empty: clsa__write_text). */
+clsa_status clsa__write_text_packed(clsa_context *ctx, cl_mem dst, const void *text, size_t n,
+                                    const clsa__host_packed *p);
 clsa_status clsa__fill_zero(clsa_context *ctx, cl_mem dst, size_t off, size_t bytes);
 clsa_status clsa__copy(clsa_context *ctx, cl_mem src, size_t src_off, cl_mem dst, size_t dst_off,
                        size_t bytes);

@@ -12,13 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The packed form: byte i of n in packed byte i / (8 / bits), the first of
- * a byte's symbols in its high bits; sym[code] = the byte. */
-typedef struct packed_text {
-    unsigned bits;
-    unsigned char sym[16];
-    size_t bytes, n;
-} packed_text;
+/* The packed form (runtime.h's clsa__host_packed without its bytes). */
+typedef clsa__host_packed packed_text;
 
 #define SAMPLE_HEAD 65536
 #define SAMPLE_BLOCKS 64
@@ -164,15 +159,87 @@ static clsa_status unpack(clsa_context *ctx, cl_mem dpacked, cl_mem dst,
     return st;
 }
 
+/* Packing threads: each packs its part of the packed bytes. */
+typedef struct pack_part {
+    const pack_plan *pl;
+    const unsigned char *t;
+    size_t n, from, to; /* packed bytes [from, to) */
+    unsigned char *out;
+    int ok;
+} pack_part;
+
+static void *pack_part_run(void *arg)
+{
+    pack_part *q = arg;
+    size_t per = 8 / q->pl->bits, lo = q->from * per, hi = q->to * per;
+    q->ok = q->from >= q->to || pack_range(q->pl, q->t, lo, hi < q->n ? hi : q->n, q->out + q->from);
+    return NULL;
+}
+
+/* Whether ctx's uploads of an n-byte text at text would be packed: on, past
+ * pack_min, and not page-locked (which crosses at bus speed as it is). */
+static int worth_packing(const clsa_context *ctx, const void *text, size_t n)
+{
+    return ctx->tune.pack_min && n >= ctx->tune.pack_min && !clsa__is_pinned(ctx, text, n);
+}
+
+int clsa__text_pack_host(const clsa_context *ctx, const void *text, size_t n, unsigned threads,
+                         clsa__host_packed *out)
+{
+    memset(out, 0, sizeof *out);
+    pack_plan *pl = NULL;
+    if (!worth_packing(ctx, text, n) || !(pl = malloc(sizeof *pl)) ||
+        !plan_of(ctx, text, n, pl, out) || !(out->data = malloc(out->bytes))) {
+        free(pl);
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    pack_part part[16];
+    unsigned t = threads < 1 ? 1 : threads > 16 ? 16 : threads;
+    size_t each = (out->bytes + t - 1) / t;
+    for (unsigned i = 0; i < t; i++) {
+        size_t from = (size_t)i * each < out->bytes ? (size_t)i * each : out->bytes;
+        part[i] = (pack_part){pl, text, n, from, from + each < out->bytes ? from + each : out->bytes,
+                              out->data, 0};
+    }
+    clsa__run_team(pack_part_run, part, sizeof *part, t);
+    int ok = 1;
+    for (unsigned i = 0; i < t; i++) ok &= part[i].ok;
+    free(pl);
+    if (!ok) clsa__text_packed_free(out); /* a byte the sample missed */
+    return ok;
+}
+
+void clsa__text_packed_free(clsa__host_packed *p)
+{
+    free(p->data);
+    memset(p, 0, sizeof *p);
+}
+
+clsa_status clsa__write_text_packed(clsa_context *ctx, cl_mem dst, const void *text, size_t n,
+                                    const clsa__host_packed *p)
+{
+    if (!p || !p->data || p->n != n) return clsa__write_text(ctx, dst, text, n);
+    cl_mem dpacked = NULL;
+    clsa_status st = clsa__alloc(ctx, p->bytes, &dpacked);
+    if (st == CLSA_ERR_DEVICE_MEMORY) { /* no room: the text as it is */
+        ctx->message[0] = 0;
+        return clsa__write(ctx, dst, 0, text, n);
+    }
+    if (!st) st = clsa__write(ctx, dpacked, 0, p->data, p->bytes);
+    if (!st) st = unpack(ctx, dpacked, dst, p);
+    clsa__free(ctx, &dpacked);
+    return st;
+}
+
 clsa_status clsa__write_text(clsa_context *ctx, cl_mem dst, const void *text, size_t n)
 {
     pack_plan *pl = NULL;
-    packed_text p;
+    packed_text p = {0};
     cl_mem dpacked = NULL;
     int done = 0;
     clsa_status st = CLSA_OK;
-    if (!ctx->tune.pack_min || n < ctx->tune.pack_min || clsa__is_pinned(ctx, text, n) ||
-        !clsa__staged_ready(ctx) || !(pl = malloc(sizeof *pl)) || !plan_of(ctx, text, n, pl, &p))
+    if (!worth_packing(ctx, text, n) || !clsa__staged_ready(ctx) || !(pl = malloc(sizeof *pl)) || !plan_of(ctx, text, n, pl, &p))
         goto done;
     st = clsa__alloc(ctx, p.bytes, &dpacked);
     if (st == CLSA_ERR_DEVICE_MEMORY) { /* no room: the text as it is */
