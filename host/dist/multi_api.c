@@ -155,13 +155,23 @@ static int devices_fit(clsa_context *const *ctxs, int k, int64_t n)
 
 /* The text packed once, with all members' staging threads, for every
  * member's upload (each would otherwise pack the whole text itself, all at
- * once); empty where the first member's tuning would not pack it. */
-static void pack_once(clsa_context *const *ctxs, int k, const uint8_t *text, int64_t n,
+ * once); empty where the first member's tuning would not pack it.  It is
+ * packed into the caller's SA array (4 or 8 bytes a symbol against at most
+ * half a byte), which no member writes before every member has uploaded
+ * it: the uploads come before the members' first collective (the slices'
+ * allgather, clsa__pd_part_slices), the downloads after their last.  A
+ * malloc'd array would cost its page faults (256 MB for 1 GB of DNA: 30-40
+ * ms on the GPU machine) and its unmapping (13-15 ms), BENCHMARKS.md run 26. */
+static void pack_once(clsa_context *const *ctxs, int k, const uint8_t *text, int64_t n, void *sa,
                       clsa__host_packed *packed)
 {
     unsigned threads = 0;
     for (int r = 0; r < k; r++) threads += ctxs[r]->tune.stage_threads;
-    if (!ctxs[0]->tune.pack_once || !clsa__text_pack_host(ctxs[0], text, (size_t)n, threads, packed))
+    /* a caller's sa over the text itself: a malloc'd array instead */
+    uintptr_t s = (uintptr_t)sa, t = (uintptr_t)text, half = (uintptr_t)n / 2 + 1;
+    void *into = s + half <= t || t + (uintptr_t)n <= s ? sa : NULL;
+    if (!ctxs[0]->tune.pack_once ||
+        !clsa__text_pack_host(ctxs[0], text, (size_t)n, threads, into, packed))
         memset(packed, 0, sizeof *packed);
 }
 
@@ -194,7 +204,7 @@ static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, 
         snprintf(msg, sizeof msg, "%s: out of host memory", name);
         if (split && !clsa__pd_part_splitters(text, (uint64_t)n, k, split)) {
             clsa__host_packed packed;
-            pack_once(ctxs, k, text, n, &packed);
+            pack_once(ctxs, k, text, n, sa, &packed);
             engine e = {split, &packed, NULL, sa, index64};
             st = run_threads(ctxs, k, text, &e, n, msg, sizeof msg);
             clsa__text_packed_free(&packed);

@@ -387,13 +387,16 @@ typedef struct clsa__host_packed {
     unsigned bits;
     unsigned char sym[16];
     size_t bytes, n;
-    unsigned char *data; /* malloc'd; NULL while a staged write packs its pieces */
+    unsigned char *data; /* NULL while a staged write packs its pieces */
+    int owned;           /* data malloc'd here (else the caller's) */
 } clsa__host_packed;
 /* Packs text[0, n) into out (threads host threads, at most 16) where ctx's
- * uploads would pack it; 0 with out empty where they would not, a byte
- * lies outside the sampled alphabet, or out of host memory. */
+ * uploads would pack it: into the caller's memory at into (room for n / 2
+ * + 1 bytes), or a malloc'd array where into is NULL; 0 with out empty
+ * where they would not pack it, a byte lies outside the sampled alphabet,
+ * or out of host memory. */
 int clsa__text_pack_host(const clsa_context *ctx, const void *text, size_t n, unsigned threads,
-                         clsa__host_packed *out);
+                         void *into, clsa__host_packed *out);
 void clsa__text_packed_free(clsa__host_packed *p);
 /* clsa__write_text from the packed form p where it holds the text (p
  * NULL or empty: clsa__write_text). */

@@ -241,12 +241,13 @@ static int worth_packing(const clsa_context *ctx, const void *text, size_t n)
 }
 
 int clsa__text_pack_host(const clsa_context *ctx, const void *text, size_t n, unsigned threads,
-                         clsa__host_packed *out)
+                         void *into, clsa__host_packed *out)
 {
     memset(out, 0, sizeof *out);
     pack_plan *pl = NULL;
     if (!worth_packing(ctx, text, n) || !(pl = malloc(sizeof *pl)) ||
-        !plan_of(ctx, text, n, pl, out) || !(out->data = malloc(out->bytes))) {
+        !plan_of(ctx, text, n, pl, out) ||
+        !(out->data = into ? into : malloc(out->bytes))) {
         free(pl);
         memset(out, 0, sizeof *out);
         return 0;
@@ -259,6 +260,7 @@ int clsa__text_pack_host(const clsa_context *ctx, const void *text, size_t n, un
         part[i] = (pack_part){pl, text, n, from, from + each < out->bytes ? from + each : out->bytes,
                               out->data, 0};
     }
+    out->owned = !into;
     clsa__run_team(pack_part_run, part, sizeof *part, t);
     int ok = 1;
     for (unsigned i = 0; i < t; i++) ok &= part[i].ok;
@@ -269,7 +271,7 @@ int clsa__text_pack_host(const clsa_context *ctx, const void *text, size_t n, un
 
 void clsa__text_packed_free(clsa__host_packed *p)
 {
-    free(p->data);
+    if (p->owned) free(p->data);
     memset(p, 0, sizeof *p);
 }
 

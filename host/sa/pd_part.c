@@ -1,6 +1,7 @@
 /* One device's part of a suffix array sorted on several devices: owners,
  * slices and the rank exchange before each doubling pass (pd_part.h). */
 #include "pd_part.h"
+#include "sym_rank.h"
 #include "dist/comm.h"
 #include "prim/scan.h"
 
@@ -20,22 +21,16 @@ uint64_t clsa__pd_part_key(const uint8_t *text, uint64_t n, uint64_t p)
     return k;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 #define SPLIT_SAMPLES 65536u
 
 int clsa__pd_part_splitters(const uint8_t *text, uint64_t n, int size, uint64_t *split)
 {
     uint64_t s = n < SPLIT_SAMPLES ? n : SPLIT_SAMPLES;
-    uint64_t *keys = malloc((size_t)(s ? s : 1) * sizeof *keys);
+    uint64_t *keys = malloc((size_t)(s ? s : 1) * 2 * sizeof *keys);
     if (!keys) return -1;
     for (uint64_t i = 0; i < s; i++) keys[i] = clsa__pd_part_key(text, n, i * n / s);
-    qsort(keys, (size_t)s, sizeof *keys, cmp_u64);
-    for (int g = 1; g < size; g++) split[g - 1] = s ? keys[(uint64_t)g * s / (uint64_t)size] : 0;
+    const uint64_t *sorted = clsa__sort_u64(keys, keys + s, (size_t)s);
+    for (int g = 1; g < size; g++) split[g - 1] = s ? sorted[(uint64_t)g * s / (uint64_t)size] : 0;
     free(keys);
     return 0;
 }
@@ -52,7 +47,7 @@ int clsa__pd_part_worth(const uint8_t *text, uint64_t n, unsigned samples, unsig
     for (int c = 0; c < 256; c++)
         if (code[c]) code[c] = (uint16_t)++sigma;
     unsigned b = clsa__bits_of(sigma), h0 = 64 / b;
-    uint64_t *keys = malloc((size_t)s * sizeof *keys);
+    uint64_t *keys = malloc((size_t)s * 2 * sizeof *keys);
     if (!keys) return 1; /* the check after the initial sort still decides */
     for (uint64_t i = 0; i < s; i++) {
         uint64_t p = i * n / s, k = 0;
@@ -60,10 +55,10 @@ int clsa__pd_part_worth(const uint8_t *text, uint64_t n, unsigned samples, unsig
             k = k << b | (p + j < n ? code[text[p + j]] : 0u);
         keys[i] = k;
     }
-    qsort(keys, (size_t)s, sizeof *keys, cmp_u64);
+    const uint64_t *sorted = clsa__sort_u64(keys, keys + s, (size_t)s);
     uint64_t shared = 0; /* sampled suffixes whose key another sampled one has */
     for (uint64_t i = 0; i < s; i++)
-        shared += (i > 0 && keys[i - 1] == keys[i]) || (i + 1 < s && keys[i + 1] == keys[i]);
+        shared += (i > 0 && sorted[i - 1] == sorted[i]) || (i + 1 < s && sorted[i + 1] == sorted[i]);
     free(keys);
     /* A suffix whose key g - 1 others share finds one of them in the
      * sample with probability about (g - 1) s / n, so shared / s * n / s

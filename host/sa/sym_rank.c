@@ -21,6 +21,20 @@ static int radix_pass(uint64_t *v, uint64_t *tmp, size_t m, int b)
     return 1;
 }
 
+/* The passes over the low `bytes` bytes (the others are 0 in every value). */
+static uint64_t *sort_bytes(uint64_t *v, uint64_t *tmp, size_t m, int bytes)
+{
+    for (int b = 0; b < bytes; b++)
+        if (radix_pass(v, tmp, m, b)) {
+            uint64_t *t = v;
+            v = tmp;
+            tmp = t;
+        }
+    return v;
+}
+
+uint64_t *clsa__sort_u64(uint64_t *v, uint64_t *tmp, size_t m) { return sort_bytes(v, tmp, m, 8); }
+
 int clsa__sym_distinct(const void *text, int sym, size_t n, uint64_t **vals, size_t *m)
 {
     uint64_t *v = malloc((n ? n : 1) * sizeof *v), *tmp = malloc((n ? n : 1) * sizeof *tmp);
@@ -30,13 +44,9 @@ int clsa__sym_distinct(const void *text, int sym, size_t n, uint64_t **vals, siz
         return 0;
     }
     for (size_t i = 0; i < n; i++) v[i] = clsa__sym_at(text, sym, i);
-    for (int b = 0; b < sym; b++)
-        if (radix_pass(v, tmp, n, b)) {
-            uint64_t *t = v;
-            v = tmp;
-            tmp = t;
-        }
-    free(tmp);
+    uint64_t *sorted = sort_bytes(v, tmp, n, sym);
+    free(sorted == v ? tmp : v);
+    v = sorted;
     size_t u = 0;
     for (size_t i = 0; i < n; i++)
         if (u == 0 || v[i] != v[u - 1]) v[u++] = v[i];

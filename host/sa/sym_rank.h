@@ -23,6 +23,11 @@ static inline uint64_t clsa__sym_at(const void *text, int sym, uint64_t i)
  * work space at the peak.  0 when out of memory. */
 int clsa__sym_distinct(const void *text, int sym, size_t n, uint64_t **vals, size_t *m);
 
+/* v[0..m) sorted ascending by an LSD radix sort (tmp: m words of work
+ * space), one pass per byte that is not the same in every value; returns v
+ * or tmp, whichever holds the result. */
+uint64_t *clsa__sort_u64(uint64_t *v, uint64_t *tmp, size_t m);
+
 /* The rank of c among vals[0..m) (c must be one of them): binary search,
  * O(log m). */
 uint32_t clsa__sym_rank(const uint64_t *vals, size_t m, uint64_t c);
