@@ -25,7 +25,7 @@ typedef struct bench_row {
     char input[200];
     char kind[64];
     char source[16];
-    char note[1024];  /* several members' profiles fit */
+    char note[2048];  /* several members' profiles fit */
     int64_t n;            /* input bytes (text ops) or elements (primitives) */
     int reps;             /* timed repetitions actually run */
     int status;           /* clsa_status of the first failure, else 0 */

@@ -59,22 +59,23 @@ static int open_members(multi_arg *a, bench_row *row, int profile)
     return 0;
 }
 
-/* A member's copies and unpacking by name (the transfer phase's parts). */
+/* A member's copies, unpacking and kernels of 1 ms or more by name. */
 static void copies(const clsa_context *ctx, int r, bench_row *row)
 {
-    char buf[400], name[64];
+    char buf[480], name[64];
     size_t len = 0;
     double ms;
     uint64_t n;
     for (size_t i = 0; clsa_get_kernel_time(ctx, i, name, sizeof name, &ms, &n) == CLSA_OK; i++) {
-        if (!strstr(name, "staged") && !strstr(name, "unpack") && !strstr(name, "Buffer"))
+        if (!strstr(name, "staged") && !strstr(name, "unpack") && !strstr(name, "Buffer") &&
+            ms < 1.0)
             continue;
         int w = snprintf(buf + len, sizeof buf - len, " %s %.1f/%llu", name, ms,
                          (unsigned long long)n);
         if (w < 0 || (size_t)w >= sizeof buf - len) break;
         len += (size_t)w;
     }
-    if (len) row_note(row, "member %d copies ms:%s", r, buf);
+    if (len) row_note(row, "member %d copies and kernels ms:%s", r, buf);
 }
 
 /* One run on profiled contexts: each member's kernel and copy time by
