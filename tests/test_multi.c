@@ -407,22 +407,30 @@ static void device_failure(void **state)
     free(sa);
 }
 
-/* The text packed once on the host for both members' uploads (CLSA_TUNE
- * pack_once, forced on with pack_min=1 and small staging slots), against
- * each member packing its own: 2 and 4 bits a symbol, and a byte the
+/* The text packed once for both members' uploads, each block by the
+ * first upload that needs it (CLSA_TUNE pack_once, forced on with
+ * pack_min=1 and small staging slots), against each member packing its
+ * own: 2 and 4 bits a symbol, a member without staged copies (it packs or
+ * waits for every block, then copies them at once), and a byte the
  * alphabet's sample misses (packing stops: the text goes up as it is). */
 static void packed_once(void **state)
 {
     (void)state;
     if (tu_small()) return; /* Oclgrind: kernels only from the context's own thread */
-    static const char *tunes[] = {
-        "part_decline=0,pack_min=1,stage_min=1,stage_slot=4096,stage_threads=3",
-        "part_decline=0,pack_min=1,stage_min=1,stage_slot=4096,stage_threads=3,pack_once=0",
-        "part_decline=0,pack_min=1,pack_bits=4,stage_min=1,stage_slot=4096,stage_threads=2"};
+    static const char *tunes[][2] = {
+        {"part_decline=0,pack_min=1,stage_min=1,stage_slot=4096,stage_threads=3", NULL},
+        {"part_decline=0,pack_min=1,stage_min=1,stage_slot=4096,stage_threads=3,pack_once=0",
+         NULL},
+        {"part_decline=0,pack_min=1,pack_bits=4,stage_min=1,stage_slot=4096,stage_threads=2",
+         NULL},
+        {"part_decline=0,pack_min=1,stage_min=0", NULL},
+        {"part_decline=0,pack_min=1,stage_min=1,stage_slot=65536,stage_threads=2",
+         "part_decline=0,pack_min=1,stage_min=0"}};
     int64_t n = 200000;
     uint8_t *t = malloc((size_t)n);
     for (size_t k = 0; k < sizeof tunes / sizeof *tunes; k++) {
-        clsa_context *ctxs[2] = {tu_context_tuned(tunes[k], 1), tu_context_tuned(tunes[k], 1)};
+        const char *second = tunes[k][1] ? tunes[k][1] : tunes[k][0];
+        clsa_context *ctxs[2] = {tu_context_tuned(tunes[k][0], 1), tu_context_tuned(second, 1)};
         for (int miss = 0; miss <= 1; miss++) {
             unsigned sigma = k == 2 ? 13 : 4;
             gen_fill(t, (size_t)n, GEN_MUTATED, 900, 60 + k);

@@ -29,7 +29,7 @@ int dist_device_one(const uint8_t *text, int64_t n, const clsa_context *ctx)
 }
 
 clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
-                               const clsa__host_packed *packed, const uint64_t *split, dist_slice_reader read,
+                               clsa__text_share *packed, const uint64_t *split, dist_slice_reader read,
                                dist_slice_known known, void *arg, dist_member_times *t,
                                char *msg, size_t cap)
 {
@@ -55,7 +55,7 @@ clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *t
     if (!alone || c->rank == 0) {
         st = clsa__alloc(ctx, (size_t)n, &dtext);
         if (!st) st = clsa__alloc(ctx, (size_t)n * 4, &dsa);
-        if (!st) st = clsa__write_text_packed(ctx, dtext, text, (size_t)n, packed);
+        if (!st) st = clsa__write_text_shared(ctx, dtext, text, (size_t)n, packed);
     }
     double t1 = clsa__now();
     if (!alone) st = clsa__sa_device_part(ctx, dtext, dsa, n, &p, st);

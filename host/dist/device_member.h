@@ -84,10 +84,10 @@ clsa_status dist_read_slice(clsa_context *ctx, cl_mem dsa, void *dst, uint64_t c
  * the last step (read) is not: the caller agrees its status.  msg: the
  * failure's text.  t (may be NULL) gets the upload, sort and download
  * times and whether one device built it all.  packed (may be NULL): the
- * text packed once on the host for every member's upload.  Runs as a
+ * text's packing shared by every member's upload.  Runs as a
  * public call on ctx (its lock). */
 clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
-                               const clsa__host_packed *packed,
+                               clsa__text_share *packed,
                                const uint64_t *split, dist_slice_reader read,
                                dist_slice_known known, void *arg, dist_member_times *t,
                                char *msg, size_t cap);

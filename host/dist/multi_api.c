@@ -18,10 +18,10 @@ typedef struct member {
     clsa_context *ctx;
     const uint8_t *text;
     int64_t n, *sa;
-    /* the device engine: splitters, the text packed for every member's
-     * upload (may be NULL), and the caller's SA and its width */
+    /* the device engine: splitters, the text's packing shared by every
+     * member's upload (may be NULL), and the caller's SA and its width */
     const uint64_t *split;
-    const clsa__host_packed *packed;
+    clsa__text_share *packed;
     void *out;
     int index64;
     clsa_status st;
@@ -67,7 +67,7 @@ static void *run_member(void *arg)
  * engine into out (32- or 64-bit), from packed where it is not NULL. */
 typedef struct engine {
     const uint64_t *split;
-    const clsa__host_packed *packed;
+    clsa__text_share *packed;
     int64_t *sa;
     void *out;
     int index64;
@@ -153,26 +153,22 @@ static int devices_fit(clsa_context *const *ctxs, int k, int64_t n)
     return 1;
 }
 
-/* The text packed once, with all members' staging threads, for every
- * member's upload (each would otherwise pack the whole text itself, all at
- * once); empty where the first member's tuning would not pack it.  It is
- * packed into the caller's SA array (4 or 8 bytes a symbol against at most
- * half a byte), which no member writes before every member has uploaded
- * it: the uploads come before the members' first collective (the slices'
- * allgather, clsa__pd_part_slices), the downloads after their last.  A
- * malloc'd array would cost its page faults (256 MB for 1 GB of DNA: 30-40
- * ms on the GPU machine) and its unmapping (13-15 ms), BENCHMARKS.md run 26. */
-static void pack_once(clsa_context *const *ctxs, int k, const uint8_t *text, int64_t n, void *sa,
-                      clsa__host_packed *packed)
+/* The text packed once for every member's upload, each block by the
+ * first member that needs it (each used to pack the whole text itself, all
+ * at once); NULL where the first member's tuning would not pack it.  The
+ * packing goes into the caller's SA array (4 or 8 bytes a symbol against at
+ * most half a byte), which no member writes before every member has
+ * uploaded it: the uploads come before the members' first collective (the
+ * slices' allgather, clsa__pd_part_slices), the downloads after their last.
+ * A malloc'd array would cost its page faults (256 MB for 1 GB of DNA) and
+ * its unmapping: 45-65 ms on the GPU machine, BENCHMARKS.md run 26. */
+static clsa__text_share *pack_once(clsa_context *const *ctxs, const uint8_t *text, int64_t n,
+                                   void *sa)
 {
-    unsigned threads = 0;
-    for (int r = 0; r < k; r++) threads += ctxs[r]->tune.stage_threads;
     /* a caller's sa over the text itself: a malloc'd array instead */
     uintptr_t s = (uintptr_t)sa, t = (uintptr_t)text, half = (uintptr_t)n / 2 + 1;
     void *into = s + half <= t || t + (uintptr_t)n <= s ? sa : NULL;
-    if (!ctxs[0]->tune.pack_once ||
-        !clsa__text_pack_host(ctxs[0], text, (size_t)n, threads, into, packed))
-        memset(packed, 0, sizeof *packed);
+    return ctxs[0]->tune.pack_once ? clsa__text_share_new(ctxs[0], text, (size_t)n, into) : NULL;
 }
 
 static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, void *sa,
@@ -203,11 +199,10 @@ static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, 
         clsa_status st = CLSA_ERR_HOST_MEMORY;
         snprintf(msg, sizeof msg, "%s: out of host memory", name);
         if (split && !clsa__pd_part_splitters(text, (uint64_t)n, k, split)) {
-            clsa__host_packed packed;
-            pack_once(ctxs, k, text, n, sa, &packed);
-            engine e = {split, &packed, NULL, sa, index64};
+            clsa__text_share *packed = pack_once(ctxs, text, n, sa);
+            engine e = {split, packed, NULL, sa, index64};
             st = run_threads(ctxs, k, text, &e, n, msg, sizeof msg);
-            clsa__text_packed_free(&packed);
+            clsa__text_share_free(packed);
         }
         free(split);
         return st ? fail_all(ctxs, k, st, msg) : CLSA_OK;

@@ -381,27 +381,21 @@ void clsa__stage_release(clsa_context *ctx);
  * else clsa__write. */
 clsa_status clsa__write_text(clsa_context *ctx, cl_mem dst, const void *text, size_t n);
 /* A text packed on the host once for the uploads of several contexts (the
- * members of clsa_sa32_multi): byte i of n in data[i / (8 / bits)], the
- * first of a byte's symbols in the high bits, sym[code] = the byte. */
-typedef struct clsa__host_packed {
-    unsigned bits;
-    unsigned char sym[16];
-    size_t bytes, n;
-    unsigned char *data; /* NULL while a staged write packs its pieces */
-    int owned;           /* data malloc'd here (else the caller's) */
-} clsa__host_packed;
-/* Packs text[0, n) into out (threads host threads, at most 16) where ctx's
- * uploads would pack it: into the caller's memory at into (room for n / 2
- * + 1 bytes), or a malloc'd array where into is NULL; 0 with out empty
- * where they would not pack it, a byte lies outside the sampled alphabet,
- * or out of host memory. */
-int clsa__text_pack_host(const clsa_context *ctx, const void *text, size_t n, unsigned threads,
-                         void *into, clsa__host_packed *out);
-void clsa__text_packed_free(clsa__host_packed *p);
-/* clsa__write_text from the packed form p where it holds the text (p
- * NULL or empty: clsa__write_text). */
-clsa_status clsa__write_text_packed(clsa_context *ctx, cl_mem dst, const void *text, size_t n,
-                                    const clsa__host_packed *p);
+ * members of clsa_sa32_multi), a block at a time by whichever upload needs
+ * the block first, so the packing is spread over every upload's staging
+ * threads and overlaps the copies; into the caller's memory at into (room
+ * for n / 2 + 1 bytes, not read by anyone until every upload is done) or a
+ * malloc'd array where into is NULL.  NULL where ctx's uploads would not
+ * pack the text, or out of host memory. */
+typedef struct clsa__text_share clsa__text_share;
+clsa__text_share *clsa__text_share_new(const clsa_context *ctx, const void *text, size_t n,
+                                       void *into);
+void clsa__text_share_free(clsa__text_share *s);
+/* clsa__write_text through s (NULL, or made for another text: as
+ * clsa__write_text); a byte outside the sampled alphabet sends the text up
+ * as it is.  Safe from several threads and contexts at once. */
+clsa_status clsa__write_text_shared(clsa_context *ctx, cl_mem dst, const void *text, size_t n,
+                                    clsa__text_share *s);
 clsa_status clsa__fill_zero(clsa_context *ctx, cl_mem dst, size_t off, size_t bytes);
 clsa_status clsa__copy(clsa_context *ctx, cl_mem src, size_t src_off, cl_mem dst, size_t dst_off,
                        size_t bytes);

@@ -9,14 +9,21 @@
  * only slower). */
 #include "runtime.h"
 
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
-/* The packed form (runtime.h's clsa__host_packed without its bytes). */
-typedef clsa__host_packed packed_text;
+/* The packed form: byte i of n in packed byte i / (8 / bits), the first of
+ * a byte's symbols in its high bits; sym[code] = the byte. */
+typedef struct packed_text {
+    unsigned bits;
+    unsigned char sym[16];
+    size_t bytes, n;
+} packed_text;
 
 #define SAMPLE_HEAD 65536
 #define SAMPLE_BLOCKS 64
@@ -216,23 +223,6 @@ static clsa_status unpack(clsa_context *ctx, cl_mem dpacked, cl_mem dst,
     return st;
 }
 
-/* Packing threads: each packs its part of the packed bytes. */
-typedef struct pack_part {
-    const pack_plan *pl;
-    const unsigned char *t;
-    size_t n, from, to; /* packed bytes [from, to) */
-    unsigned char *out;
-    int ok;
-} pack_part;
-
-static void *pack_part_run(void *arg)
-{
-    pack_part *q = arg;
-    size_t per = 8 / q->pl->bits, lo = q->from * per, hi = q->to * per;
-    q->ok = q->from >= q->to || pack_range(q->pl, q->t, lo, hi < q->n ? hi : q->n, q->out + q->from);
-    return NULL;
-}
-
 /* Whether ctx's uploads of an n-byte text at text would be packed: on, past
  * pack_min, and not page-locked (which crosses at bus speed as it is). */
 static int worth_packing(const clsa_context *ctx, const void *text, size_t n)
@@ -240,55 +230,107 @@ static int worth_packing(const clsa_context *ctx, const void *text, size_t n)
     return ctx->tune.pack_min && n >= ctx->tune.pack_min && !clsa__is_pinned(ctx, text, n);
 }
 
-int clsa__text_pack_host(const clsa_context *ctx, const void *text, size_t n, unsigned threads,
-                         void *into, clsa__host_packed *out)
+/* A text packed once for several uploads, a block at a time by the first
+ * upload that needs the block; the others copy it, or wait while it is
+ * being packed (never for long: a block's packer waits for nothing). */
+#define SHARE_BLOCK ((size_t)256 << 10) /* packed bytes: 1 MiB of DNA */
+enum { BLOCK_FREE, BLOCK_BUSY, BLOCK_DONE, BLOCK_BAD };
+
+struct clsa__text_share {
+    pack_plan pl;
+    packed_text p;
+    const unsigned char *t;
+    unsigned char *data;
+    int owned;
+    size_t blocks;
+    atomic_uchar *state;
+};
+
+clsa__text_share *clsa__text_share_new(const clsa_context *ctx, const void *text, size_t n,
+                                       void *into)
 {
-    memset(out, 0, sizeof *out);
-    pack_plan *pl = NULL;
-    if (!worth_packing(ctx, text, n) || !(pl = malloc(sizeof *pl)) ||
-        !plan_of(ctx, text, n, pl, out) ||
-        !(out->data = into ? into : malloc(out->bytes))) {
-        free(pl);
-        memset(out, 0, sizeof *out);
-        return 0;
+    clsa__text_share *s = calloc(1, sizeof *s);
+    if (!s || !worth_packing(ctx, text, n) || !plan_of(ctx, text, n, &s->pl, &s->p)) {
+        free(s);
+        return NULL;
     }
-    pack_part part[16];
-    unsigned t = threads < 1 ? 1 : threads > 16 ? 16 : threads;
-    size_t each = (out->bytes + t - 1) / t;
-    for (unsigned i = 0; i < t; i++) {
-        size_t from = (size_t)i * each < out->bytes ? (size_t)i * each : out->bytes;
-        part[i] = (pack_part){pl, text, n, from, from + each < out->bytes ? from + each : out->bytes,
-                              out->data, 0};
+    s->t = text;
+    s->blocks = clsa__div_up(s->p.bytes, SHARE_BLOCK);
+    s->owned = !into;
+    s->data = into ? into : malloc(s->p.bytes);
+    s->state = malloc(s->blocks * sizeof *s->state);
+    if (!s->data || !s->state) {
+        clsa__text_share_free(s);
+        return NULL;
     }
-    out->owned = !into;
-    clsa__run_team(pack_part_run, part, sizeof *part, t);
-    int ok = 1;
-    for (unsigned i = 0; i < t; i++) ok &= part[i].ok;
-    free(pl);
-    if (!ok) clsa__text_packed_free(out); /* a byte the sample missed */
-    return ok;
+    for (size_t b = 0; b < s->blocks; b++) atomic_init(&s->state[b], BLOCK_FREE);
+    return s;
 }
 
-void clsa__text_packed_free(clsa__host_packed *p)
+void clsa__text_share_free(clsa__text_share *s)
 {
-    if (p->owned) free(p->data);
-    memset(p, 0, sizeof *p);
+    if (!s) return;
+    if (s->owned) free(s->data);
+    free((void *)s->state);
+    free(s);
 }
 
-clsa_status clsa__write_text_packed(clsa_context *ctx, cl_mem dst, const void *text, size_t n,
-                                    const clsa__host_packed *p)
+/* Block b packed (by this thread or another); 0 when it holds a byte
+ * outside the alphabet. */
+static int block_ready(clsa__text_share *s, size_t b)
 {
-    if (!p || !p->data || p->n != n) return clsa__write_text(ctx, dst, text, n);
+    unsigned char st = atomic_load_explicit(&s->state[b], memory_order_acquire);
+    unsigned char want = BLOCK_FREE;
+    if (st == BLOCK_FREE &&
+        atomic_compare_exchange_strong_explicit(&s->state[b], &want, BLOCK_BUSY,
+                                                memory_order_acquire, memory_order_acquire)) {
+        size_t per = 8 / s->pl.bits, from = b * SHARE_BLOCK,
+               to = from + SHARE_BLOCK < s->p.bytes ? from + SHARE_BLOCK : s->p.bytes;
+        size_t hi = to * per < s->p.n ? to * per : s->p.n;
+        int ok = pack_range(&s->pl, s->t, from * per, hi, s->data + from);
+        atomic_store_explicit(&s->state[b], ok ? BLOCK_DONE : BLOCK_BAD, memory_order_release);
+        return ok;
+    }
+    while ((st = atomic_load_explicit(&s->state[b], memory_order_acquire)) == BLOCK_BUSY)
+        sched_yield();
+    return st == BLOCK_DONE;
+}
+
+/* A staged write's filler: the packed bytes [from, from + len), each block
+ * packed first where no upload has packed it yet. */
+static int share_fill(void *arg, size_t from, size_t len, void *slot)
+{
+    clsa__text_share *s = arg;
+    for (size_t b = from / SHARE_BLOCK; b * SHARE_BLOCK < from + len; b++) {
+        if (!block_ready(s, b)) return 0;
+        size_t lo = b * SHARE_BLOCK > from ? b * SHARE_BLOCK : from;
+        size_t hi = (b + 1) * SHARE_BLOCK < from + len ? (b + 1) * SHARE_BLOCK : from + len;
+        memcpy((unsigned char *)slot + (lo - from), s->data + lo, hi - lo);
+    }
+    return 1;
+}
+
+clsa_status clsa__write_text_shared(clsa_context *ctx, cl_mem dst, const void *text, size_t n,
+                                    clsa__text_share *s)
+{
+    if (!s || s->p.n != n || s->t != text) return clsa__write_text(ctx, dst, text, n);
     cl_mem dpacked = NULL;
-    clsa_status st = clsa__alloc(ctx, p->bytes, &dpacked);
+    int done = 0;
+    clsa_status st = clsa__alloc(ctx, s->p.bytes, &dpacked);
     if (st == CLSA_ERR_DEVICE_MEMORY) { /* no room: the text as it is */
         ctx->message[0] = 0;
-        return clsa__write(ctx, dst, 0, text, n);
+        st = CLSA_OK;
+    } else if (!st && clsa__staged_ready(ctx)) {
+        st = clsa__staged_write(ctx, dpacked, 0, s->p.bytes, share_fill, s, &done);
+    } else if (!st) { /* every block packed, then one plain copy */
+        done = 1;
+        for (size_t b = 0; done && b < s->blocks; b++) done = block_ready(s, b);
+        if (done) st = clsa__write(ctx, dpacked, 0, s->data, s->p.bytes);
     }
-    if (!st) st = clsa__write(ctx, dpacked, 0, p->data, p->bytes);
-    if (!st) st = unpack(ctx, dpacked, dst, p);
+    if (!st && done) st = unpack(ctx, dpacked, dst, &s->p);
     clsa__free(ctx, &dpacked);
-    return st;
+    if (st || done) return st;
+    return clsa__write(ctx, dst, 0, text, n); /* a byte the sample missed */
 }
 
 clsa_status clsa__write_text(clsa_context *ctx, cl_mem dst, const void *text, size_t n)
