@@ -231,9 +231,18 @@ void op_sa(bench_env *env, const bench_cfg *cfg, const bench_input *in, int inde
     row_fail(row, env->ctx, st, fn);
     if (row->reps) row_stats(row, env->ctx);
     if (!st && bench_should_check(cfg, in->n)) {
+        /* The timed reps' result before the check: the O(n) checker is one
+         * thread of random text reads (40-60 ns a symbol at billions), far
+         * longer than a device SA there, and a row killed by its timeout
+         * while checking would otherwise leave no time at all. */
+        bench_progress("  %s %s: %d reps, min %.3f s; checking", row->op, in->name, row->reps,
+                       row->t_min);
+        double t0 = bench_now();
         char why[200] = "";
         row->valid = bench_check_sa(in, sa, index64, why, sizeof why);
         if (!row->valid) snprintf(row->error, sizeof row->error, "WRONG SA: %s", why);
+        bench_progress("  %s %s: check %.1f s: %s", row->op, in->name, bench_now() - t0,
+                       row->valid ? "valid" : "WRONG");
     }
     if (!st && !cfg->no_resident && !row_budget_spent(cfg, row) && !bench_past_deadline(cfg)) {
         bench_progress("  %s %s: device-resident buffers", row->op, in->name);
