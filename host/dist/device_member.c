@@ -29,8 +29,8 @@ int dist_device_one(const uint8_t *text, int64_t n, const clsa_context *ctx)
 }
 
 clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
-                               clsa__text_share *packed, const uint64_t *split, dist_slice_reader read,
-                               dist_slice_known known, void *arg, dist_member_times *t,
+                               clsa__text_share *packed, const uint64_t *split,
+                               dist_slice_reader read, dist_slice_known known, void *arg, dist_member_times *t,
                                char *msg, size_t cap)
 {
     dist_member_times own;
@@ -165,9 +165,9 @@ clsa_status clsa__dist_device_sa_to(dist_comm *c, clsa_context *ctx, const uint8
     }
     out->t.plan = clsa__now() - t0;
     if (!(st = dist_agree(c, st, msg, cap)))
-        st = dist_device_member(c, ctx, text, n, NULL, alone ? NULL : split, read_placed, known_placed,
-                                &(placed){out, width, place, known, arg, msg, cap}, &out->t, msg,
-                                cap);
+        st = dist_device_member(c, ctx, text, n, NULL, alone ? NULL : split, read_placed,
+                                known_placed, &(placed){out, width, place, known, arg, msg, cap},
+                                &out->t, msg, cap);
     free(split);
     return dist_agree(c, st, msg, cap);
 }

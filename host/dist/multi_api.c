@@ -53,8 +53,7 @@ static void *run_member(void *arg)
     if (go < 0) return NULL;
     if (m->split) {
         m->st = dist_device_member(&m->c, m->ctx, m->text, m->n, m->packed, m->split, read_slice,
-                                   NULL, m,
-                                   NULL, m->msg, sizeof m->msg);
+                                   NULL, m, NULL, m->msg, sizeof m->msg);
         return NULL;
     }
     int64_t lo = dist_part_lo(m->n, m->c.size, m->c.rank);
@@ -92,7 +91,8 @@ static clsa_status run_threads(clsa_context *const *ctxs, int k, const uint8_t *
     for (int r = 0; r < k; r++) {
         dist_comm_threads(&m[r].c, sh, r);
         m[r] = (member){.c = m[r].c, .ctx = ctxs[r], .text = text, .n = n, .sa = e->sa,
-                        .split = e->split, .packed = e->packed, .out = e->out, .index64 = e->index64,
+                        .split = e->split, .packed = e->packed, .out = e->out,
+                        .index64 = e->index64,
                         .lock = &lock, .cond = &cond, .go = &go};
     }
     int started = 1;

@@ -309,50 +309,55 @@ static int share_fill(void *arg, size_t from, size_t len, void *slot)
     return 1;
 }
 
-clsa_status clsa__write_text_shared(clsa_context *ctx, cl_mem dst, const void *text, size_t n,
-                                    clsa__text_share *s)
+/* dst[0, n) = text through its packed form p: the packed bytes staged by
+ * fill(arg) where ctx stages copies, else copied from plain (NULL: no
+ * packed copy to send), then unpacked on the device.  The text goes up as
+ * it is where there is no room for the packed bytes, no way to send them,
+ * or fill meets a byte outside the alphabet. */
+static clsa_status upload_packed(clsa_context *ctx, cl_mem dst, const void *text, size_t n,
+                                 const packed_text *p, clsa__stage_fill fill, void *arg,
+                                 const void *plain)
 {
-    if (!s || s->p.n != n || s->t != text) return clsa__write_text(ctx, dst, text, n);
     cl_mem dpacked = NULL;
     int done = 0;
-    clsa_status st = clsa__alloc(ctx, s->p.bytes, &dpacked);
+    clsa_status st = clsa__alloc(ctx, p->bytes, &dpacked);
     if (st == CLSA_ERR_DEVICE_MEMORY) { /* no room: the text as it is */
         ctx->message[0] = 0;
         st = CLSA_OK;
     } else if (!st && clsa__staged_ready(ctx)) {
-        st = clsa__staged_write(ctx, dpacked, 0, s->p.bytes, share_fill, s, &done);
-    } else if (!st) { /* every block packed, then one plain copy */
+        st = clsa__staged_write(ctx, dpacked, 0, p->bytes, fill, arg, &done);
+    } else if (!st && plain) {
+        st = clsa__write(ctx, dpacked, 0, plain, p->bytes);
         done = 1;
-        for (size_t b = 0; done && b < s->blocks; b++) done = block_ready(s, b);
-        if (done) st = clsa__write(ctx, dpacked, 0, s->data, s->p.bytes);
     }
-    if (!st && done) st = unpack(ctx, dpacked, dst, &s->p);
+    if (!st && done) st = unpack(ctx, dpacked, dst, p);
     clsa__free(ctx, &dpacked);
     if (st || done) return st;
-    return clsa__write(ctx, dst, 0, text, n); /* a byte the sample missed */
+    return clsa__write(ctx, dst, 0, text, n);
+}
+
+clsa_status clsa__write_text_shared(clsa_context *ctx, cl_mem dst, const void *text, size_t n,
+                                    clsa__text_share *s)
+{
+    if (!s || s->p.n != n || s->t != text) return clsa__write_text(ctx, dst, text, n);
+    /* without staged copies: every block packed, then one plain copy */
+    int all = 1;
+    if (!clsa__staged_ready(ctx))
+        for (size_t b = 0; all && b < s->blocks; b++) all = block_ready(s, b);
+    return upload_packed(ctx, dst, text, n, &s->p, share_fill, s, all ? s->data : NULL);
 }
 
 clsa_status clsa__write_text(clsa_context *ctx, cl_mem dst, const void *text, size_t n)
 {
     pack_plan *pl = NULL;
     packed_text p = {0};
-    cl_mem dpacked = NULL;
-    int done = 0;
-    clsa_status st = CLSA_OK;
-    if (!worth_packing(ctx, text, n) || !clsa__staged_ready(ctx) || !(pl = malloc(sizeof *pl)) || !plan_of(ctx, text, n, pl, &p))
-        goto done;
-    st = clsa__alloc(ctx, p.bytes, &dpacked);
-    if (st == CLSA_ERR_DEVICE_MEMORY) { /* no room: the text as it is */
-        ctx->message[0] = 0;
-        st = CLSA_OK;
-        goto done;
+    if (!worth_packing(ctx, text, n) || !clsa__staged_ready(ctx) || !(pl = malloc(sizeof *pl)) ||
+        !plan_of(ctx, text, n, pl, &p)) {
+        free(pl);
+        return clsa__write(ctx, dst, 0, text, n); /* not worth it */
     }
     pack_fill_arg fa = {pl, text, n};
-    if (!st) st = clsa__staged_write(ctx, dpacked, 0, p.bytes, pack_fill, &fa, &done);
-    if (!st && done) st = unpack(ctx, dpacked, dst, &p);
-done:
-    clsa__free(ctx, &dpacked);
+    clsa_status st = upload_packed(ctx, dst, text, n, &p, pack_fill, &fa, NULL);
     free(pl);
-    if (st || done) return st;
-    return clsa__write(ctx, dst, 0, text, n); /* a byte the sample missed, or not worth it */
+    return st;
 }

@@ -221,10 +221,11 @@ void clsa__tuning_init(clsa_tuning *t)
      * packed: random DNA 1 GB 0.847 -> 0.642 s, text 100 MB 0.125 -> 0.104
      * s).  Slots of 2 MiB, two a thread: 32 MiB of page-locked memory with 8
      * threads, made once a context (page-locking costs about 0.4 ms a MB);
-     * 16 threads measured no faster than 8 (run 14b), but half the cores
-     * where that is more: on the 32-core host of two H100s 16 threads took
-     * random DNA 1 GB from 0.338-0.357 to 0.297-0.302 s and text 100 MB
-     * from 0.075-0.082 to 0.076-0.078 s (run 26e, alternating).
+     * 16 threads measured no faster than 8 on a 16-core host (run 14b), so
+     * up to 8, or half the cores where that is more: on the 32-core host of
+     * two H100s 16 threads took random DNA 1 GB from 0.338-0.357 to
+     * 0.297-0.302 s and text 100 MB from 0.075-0.082 to 0.076-0.078 s (run
+     * 26e, alternating).
      * From 4 MB: since a copy's pieces are spread over every thread
      * (staged_copy.c piece_of), a 10 MB text goes up through eight threads
      * instead of one driver copy (H100, run 16b: text@10M 0.0113 -> 0.0104 s
@@ -232,7 +233,10 @@ void clsa__tuning_init(clsa_tuning *t)
      * CPU devices). */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     long half = cores / 2 > CLSA_STAGE_THREADS ? CLSA_STAGE_THREADS : cores / 2;
-    t->stage_threads = cores < 1 ? 1 : cores > 8 ? (unsigned)(half > 8 ? half : 8) : (unsigned)cores;
+    t->stage_threads = cores < 1   ? 1
+                       : cores <= 8 ? (unsigned)cores
+                       : half > 8   ? (unsigned)half
+                                    : 8;
     t->stage_min = t->host_unified ? 0 : (size_t)4 << 20;
     t->stage_slot = (size_t)2 << 20;
     /* Staged writes of a text of at most 4 distinct bytes pack it 4 to a

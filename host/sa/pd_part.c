@@ -58,7 +58,8 @@ int clsa__pd_part_worth(const uint8_t *text, uint64_t n, unsigned samples, unsig
     const uint64_t *sorted = clsa__sort_u64(keys, keys + s, (size_t)s);
     uint64_t shared = 0; /* sampled suffixes whose key another sampled one has */
     for (uint64_t i = 0; i < s; i++)
-        shared += (i > 0 && sorted[i - 1] == sorted[i]) || (i + 1 < s && sorted[i + 1] == sorted[i]);
+        shared +=
+            (i > 0 && sorted[i - 1] == sorted[i]) || (i + 1 < s && sorted[i + 1] == sorted[i]);
     free(keys);
     /* A suffix whose key g - 1 others share finds one of them in the
      * sample with probability about (g - 1) s / n, so shared / s * n / s

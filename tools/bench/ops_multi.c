@@ -60,7 +60,7 @@ static int open_members(multi_arg *a, bench_row *row, int profile)
 }
 
 /* A member's copies, unpacking and kernels of 1 ms or more by name. */
-static void copies(const clsa_context *ctx, int r, bench_row *row)
+static void named_times(const clsa_context *ctx, int r, bench_row *row)
 {
     char buf[480], name[64];
     size_t len = 0;
@@ -108,7 +108,7 @@ static void profiled(multi_arg *a, bench_row *row)
         }
         row_note(row, "member %d ms:%s (total %.1f, %llu launches)", r, len ? buf : " -", total,
                  (unsigned long long)s.kernel_launches);
-        copies(a->ctx[r], r, row);
+        named_times(a->ctx[r], r, row);
     }
 }
 
