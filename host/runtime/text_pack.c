@@ -123,11 +123,11 @@ static inline int pack_pairs(const pack_plan *pl, const unsigned char *t, size_t
 /* 2 bits a symbol, 64 bytes a step in SSE2 (every x86-64): each byte
  * compared with the (up to) 4 symbols gives its code, then neighbouring
  * codes merge in 16- and 32-bit lanes, first symbol highest, and the lanes
- * narrow to 16 packed bytes.  One core of the 2-core dev machine packs
- * random DNA at 4.4-4.8 GB/s this way, 2.4-2.9 through the pair table (whose
- * rate bounded the GPU machine's DNA uploads, BENCHMARKS.md run 26).  Returns
- * the bytes of t[from, to) done (a multiple of 64); *bad gets whether one of
- * them lies outside the alphabet. */
+ * narrow to 16 packed bytes.  The pair table's rate bounded the GPU
+ * machine's DNA uploads: 1 GB went up in 71.6 ms through it, 41.5 ms this
+ * way (BENCHMARKS.md run 26).  Returns the bytes of t[from, to) done (a
+ * multiple of 64); *bad gets whether one of them lies outside the
+ * alphabet. */
 static size_t pack2_sse2(const pack_plan *pl, const unsigned char *t, size_t from, size_t to,
                          unsigned char *out, unsigned *bad)
 {
