@@ -550,24 +550,3 @@ __kernel void grp_large_put(const __global idx_t *vals, const __global idx_t *of
     if (k >= total) return;
     u[grp_large_slot(offs, cstart, grp_large_of(cstart, count, k), k)] = vals[k];
 }
-
-/* SA slot of every unsorted slot i (host/sa/early_patch.c): its group's
- * rank (the SA index of the group's first slot) plus i's place in the
- * group, less sa_base (a part's first SA index, else 0); scan and starts
- * as clsa__groups_starts leaves them.  u holds no marks. */
-__kernel void grp_slots(const __global idx_t *u, const __global idx_t *isa,
-                        const __global uint *scan, const __global idx_t *starts, ulong m,
-                        idx_t sa_base, __global idx_t *slots)
-{
-    ulong i = get_global_id(0);
-    if (i >= m) return;
-    slots[i] = isa[u[i]] - sa_base + ((idx_t)i - starts[scan[i] - 1]);
-}
-
-/* slots[m + i] = sa[slots[i]]: the final SA at the slots grp_slots listed. */
-__kernel void grp_take(__global idx_t *slots, ulong m, const __global idx_t *sa)
-{
-    ulong i = get_global_id(0);
-    if (i >= m) return;
-    slots[m + i] = sa[slots[i]];
-}

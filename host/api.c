@@ -71,11 +71,8 @@ static clsa_status sa_in_memory(clsa_context *ctx, const void *text, int sym, in
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &dsa));
     CLSA_TRY(sym == 1 ? clsa__write_text(ctx, dtext, text, tb)
                       : clsa__write(ctx, dtext, 0, text, tb));
-    ctx->early.dst = sa; /* the download may start during the last passes */
-    st = sa_device_of(ctx, dtext, sym, sep, 1, dsa, n, index64);
-    if (!st && !ctx->early.taken) st = clsa__read(ctx, dsa, 0, sa, (size_t)n * w);
-    ctx->early.dst = NULL;
-    ctx->early.taken = 0;
+    CLSA_TRY(sa_device_of(ctx, dtext, sym, sep, 1, dsa, n, index64));
+    CLSA_TRY(clsa__read(ctx, dsa, 0, sa, (size_t)n * w));
 done:
     clsa__free(ctx, &dtext);
     clsa__free(ctx, &dsa);

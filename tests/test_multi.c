@@ -452,39 +452,6 @@ static void packed_once(void **state)
     free(t);
 }
 
-/* The members' slices downloaded while their last passes run (CLSA_TUNE
- * early_read, with staged slots forced): from the first pass on
- * (early_read=1: every slot of it patched at the end) or once a quarter
- * of a slice is unsorted; inputs the members sort in several passes, one
- * they sort in none after the initial sort, and (part_sample=0) inputs
- * they decline after the initial sort, which one device then builds
- * alone, reading early itself.  On one member and on two. */
-static void early_slices(void **state)
-{
-    (void)state;
-    if (tu_small()) return; /* Oclgrind never reads early */
-    static const char *tunes[] = {
-        "stage_min=1,stage_slot=4096,stage_threads=3,early_read=1,part_decline=0",
-        "stage_min=1,stage_slot=65536,stage_threads=2,early_read=4,part_sample=0"};
-    for (int k = 0; k < 2; k++) {
-        clsa_context *ctxs[2] = {tu_context_tuned(tunes[k], 1), tu_context_tuned(tunes[k], 1)};
-        for (int members = 1; members <= 2; members++) {
-            run_with(ctxs, members, GEN_MUTATED, 500, 40000, 81 + (uint64_t)k);
-            run_with(ctxs, members, GEN_RANDOM, 4, 30011, 83);
-            run_with(ctxs, members, GEN_RANDOM, 200, 20000, 84);
-            run_with(ctxs, members, GEN_FIBONACCI, 0, 20000, 85);
-            uint8_t *t = malloc(50000);
-            gen_words(t, 50000, 0, 86);
-            run_text(ctxs, members, t, 50000, GEN_RANDOM, 0);
-            free(t);
-        }
-        assert_true(tu_kernel_ran(ctxs[0], "early read (waited)"));
-        assert_true(tu_kernel_ran(ctxs[1], "early read (waited)"));
-        clsa_destroy(ctxs[0]);
-        clsa_destroy(ctxs[1]);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -501,7 +468,6 @@ int main(void)
         cmocka_unit_test(member_paths),
         cmocka_unit_test(declined_by_sample),
         cmocka_unit_test(packed_once),
-        cmocka_unit_test(early_slices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

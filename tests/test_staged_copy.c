@@ -44,73 +44,6 @@ static void suffix_arrays(void **state)
     free(sa64);
 }
 
-/* The SA's download started while the last doubling passes run
- * (host/runtime/early_read.c, CLSA_TUNE early_read): at the first pass
- * (early_read=1, so every slot of that pass is patched at the end) and
- * once at most 1 in 4 slots is unsorted, over inputs that leave few and
- * many slots unsorted and need few and many passes; 32- and 64-bit
- * entries, an integer alphabet and a generalized SA (their device paths
- * run the same loop).  Whether a download ran early is checked on the
- * profile, so the route is known.  Not on Oclgrind, which never reads
- * early (its calls stay on one thread) and would only repeat test_sa. */
-static void early_reads(void **state)
-{
-    (void)state;
-    static const char *tunes[] = {"stage_min=1,stage_slot=1000,stage_threads=3,early_read=1",
-                                  "stage_min=1,stage_slot=4096,stage_threads=2,early_read=4"};
-    size_t most = tu_size(60000, 3000);
-    uint8_t *t = tu_malloc(most);
-    uint16_t *t16 = tu_malloc(most * 2);
-    int32_t *sa = tu_malloc(most * 4), *ref = tu_malloc(most * 4);
-    int64_t *sa64 = tu_malloc(most * 8);
-    for (int k = 0; k < 2; k++) {
-        clsa_context *ctx = tu_context_tuned(tunes[k], 1);
-        if (ctx->oclgrind) {
-            clsa_destroy(ctx);
-            break;
-        }
-        for (int kind = 0; kind < 5; kind++) {
-            size_t n = most - (size_t)kind * 97;
-            if (kind == 0) gen_fill(t, n, GEN_RANDOM, 4, 11 + k);
-            if (kind == 1) gen_fill(t, n, GEN_MUTATED, 300, 12 + k);
-            if (kind == 2) gen_words(t, n, 0, 13 + k);
-            if (kind == 3) gen_fill(t, n, GEN_FIBONACCI, 0, 0);
-            if (kind == 4) gen_fill(t, n, GEN_RANDOM, 2, 14 + k);
-            assert_int_equal(divsufsort(t, ref, (saidx_t)n), 0);
-            memset(sa, 0xA5, n * 4);
-            assert_int_equal(clsa_sa32(ctx, t, sa, (int64_t)n), CLSA_OK);
-            assert_memory_equal(sa, ref, n * 4);
-            memset(sa64, 0xA5, n * 8);
-            assert_int_equal(clsa_sa64(ctx, t, sa64, (int64_t)n), CLSA_OK);
-            for (size_t i = 0; i < n; i++) assert_int_equal(sa64[i], ref[i]);
-            /* the same order from 16-bit symbols of the same values */
-            for (size_t i = 0; i < n; i++) t16[i] = (uint16_t)(t[i] * 257u);
-            memset(sa, 0xA5, n * 4);
-            assert_int_equal(clsa_sa32_u16(ctx, t16, sa, (int64_t)n), CLSA_OK);
-            assert_memory_equal(sa, ref, n * 4);
-        }
-        /* a generalized SA of one string: its separator's suffix first,
-         * then the string's suffix array */
-        size_t n = most - 1;
-        int64_t len = (int64_t)n;
-        gen_fill(t, n, GEN_MUTATED, 200, 15 + k);
-        for (size_t i = 0; i < n; i++) t[i] &= 0x7f; /* a free byte for the device route */
-        assert_int_equal(divsufsort(t, ref, (saidx_t)n), 0);
-        int32_t *doc = tu_malloc(most * 4);
-        assert_int_equal(clsa_gsa32(ctx, t, &len, 1, sa, doc), CLSA_OK);
-        assert_int_equal(sa[0], (int32_t)n);
-        assert_memory_equal(sa + 1, ref, n * 4);
-        free(doc);
-        assert_int_equal(tu_kernel_ran(ctx, "early read (waited)"), !ctx->oclgrind);
-        clsa_destroy(ctx);
-    }
-    free(t);
-    free(t16);
-    free(sa);
-    free(ref);
-    free(sa64);
-}
-
 /* The BWT (a byte array: pieces of odd length) and a change of slot size
  * between contexts' calls. */
 static void bwt_bytes(void **state)
@@ -135,7 +68,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(suffix_arrays),
-        cmocka_unit_test(early_reads),
         cmocka_unit_test(bwt_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,8 +30,7 @@ int dist_device_one(const uint8_t *text, int64_t n, const clsa_context *ctx)
 
 clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
                                clsa__text_share *packed, const uint64_t *split,
-                               dist_slice_reader read, dist_slice_dest dest,
-                               dist_slice_known known, void *arg, dist_member_times *t,
+                               dist_slice_reader read, dist_slice_known known, void *arg, dist_member_times *t,
                                char *msg, size_t cap)
 {
     dist_member_times own;
@@ -46,8 +45,6 @@ clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *t
     p.cap = cap;
     p.known = known;
     p.known_arg = arg;
-    p.dest = dest;
-    p.dest_arg = arg;
     msg[0] = 0;
     /* alone, the slices are known before the upload */
     if (alone && known) known(arg, 0, c->rank == 0 ? (uint64_t)n : 0);
@@ -63,20 +60,14 @@ clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *t
     double t1 = clsa__now();
     if (!alone) st = clsa__sa_device_part(ctx, dtext, dsa, n, &p, st);
     if (!st && (alone || p.declined)) { /* one device, with the text already there */
-        if (c->rank == 0) {
-            ctx->early.dst = dest ? dest(arg, 0, (uint64_t)n) : NULL;
-            st = clsa__sa_device(ctx, dtext, dsa, n, 0);
-        }
+        if (c->rank == 0) st = clsa__sa_device(ctx, dtext, dsa, n, 0);
         p.base = 0;
         p.count = c->rank == 0 ? (uint64_t)n : 0;
     }
     /* kernels still queued would be charged to the download */
     if (!st && dsa) st = clsa__finish(ctx);
     double t2 = clsa__now();
-    int taken = ctx->early.taken; /* the slice went down during the sort */
-    ctx->early.dst = NULL;
-    ctx->early.taken = 0;
-    if (!st && !taken) st = read(arg, ctx, dsa, p.base, p.count);
+    if (!st) st = read(arg, ctx, dsa, p.base, p.count);
     t->upload = t1 - t0;
     t->sort = t2 - t1;
     t->download = clsa__now() - t2;
@@ -174,7 +165,7 @@ clsa_status clsa__dist_device_sa_to(dist_comm *c, clsa_context *ctx, const uint8
     }
     out->t.plan = clsa__now() - t0;
     if (!(st = dist_agree(c, st, msg, cap)))
-        st = dist_device_member(c, ctx, text, n, NULL, alone ? NULL : split, read_placed, NULL,
+        st = dist_device_member(c, ctx, text, n, NULL, alone ? NULL : split, read_placed,
                                 known_placed, &(placed){out, width, place, known, arg, msg, cap},
                                 &out->t, msg, cap);
     free(split);

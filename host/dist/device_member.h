@@ -72,18 +72,13 @@ int dist_device_one(const uint8_t *text, int64_t n, const clsa_context *ctx);
 typedef clsa_status (*dist_slice_reader)(void *arg, clsa_context *ctx, cl_mem dsa, uint64_t base,
                                          uint64_t count);
 
-/* Where read will put the slice SA[base, base + count) as 32-bit entries,
- * when it knows that before the sort (the download may then start while
- * the last passes run); NULL: not known, or another width. */
-typedef void *(*dist_slice_dest)(void *arg, uint64_t base, uint64_t count);
-
 /* dst[0, count) = the 32-bit device slice dsa[0, count), as 4- or (index64)
  * 8-byte entries; dst holds count * 8 bytes when index64. */
 clsa_status dist_read_slice(clsa_context *ctx, cl_mem dsa, void *dst, uint64_t count, int index64);
 
 /* Collective over c: the whole text up to ctx's device, this member's part
  * sorted, its slice told to known (may be NULL) as soon as it is known and
- * handed to read (all three get arg; dest may be NULL).  split: the c->size - 1 splitters
+ * handed to read (both get arg).  split: the c->size - 1 splitters
  * (clsa__pd_part_splitters), or NULL for member 0 to build the whole array
  * alone (the others get count 0).  Failures are agreed at every exchange;
  * the last step (read) is not: the caller agrees its status.  msg: the
@@ -93,8 +88,7 @@ clsa_status dist_read_slice(clsa_context *ctx, cl_mem dsa, void *dst, uint64_t c
  * public call on ctx (its lock). */
 clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
                                clsa__text_share *packed, const uint64_t *split,
-                               dist_slice_reader read, dist_slice_dest dest,
-                               dist_slice_known known, void *arg, dist_member_times *t,
+                               dist_slice_reader read, dist_slice_known known, void *arg, dist_member_times *t,
                                char *msg, size_t cap);
 #endif
 #endif

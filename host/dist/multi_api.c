@@ -43,15 +43,6 @@ static clsa_status read_slice(void *arg, clsa_context *ctx, cl_mem dsa, uint64_t
     return count ? dist_read_slice(ctx, dsa, dst, count, m->index64) : CLSA_OK;
 }
 
-/* Where read_slice puts it, for a download started during the sort (the
- * 32-bit SA only: the 64-bit one is widened in place after). */
-static void *slice_dest(void *arg, uint64_t base, uint64_t count)
-{
-    const member *m = arg;
-    (void)count;
-    return m->index64 ? NULL : (int32_t *)m->out + base;
-}
-
 static void *run_member(void *arg)
 {
     member *m = arg;
@@ -62,7 +53,7 @@ static void *run_member(void *arg)
     if (go < 0) return NULL;
     if (m->split) {
         m->st = dist_device_member(&m->c, m->ctx, m->text, m->n, m->packed, m->split, read_slice,
-                                   slice_dest, NULL, m, NULL, m->msg, sizeof m->msg);
+                                   NULL, m, NULL, m->msg, sizeof m->msg);
         return NULL;
     }
     int64_t lo = dist_part_lo(m->n, m->c.size, m->c.rank);

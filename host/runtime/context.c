@@ -487,7 +487,6 @@ void clsa_destroy(clsa_context *ctx)
     clsa__pool_drain(ctx);
     clsa__host_free_all(ctx);
     release_kernels(ctx);
-    clsa__early_release(ctx);
     clsa__copy_queues_release(ctx);
     clsa__stage_release(ctx);
     for (int i = 0; i < ctx->nprograms; i++)

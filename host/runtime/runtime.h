@@ -126,9 +126,6 @@ typedef struct clsa_tuning {
                                * sort (host/sa/pd_part.c); 0: never */
     unsigned part_sample;     /* suffixes sampled for that before anything is sorted
                                * (clsa__pd_part_worth); 0: only the check after */
-    unsigned early_read;      /* a device SA read into host memory starts its download
-                               * while the doubling passes run, once at most 1 in
-                               * early_read slots is unsorted (early_read.c); 0: never */
     unsigned pack_once;       /* several devices: 1 the text packed once on the host
                                * for all members' uploads, 0 each packs its own */
     unsigned pool;            /* 1: small scratch buffers are kept and reused within a
@@ -152,21 +149,6 @@ typedef struct clsa_tuning {
 #define CLSA_COPY_QUEUES 7
 /* Most host threads of a staged copy (staged_copy.c). */
 #define CLSA_STAGE_THREADS 16
-
-/* A device SA's download under way (early_read.c, below). */
-typedef struct clsa__early {
-    void *dst;        /* the host array of the SA buffer (its width), or NULL */
-    int taken;        /* out: dst holds the SA; the caller reads nothing */
-    int running;      /* a download thread holds the staged slots */
-    pthread_t thread;
-    cl_event marker;  /* the kernels before the download's start */
-    cl_command_queue queue;
-    cl_mem src;
-    size_t bytes;
-    cl_int err;       /* the download's first failing call, or CL_SUCCESS */
-    const char *call;
-} clsa__early;
-
 #define CLSA_MSG_CAP 8192
 
 typedef struct clsa_program_slot {
@@ -249,7 +231,6 @@ struct clsa_context {
      * used, kept until clsa_destroy. */
     struct clsa_pinned stage[2 * CLSA_STAGE_THREADS];
     unsigned nstage;
-    struct clsa__early early;
     /* Profiling events not read yet (launch.c): read when the public call
      * ends, so that timing does not make each kernel wait for the last. */
     struct clsa_pending_event {
@@ -392,28 +373,6 @@ typedef int (*clsa__stage_fill)(void *arg, size_t from, size_t len, void *slot);
 clsa_status clsa__staged_write(clsa_context *ctx, cl_mem dst, size_t off, size_t bytes,
                                clsa__stage_fill fill, void *arg, int *done);
 void clsa__stage_release(clsa_context *ctx);
-/* A staged read of src into dst on queue q from a thread of the caller's
- * (early_read.c), once clsa__staged_ready said yes and while no other copy
- * uses the slots: nothing charged or reported; the first failing call's
- * error, *call naming it. */
-cl_int clsa__staged_read_quiet(clsa_context *ctx, cl_command_queue q, cl_mem src, size_t off,
-                                void *dst, size_t bytes, const char **call);
-
-/* ---- a device SA's download under way while it is built (early_read.c) -----
- * The caller of a device suffix array that will read the SA buffer into
- * host memory names that memory in ctx->early.dst for the call; the
- * doubling loop may then start the download once few slots are unsorted
- * (clsa__early_start), and at the end patch the slots that were still
- * open into dst itself and set ctx->early.taken: the caller reads
- * nothing.  The caller clears both after the call. */
-/* Starts reading src[0, bytes) into ctx->early.dst once the kernels
- * enqueued so far have run, on a queue and threads of its own; *started
- * = 0 where it cannot (no staged slots, no thread: the caller reads at
- * the end as before). */
-clsa_status clsa__early_start(clsa_context *ctx, cl_mem src, size_t bytes, int *started);
-/* Waits for the download (if one runs); its status. */
-clsa_status clsa__early_join(clsa_context *ctx);
-void clsa__early_release(clsa_context *ctx);
 
 /* ---- byte texts crossing to the device (text_pack.c) ------------------------
  * dst[0, n) = text.  Texts of at most 16 distinct bytes go up packed to 1, 2

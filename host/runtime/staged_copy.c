@@ -109,9 +109,7 @@ static unsigned team_size(const clsa_context *ctx)
 
 int clsa__staged_ready(clsa_context *ctx)
 {
-    /* the slots are lent to a background read (early_read.c) */
-    if (!ctx->tune.stage_min || !ctx->tune.stage_slot || ctx->oclgrind || ctx->early.running)
-        return 0;
+    if (!ctx->tune.stage_min || !ctx->tune.stage_slot || ctx->oclgrind) return 0;
     size_t need = 2 * (size_t)team_size(ctx);
     if (ctx->nstage && ctx->stage[0].bytes != ctx->tune.stage_slot) clsa__stage_release(ctx);
     while (ctx->nstage < need) {
@@ -124,15 +122,15 @@ int clsa__staged_ready(clsa_context *ctx)
 }
 
 /* Runs the copy over the team: part 0 on this thread.  *done = 1 when every
- * piece moved.  Returns the first failing call's error, *call naming it;
- * nothing is charged or reported (a background copy's thread may not). */
-static cl_int team_copy(clsa_context *ctx, stage_part *proto, void *(*run)(void *),
-                        const char **call, int *done)
+ * piece moved. */
+static clsa_status run_team(clsa_context *ctx, stage_part *proto, void *(*run)(void *),
+                            const char *what, int *done)
 {
     unsigned t = team_size(ctx);
     stage_part part[CLSA_STAGE_THREADS];
     atomic_int stop;
     atomic_init(&stop, 0);
+    double t0 = clsa__now();
     for (unsigned i = 0; i < t; i++) {
         part[i] = *proto;
         part[i].ptr[0] = ctx->stage[2 * i].ptr;
@@ -141,26 +139,15 @@ static cl_int team_copy(clsa_context *ctx, stage_part *proto, void *(*run)(void 
         part[i].step = t;
         part[i].stop = &stop;
         part[i].err = CL_SUCCESS;
-        part[i].call = *call;
+        part[i].call = what;
     }
     clsa__run_team(run, part, sizeof *part, t);
-    *done = !atomic_load(&stop);
-    for (unsigned i = 0; i < t; i++)
-        if (part[i].err != CL_SUCCESS) {
-            *call = part[i].call;
-            return part[i].err;
-        }
-    return CL_SUCCESS;
-}
-
-static clsa_status run_team(clsa_context *ctx, stage_part *proto, void *(*run)(void *),
-                            const char *what, int *done)
-{
-    double t0 = clsa__now();
-    const char *call = what;
-    cl_int err = team_copy(ctx, proto, run, &call, done);
     if (ctx->profiling) clsa__charge_ms(ctx, CLSA_PHASE_TRANSFER, what, (clsa__now() - t0) * 1e3);
-    return err != CL_SUCCESS ? clsa__cl(ctx, err, call, NULL) : CLSA_OK;
+    for (unsigned i = 0; i < t; i++)
+        if (part[i].err != CL_SUCCESS)
+            return clsa__cl(ctx, part[i].err, part[i].call, NULL);
+    *done = !atomic_load(&stop);
+    return CLSA_OK;
 }
 
 /* Piece size of a copy: a slot, or less where that would leave threads
@@ -182,16 +169,6 @@ clsa_status clsa__staged_read(clsa_context *ctx, cl_mem src, size_t off, void *d
     stage_part proto = {.q = ctx->queue, .buf = src, .off = off, .bytes = bytes,
                         .slot = piece_of(ctx, bytes), .host = dst};
     return run_team(ctx, &proto, read_run, "staged read", done);
-}
-
-cl_int clsa__staged_read_quiet(clsa_context *ctx, cl_command_queue q, cl_mem src, size_t off,
-                                void *dst, size_t bytes, const char **call)
-{
-    int done = 0;
-    stage_part proto = {.q = q, .buf = src, .off = off, .bytes = bytes,
-                        .slot = piece_of(ctx, bytes), .host = dst};
-    *call = "staged read";
-    return bytes ? team_copy(ctx, &proto, read_run, call, &done) : CL_SUCCESS;
 }
 
 clsa_status clsa__staged_write(clsa_context *ctx, cl_mem dst, size_t off, size_t bytes,

@@ -59,7 +59,6 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "part_decline")) t->part_decline = (unsigned)v;
     else if (!strcmp(key, "part_sample")) t->part_sample = (unsigned)v;
     else if (!strcmp(key, "pack_once")) t->pack_once = v != 0;
-    else if (!strcmp(key, "early_read")) t->early_read = (unsigned)v;
     else if (!strcmp(key, "ooc64")) t->ooc64 = v != 0;
     else if (!strcmp(key, "ooc_groups")) t->ooc_groups = v;
     else if (!strcmp(key, "ooc_threads")) t->ooc_threads = v > 16 ? 16 : (unsigned)v;
@@ -74,8 +73,7 @@ static int zero_allowed(const char *key)
            !strcmp(key, "radix_shfl") ||
            !strcmp(key, "pool") || !strcmp(key, "part_decline") || !strcmp(key, "pack_min") ||
            !strcmp(key, "stage_min") ||
-           !strcmp(key, "part_sample") || !strcmp(key, "pack_once") ||
-           !strcmp(key, "early_read");
+           !strcmp(key, "part_sample") || !strcmp(key, "pack_once");
 }
 
 static void apply_env(clsa_tuning *t)
@@ -251,12 +249,6 @@ void clsa__tuning_init(clsa_tuning *t)
     t->part_decline = 32;
     t->part_sample = 65536;
     t->pack_once = 1;
-    /* The SA's download overlaps the last doubling passes once at most 1
-     * in 32 suffixes is unsorted: the slots still open then go down again
-     * at the end (8 bytes each against the 4 of every slot saved), so
-     * later is cheaper per slot but hides less.  CPU devices share their
-     * cores with the copy: never. */
-    t->early_read = t->is_gpu ? 32 : 0;
     /* the out-of-core path: 64-bit host arrays only where n needs them;
      * batches as large as the tags allow; one host thread per core */
     t->ooc64 = 0;

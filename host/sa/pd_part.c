@@ -1,7 +1,6 @@
 /* One device's part of a suffix array sorted on several devices: owners,
  * slices and the rank exchange before each doubling pass (pd_part.h). */
 #include "pd_part.h"
-#include "early_patch.h"
 #include "sym_rank.h"
 #include "dist/comm.h"
 #include "prim/scan.h"
@@ -266,7 +265,6 @@ clsa_status clsa__pd_part_exchange(clsa_context *ctx, clsa__pd_part *p, clsa__sa
         if ((p->declined = no[0] != 0)) return CLSA_OK;
     }
     *more = 1;
-    if (!st && p->early) st = clsa__early_patch_begin(ctx, w, p->early);
     x.scount = calloc((size_t)c->size, sizeof *x.scount);
     x.rcount = calloc((size_t)c->size, sizeof *x.rcount);
     if (!x.scount || !x.rcount)

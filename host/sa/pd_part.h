@@ -35,12 +35,6 @@ typedef struct clsa__pd_part {
      * early in the sort (the MPI output pre-faults it meanwhile) */
     void (*known)(void *arg, uint64_t base, uint64_t count);
     void *known_arg;
-    /* may be NULL: where the slice goes in host memory (its SA buffer's
-     * width), when the caller knows it before the sort: the download may
-     * then start while the last passes run (early_patch.h) */
-    void *(*dest)(void *arg, uint64_t base, uint64_t count);
-    void *dest_arg;
-    struct clsa__early_patch *early; /* clsa__sa_device_part's, for the exchanges */
 } clsa__pd_part;
 
 /* Big-endian key of the first 8 bytes of suffix p (0 past the end). */

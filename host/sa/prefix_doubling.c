@@ -17,7 +17,6 @@
  *    each split wrote its new singletons into it.
  * One repeated byte is answered directly. */
 #include "sa.h"
-#include "early_patch.h"
 #include "groups.h"
 #include "pd_part.h"
 #include "prim/radix_sort.h"
@@ -988,7 +987,6 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     size_t iw = index64 ? 8 : 4;
     int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT);
     pd_buffers b = {{NULL}};
-    clsa__early_patch early = {NULL, 0, 0};
     clsa__sa_work w;
     memset(&w, 0, sizeof w);
     w.index64 = index64;
@@ -1030,14 +1028,12 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     for (uint64_t h = a.h0; w.m > 0; h *= 2) {
         if ((st = past_convergence(ctx, h, w.n))) goto done;
         ctx->stats.doubling_passes++;
-        CLSA_TRY(clsa__early_patch_begin(ctx, &w, &early));
         CLSA_TRY(doubling_pass(ctx, &w, h));
         CLSA_TRY(report_sorted(ctx, "doubling", &w));
     }
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     CLSA_TRY(clsa__progress(ctx, "inversion", SORTED_SHARE));
     if (w.isa_unset || w.sa) { /* the initial sort and the splits left the SA in sa */
-        CLSA_TRY(clsa__early_patch_end(ctx, &w, &early));
     } else if (ranks) {
         CLSA_TRY(clsa__copy(ctx, w.isa, 0, sa, 0, (size_t)w.n * iw));
         *ranks = 1;
@@ -1046,7 +1042,6 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     }
     CLSA_TRY(clsa__progress(ctx, "inversion", 1.0));
 done:
-    clsa__early_patch_drop(ctx, &early);
     release_all(ctx, &b);
     clsa__set_phase(ctx, prev);
     return st;
@@ -1063,7 +1058,6 @@ clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem sa, int6
 {
     int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT);
     pd_buffers b = {{NULL}};
-    clsa__early_patch early = {NULL, 0, 0};
     clsa__sa_work w;
     memset(&w, 0, sizeof w);
     w.n = (uint64_t)n;
@@ -1086,14 +1080,12 @@ clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem sa, int6
     if (!st) st = alloc(ctx, &b, 36 * 4, &w.counts);
     if (!st) st = clsa__pd_part_own(ctx, p, text, w.n, sa, w.sk, &m);
     st = clsa__pd_part_slices(ctx, p, st, m);
-    if (!st && p->dest && p->count) ctx->early.dst = p->dest(p->dest_arg, p->base, p->count);
     w.u = sa;
     w.m = (size_t)m;
     w.rank_base = p->base;
     w.sa_len = m;
     w.direct_ok = 1; /* the slice written as its suffixes finish */
     if (!st && m) st = initial_groups(ctx, text, sa, &b, &w, &a, 1);
-    p->early = &early; /* started by the exchange once the members keep their parts */
     for (uint64_t h = a.h0 ? a.h0 : 1;; h *= 2) {
         int more = 0;
         st = clsa__pd_part_exchange(ctx, p, &w, text, h, st, &more);
@@ -1106,8 +1098,6 @@ clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem sa, int6
     }
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     if (!st) st = clsa__pd_part_invert(ctx, p, &w, text, sa);
-    if (!st) st = clsa__early_patch_end(ctx, &w, &early);
-    clsa__early_patch_drop(ctx, &early);
     release_all(ctx, &b);
     clsa__free(ctx, &p->dsplit);
     clsa__set_phase(ctx, prev);
