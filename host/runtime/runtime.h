@@ -358,6 +358,10 @@ void clsa__copy_queues_release(clsa_context *ctx);
  * others each on a thread of its own (up to 16 threads; on this one
  * afterwards where a thread cannot start); returns when all are done. */
 void clsa__run_team(void *(*run)(void *), void *parts, size_t size, unsigned t);
+/* clsa_check_sa32/64's check (host/cpu/check.c) over `parts` stretches of
+ * the SA, each on a thread (1..16): 1 valid, else 0 and why. */
+int clsa__check_sa_parts(const uint8_t *text, const void *sa, int64_t n, int index64,
+                         unsigned parts, char *why, size_t cap);
 /* Large copies between pageable memory and the device through the
  * context's page-locked slots, several host threads filling or emptying
  * them while the bus moves the pieces before (staged_copy.c).  Available
