@@ -346,9 +346,11 @@ CLSA_API clsa_status clsa_sa64_multi(clsa_context *const *ctxs, int k, const uin
                                      int64_t *sa, int64_t n);
 
 /* Checks that sa is the suffix array of text in O(n) time and O(sigma)
- * extra space.  *valid = 1 if correct, 0 if not; the return is an error only
- * for bad arguments.  When invalid and why is not NULL, a short reason is
- * written to why (cap bytes). */
+ * extra space a thread; arrays of 2^21 entries or more are checked by up to
+ * one thread a core (16 at most), with the same answer and reason.  *valid
+ * = 1 if correct, 0 if not; the return is an error only for bad arguments.
+ * When invalid and why is not NULL, a short reason is written to why (cap
+ * bytes). */
 CLSA_API clsa_status clsa_check_sa32(const uint8_t *text, const int32_t *sa, int64_t n, int *valid,
                                      char *why, size_t cap);
 CLSA_API clsa_status clsa_check_sa64(const uint8_t *text, const int64_t *sa, int64_t n, int *valid,
