@@ -25,7 +25,7 @@
 typedef struct check_part {
     const uint8_t *t;
     const void *sa;
-    int64_t n, lo, hi;     /* the part: SA[lo, hi), and text[lo', hi') for the histogram */
+    int64_t n, lo, hi;     /* the part: SA[lo, hi), and text[lo, hi) for the histogram */
     int64_t *start;        /* shared: start[c] = first slot of bucket c, start[256] = n */
     int64_t count[256];    /* the histogram, then the successors' first characters */
     int64_t ptr[256];      /* (c): where the part's walk starts each bucket */
