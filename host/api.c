@@ -56,23 +56,47 @@ done:
     return st;
 }
 
+/* Whether the caller's arrays are wrapped (devices that share memory with
+ * the host), not copied: clsa_host_alloc memory is already a mapped buffer,
+ * copied from (at the page-locked rate) rather than wrapped a second time. */
+static int zero_copy(clsa_context *ctx, const void *text, const void *sa, int64_t n, int sym,
+                     int index64)
+{
+    return ctx->tune.zero_copy && !clsa__is_pinned(ctx, text, (size_t)n * sym) &&
+           !clsa__is_pinned(ctx, sa, (size_t)n * (index64 ? 8 : 4));
+}
+
+/* A 64-bit SA of n < 2^32 copied to the host: built in 32-bit entries (the
+ * device path counts in 32 bits anyway; 17-20 instead of 33 B/n) and
+ * widened as it comes down (CLSA_TUNE sa64_narrow=0: the 64-bit pipeline). */
+static int narrow(const clsa_context *ctx, int64_t n, int index64)
+{
+    return index64 && ctx->tune.sa64_narrow && (uint64_t)n <= UINT32_MAX;
+}
+
+/* Whether the in-memory route's device entries are 64-bit (its memory
+ * need); where the caller's arrays may be wrapped, they are. */
+static int device_index64(const clsa_context *ctx, int64_t n, int index64)
+{
+    return index64 && (ctx->tune.zero_copy || !narrow(ctx, n, index64));
+}
+
 static clsa_status sa_in_memory(clsa_context *ctx, const void *text, int sym, int sep, void *sa,
                                 int64_t n, int index64)
 {
-    size_t w = index64 ? 8 : 4, tb = (size_t)n * sym;
-    /* clsa_host_alloc memory is already a mapped buffer: copy from it (at
-     * the page-locked rate) rather than wrap it a second time. */
-    if (ctx->tune.zero_copy && !clsa__is_pinned(ctx, text, tb) &&
-        !clsa__is_pinned(ctx, sa, (size_t)n * w))
+    size_t tb = (size_t)n * sym;
+    if (zero_copy(ctx, text, sa, n, sym, index64))
         return sa_zero_copy(ctx, text, sym, sep, sa, n, index64);
+    int dev64 = index64 && !narrow(ctx, n, index64);
     cl_mem dtext = NULL, dsa = NULL;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, tb, &dtext));
-    CLSA_TRY(clsa__alloc(ctx, (size_t)n * w, &dsa));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n * (dev64 ? 8 : 4), &dsa));
     CLSA_TRY(sym == 1 ? clsa__write_text(ctx, dtext, text, tb)
                       : clsa__write(ctx, dtext, 0, text, tb));
-    CLSA_TRY(sa_device_of(ctx, dtext, sym, sep, 1, dsa, n, index64));
-    CLSA_TRY(clsa__read(ctx, dsa, 0, sa, (size_t)n * w));
+    CLSA_TRY(sa_device_of(ctx, dtext, sym, sep, 1, dsa, n, dev64));
+    CLSA_TRY(index64 && !dev64 ? clsa__read_wide(ctx, dsa, sa, (size_t)n)
+                               : clsa__read(ctx, dsa, 0, sa, (size_t)n * (index64 ? 8 : 4)));
 done:
     clsa__free(ctx, &dtext);
     clsa__free(ctx, &dsa);
@@ -85,7 +109,8 @@ done:
 static int device_route(clsa_context *ctx, int64_t n, int sym, int index64)
 {
     int ooc = (uint64_t)n > UINT32_MAX || ctx->tune.out_of_core ||
-              clsa__sa_in_memory_need((uint64_t)n, sym, index64) > clsa__mem_free(ctx);
+              clsa__sa_in_memory_need((uint64_t)n, sym, device_index64(ctx, n, index64)) >
+                  clsa__mem_free(ctx);
     return ooc ? CLSA_ROUTE_DEVICE_OOC : CLSA_ROUTE_DEVICE;
 }
 
@@ -189,7 +214,8 @@ clsa_status clsa_sa_plan(clsa_context *ctx, int64_t n, int sym_bytes, int index6
     if (st) return st;
     memset(out, 0, sizeof *out);
     uint64_t un = (uint64_t)n;
-    out->in_memory_bytes = clsa__sa_in_memory_need(un, sym_bytes, index64);
+    out->in_memory_bytes =
+        clsa__sa_in_memory_need(un, sym_bytes, ctx ? device_index64(ctx, n, index64) : index64);
     clsa__lock(ctx);
     if (ctx) ctx->message[0] = 0;
     int route = ctx ? sa_route(ctx, n, sym_bytes, index64) : CLSA_ROUTE_HOST;

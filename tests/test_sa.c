@@ -153,7 +153,9 @@ static void hard_inputs(void **state)
  * sa_path + 128); scan_onepass=1: the scans of head and keep flags in a
  * single pass (the NVIDIA default) over tiles of 32 values, also with the
  * second tile faulting in every scan (the tiles from there on redone by
- * the host's repair). */
+ * the host's repair).  Every set with sa64_narrow=0, so that the 64-bit
+ * calls run the 64-bit pipeline's kernels (elsewhere they build 32-bit
+ * entries and widen them). */
 static void forced_paths(void **state)
 {
     (void)state;
@@ -180,7 +182,10 @@ static void forced_paths(void **state)
     size_t sizes[] = {100, 3000, 40000};
     clsa_context *saved = ctx;
     for (size_t t = 0; t < sizeof tunes / sizeof *tunes; t++) {
-        setenv("CLSA_TUNE", tunes[t], 1);
+        /* the 64-bit calls through the 64-bit pipeline (its kernels) */
+        char tune[160];
+        snprintf(tune, sizeof tune, "%s,sa64_narrow=0", tunes[t]);
+        setenv("CLSA_TUNE", tune, 1);
         ctx = tu_context();
         unsetenv("CLSA_TUNE");
         for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)

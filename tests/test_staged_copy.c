@@ -44,8 +44,8 @@ static void suffix_arrays(void **state)
     free(sa64);
 }
 
-/* The BWT (a byte array: pieces of odd length) and a change of slot size
- * between contexts' calls. */
+/* The BWT (a byte array: pieces of odd length), a widened 64-bit SA, and
+ * a change of slot size between contexts' calls. */
 static void bwt_bytes(void **state)
 {
     (void)state;
@@ -58,6 +58,15 @@ static void bwt_bytes(void **state)
     assert_int_equal(clsa_bwt(ctx, t, bwt, (int64_t)n, &primary), CLSA_OK);
     assert_int_equal(primary, want);
     assert_memory_equal(bwt, ref, n);
+    /* a 64-bit SA built in 32-bit entries and widened in pieces of whole
+     * entries (333-byte slots: 332-byte pieces) */
+    int32_t *sa = tu_malloc(n * 4);
+    int64_t *sa64 = tu_malloc(n * 8);
+    assert_int_equal(divsufsort(t, sa, (saidx_t)n), 0);
+    assert_int_equal(clsa_sa64(ctx, t, sa64, (int64_t)n), CLSA_OK);
+    for (size_t i = 0; i < n; i++) assert_int_equal(sa64[i], sa[i]);
+    free(sa);
+    free(sa64);
     clsa_destroy(ctx);
     free(t);
     free(bwt);

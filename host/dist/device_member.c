@@ -80,19 +80,8 @@ clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *t
 
 clsa_status dist_read_slice(clsa_context *ctx, cl_mem dsa, void *dst, uint64_t count, int index64)
 {
-    if (!index64) return clsa__read(ctx, dsa, 0, dst, (size_t)count * 4);
-    /* widened in place: the 32-bit slice is read into the upper half of
-     * the 64-bit one and spread from the front (entry i's 4 bytes lie at
-     * or after entry i's 8) */
-    int64_t *wide = dst;
-    uint32_t *src = (uint32_t *)(void *)(wide + count / 2);
-    clsa_status st = clsa__read(ctx, dsa, 0, src, (size_t)count * 4);
-    for (uint64_t i = 0; !st && i < count; i++) {
-        uint32_t v;
-        memcpy(&v, src + i, 4);
-        wide[i] = v;
-    }
-    return st;
+    return index64 ? clsa__read_wide(ctx, dsa, dst, (size_t)count)
+                   : clsa__read(ctx, dsa, 0, dst, (size_t)count * 4);
 }
 
 static clsa_status keep_slice(void *arg, clsa_context *ctx, cl_mem dsa, uint64_t base,

@@ -255,6 +255,24 @@ clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, siz
     return st;
 }
 
+clsa_status clsa__read_wide(clsa_context *ctx, cl_mem src, int64_t *dst, size_t count)
+{
+    int done = 0;
+    clsa_status st = staged(ctx, dst, count * 4) ? clsa__staged_read_wide(ctx, src, dst, count, &done)
+                                                : CLSA_OK;
+    if (st || done || !count) return st;
+    /* widened in place: the 32-bit entries read into the upper half and
+     * spread from the front (entry i's 4 bytes lie at or after entry i's 8) */
+    uint32_t *narrow = (uint32_t *)(void *)(dst + count / 2);
+    if ((st = clsa__read(ctx, src, 0, narrow, count * 4))) return st;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t v;
+        memcpy(&v, narrow + i, 4);
+        dst[i] = v;
+    }
+    return CLSA_OK;
+}
+
 clsa_status clsa__copy(clsa_context *ctx, cl_mem src, size_t src_off, cl_mem dst, size_t dst_off,
                        size_t bytes)
 {

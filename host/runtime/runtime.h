@@ -126,6 +126,9 @@ typedef struct clsa_tuning {
                                * sort (host/sa/pd_part.c); 0: never */
     unsigned part_sample;     /* suffixes sampled for that before anything is sorted
                                * (clsa__pd_part_worth); 0: only the check after */
+    unsigned sa64_narrow;     /* 1: a 64-bit SA of n < 2^32 read into host memory is
+                               * built in 32-bit entries on the device and widened as
+                               * it comes down (api.c); 0: the 64-bit pipeline */
     unsigned pack_once;       /* several devices: 1 the text packed once on the host
                                * for all members' uploads, 0 each packs its own */
     unsigned pool;            /* 1: small scratch buffers are kept and reused within a
@@ -343,6 +346,8 @@ static inline size_t clsa__piece(size_t done, size_t bytes)
 }
 clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *src, size_t bytes);
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes);
+/* dst[0, count) = the 32-bit entries src[0, count), widened to 64 bits. */
+clsa_status clsa__read_wide(clsa_context *ctx, cl_mem src, int64_t *dst, size_t count);
 /* A small write (up to CLSA_NOWAIT_MAX bytes) that does not wait for the
  * queue: src must stay valid until a later blocking call on the queue
  * (Oclgrind, or larger: clsa__write). */
@@ -371,6 +376,10 @@ int clsa__check_sa_parts(const uint8_t *text, const void *sa, int64_t n, int ind
 int clsa__staged_ready(clsa_context *ctx);
 clsa_status clsa__staged_read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes,
                               int *done);
+/* The same for count 32-bit entries of src into count 64-bit ones at dst
+ * (each thread widens its pieces as it empties its slots). */
+clsa_status clsa__staged_read_wide(clsa_context *ctx, cl_mem src, int64_t *dst, size_t count,
+                                   int *done);
 /* The bytes [from, from + len) of what a staged write writes, put into
  * slot; 0 stops the write (*done = 0: the filler's state says why). */
 typedef int (*clsa__stage_fill)(void *arg, size_t from, size_t len, void *slot);

@@ -21,6 +21,7 @@ typedef struct stage_part {
     cl_mem buf;
     size_t off, bytes, slot;     /* slot: the piece size, at most a slot's */
     char *host;                  /* reads: the destination */
+    int wide;                    /* reads: 32-bit entries to 64-bit ones at host */
     clsa__stage_fill fill;       /* writes: the source */
     void *fill_arg;
     void *ptr[2];
@@ -62,6 +63,16 @@ static void ask(stage_part *p, size_t k, int s, cl_event *ev)
            "clEnqueueReadBuffer");
 }
 
+static void widen(char *dst, const char *src, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        uint32_t v;
+        memcpy(&v, src + 4 * i, 4);
+        int64_t w = v;
+        memcpy(dst + 8 * i, &w, 8);
+    }
+}
+
 static void *read_run(void *arg)
 {
     stage_part *p = arg;
@@ -73,7 +84,8 @@ static void *read_run(void *arg)
         if (k + p->step < pieces) ask(p, k + p->step, s ^ 1, &ev[s ^ 1]);
         wait_slot(p, &ev[s]);
         if (p->err != CL_SUCCESS || atomic_load(p->stop)) break;
-        memcpy(p->host + k * p->slot, p->ptr[s], piece_len(p, k));
+        if (p->wide) widen(p->host + 2 * k * p->slot, p->ptr[s], piece_len(p, k) / 4);
+        else memcpy(p->host + k * p->slot, p->ptr[s], piece_len(p, k));
     }
     for (int s = 0; s < 2; s++) wait_slot(p, &ev[s]); /* no slot back while in use */
     return NULL;
@@ -168,6 +180,18 @@ clsa_status clsa__staged_read(clsa_context *ctx, cl_mem src, size_t off, void *d
     if (!bytes || !clsa__staged_ready(ctx)) return CLSA_OK;
     stage_part proto = {.q = ctx->queue, .buf = src, .off = off, .bytes = bytes,
                         .slot = piece_of(ctx, bytes), .host = dst};
+    return run_team(ctx, &proto, read_run, "staged read", done);
+}
+
+clsa_status clsa__staged_read_wide(clsa_context *ctx, cl_mem src, int64_t *dst, size_t count,
+                                   int *done)
+{
+    *done = 0;
+    /* pieces of whole entries */
+    size_t bytes = count * 4, slot = piece_of(ctx, bytes) / 4 * 4;
+    if (!bytes || slot < 4 || !clsa__staged_ready(ctx)) return CLSA_OK;
+    stage_part proto = {.q = ctx->queue, .buf = src, .off = 0, .bytes = bytes, .slot = slot,
+                        .host = (char *)dst, .wide = 1};
     return run_team(ctx, &proto, read_run, "staged read", done);
 }
 
