@@ -213,7 +213,8 @@ CLSA_API clsa_status clsa_get_kernel_time(const clsa_context *ctx, size_t i, cha
  * CLSA_ERR_TOO_LARGE.  ctx may be NULL: host backend.  On the device,
  * n >= 2^32 (clsa_sa64) is built out of core (SA and ranks in host memory,
  * 64-bit; the device sorts chunks): clsa_sa_plan says the route and its
- * memory beforehand. */
+ * memory beforehand.  In memory, clsa_sa64 of n < 2^32 needs on the device
+ * what clsa_sa32 needs (32-bit entries, widened as they come down). */
 CLSA_API clsa_status clsa_sa32(clsa_context *ctx, const uint8_t *text, int32_t *sa, int64_t n);
 CLSA_API clsa_status clsa_sa64(clsa_context *ctx, const uint8_t *text, int64_t *sa, int64_t n);
 
