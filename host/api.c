@@ -68,7 +68,8 @@ static int zero_copy(clsa_context *ctx, const void *text, const void *sa, int64_
 
 /* A 64-bit SA of n < 2^32 copied to the host: built in 32-bit entries (the
  * device path counts in 32 bits anyway; 17-20 instead of 33 B/n) and
- * widened as it comes down (CLSA_TUNE sa64_narrow=0: the 64-bit pipeline). */
+ * widened as it comes down (CLSA_TUNE sa64_narrow=0: the 64-bit pipeline),
+ * unless the caller's array is page-locked (sa_in_memory). */
 static int narrow(const clsa_context *ctx, int64_t n, int index64)
 {
     return index64 && ctx->tune.sa64_narrow && (uint64_t)n <= UINT32_MAX;
@@ -87,7 +88,9 @@ static clsa_status sa_in_memory(clsa_context *ctx, const void *text, int sym, in
     size_t tb = (size_t)n * sym;
     if (zero_copy(ctx, text, sa, n, sym, index64))
         return sa_zero_copy(ctx, text, sym, sep, sa, n, index64);
-    int dev64 = index64 && !narrow(ctx, n, index64);
+    /* a page-locked 64-bit array (clsa_host_alloc) takes the bus's rate
+     * whole; widening into it would run on one thread */
+    int dev64 = index64 && (!narrow(ctx, n, index64) || clsa__is_pinned(ctx, sa, (size_t)n * 8));
     cl_mem dtext = NULL, dsa = NULL;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, tb, &dtext));

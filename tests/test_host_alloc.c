@@ -35,6 +35,23 @@ static void sa_bwt_in_pinned_memory(void **state)
         free(ref_bwt);
         return;
     }
+    /* A page-locked 64-bit SA takes the 64-bit pipeline (not 32-bit entries
+     * widened on one thread); a malloc'd one the 32-bit entries, whose peak
+     * device memory is lower. */
+    int64_t *sa64 = NULL, *plain64 = tu_malloc(n * 8);
+    assert_int_equal(clsa_host_alloc(ctx, n * 8, (void **)&sa64), CLSA_OK);
+    clsa_reset_stats(ctx);
+    assert_int_equal(clsa_sa64(ctx, text, sa64, (int64_t)n), CLSA_OK);
+    for (size_t i = 0; i < n; i++) assert_int_equal(sa64[i], ref[i]);
+    assert_int_equal(clsa_get_stats(ctx, &s), CLSA_OK);
+    uint64_t pinned_peak = s.peak_device_bytes;
+    clsa_reset_stats(ctx);
+    assert_int_equal(clsa_sa64(ctx, text, plain64, (int64_t)n), CLSA_OK);
+    for (size_t i = 0; i < n; i++) assert_int_equal(plain64[i], ref[i]);
+    assert_int_equal(clsa_get_stats(ctx, &s), CLSA_OK);
+    assert_true(s.peak_device_bytes < pinned_peak);
+    assert_int_equal(clsa_host_free(ctx, sa64), CLSA_OK);
+    free(plain64);
     /* A range inside the arrays: the suffix array of text[1..n). */
     assert_int_equal(divsufsort(text + 1, ref, (saidx_t)(n - 1)), 0);
     assert_int_equal(clsa_sa32(ctx, text + 1, sa + 1, (int64_t)(n - 1)), CLSA_OK);
