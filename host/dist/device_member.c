@@ -30,8 +30,8 @@ int dist_device_one(const uint8_t *text, int64_t n, const clsa_context *ctx)
 
 clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
                                clsa__text_share *packed, const uint64_t *split,
-                               dist_slice_reader read, dist_slice_known known, void *arg, dist_member_times *t,
-                               char *msg, size_t cap)
+                               dist_slice_reader read, dist_slice_known known, void *arg,
+                               dist_member_times *t, char *msg, size_t cap)
 {
     dist_member_times own;
     if (!t) t = &own;

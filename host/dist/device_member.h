@@ -88,7 +88,7 @@ clsa_status dist_read_slice(clsa_context *ctx, cl_mem dsa, void *dst, uint64_t c
  * public call on ctx (its lock). */
 clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
                                clsa__text_share *packed, const uint64_t *split,
-                               dist_slice_reader read, dist_slice_known known, void *arg, dist_member_times *t,
-                               char *msg, size_t cap);
+                               dist_slice_reader read, dist_slice_known known, void *arg,
+                               dist_member_times *t, char *msg, size_t cap);
 #endif
 #endif

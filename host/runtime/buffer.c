@@ -255,6 +255,16 @@ clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, siz
     return st;
 }
 
+void clsa__widen_u32(int64_t *dst, const void *src, size_t count)
+{
+    const char *from = src;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t v;
+        memcpy(&v, from + 4 * i, 4);
+        dst[i] = v;
+    }
+}
+
 clsa_status clsa__read_wide(clsa_context *ctx, cl_mem src, int64_t *dst, size_t count)
 {
     int done = 0;
@@ -265,11 +275,7 @@ clsa_status clsa__read_wide(clsa_context *ctx, cl_mem src, int64_t *dst, size_t 
      * spread from the front (entry i's 4 bytes lie at or after entry i's 8) */
     uint32_t *narrow = (uint32_t *)(void *)(dst + count / 2);
     if ((st = clsa__read(ctx, src, 0, narrow, count * 4))) return st;
-    for (size_t i = 0; i < count; i++) {
-        uint32_t v;
-        memcpy(&v, narrow + i, 4);
-        dst[i] = v;
-    }
+    clsa__widen_u32(dst, narrow, count);
     return CLSA_OK;
 }
 

@@ -346,6 +346,9 @@ static inline size_t clsa__piece(size_t done, size_t bytes)
 }
 clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *src, size_t bytes);
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes);
+/* dst[i] = the 32-bit entry src[i], i < count, from the front: src may be
+ * dst's own upper half (entry i's 4 bytes lie at or after entry i's 8). */
+void clsa__widen_u32(int64_t *dst, const void *src, size_t count);
 /* dst[0, count) = the 32-bit entries src[0, count), widened to 64 bits. */
 clsa_status clsa__read_wide(clsa_context *ctx, cl_mem src, int64_t *dst, size_t count);
 /* A small write (up to CLSA_NOWAIT_MAX bytes) that does not wait for the

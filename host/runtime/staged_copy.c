@@ -63,16 +63,6 @@ static void ask(stage_part *p, size_t k, int s, cl_event *ev)
            "clEnqueueReadBuffer");
 }
 
-static void widen(char *dst, const char *src, size_t count)
-{
-    for (size_t i = 0; i < count; i++) {
-        uint32_t v;
-        memcpy(&v, src + 4 * i, 4);
-        int64_t w = v;
-        memcpy(dst + 8 * i, &w, 8);
-    }
-}
-
 static void *read_run(void *arg)
 {
     stage_part *p = arg;
@@ -84,7 +74,9 @@ static void *read_run(void *arg)
         if (k + p->step < pieces) ask(p, k + p->step, s ^ 1, &ev[s ^ 1]);
         wait_slot(p, &ev[s]);
         if (p->err != CL_SUCCESS || atomic_load(p->stop)) break;
-        if (p->wide) widen(p->host + 2 * k * p->slot, p->ptr[s], piece_len(p, k) / 4);
+        if (p->wide)
+            clsa__widen_u32((int64_t *)(void *)(p->host + 2 * k * p->slot), p->ptr[s],
+                            piece_len(p, k) / 4);
         else memcpy(p->host + k * p->slot, p->ptr[s], piece_len(p, k));
     }
     for (int s = 0; s < 2; s++) wait_slot(p, &ev[s]); /* no slot back while in use */
