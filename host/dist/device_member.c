@@ -19,13 +19,31 @@ int clsa__dist_device_fits(clsa_context *ctx, int64_t n)
            clsa__sa_in_memory_need((uint64_t)n, 1, 0) <= clsa__mem_free(ctx);
 }
 
-int dist_device_one(const uint8_t *text, int64_t n, const clsa_context *ctx)
+int dist_device_plan(const uint8_t *text, int64_t n, const clsa_context *ctx, int size,
+                     uint64_t *split)
 {
-    for (int64_t i = 1; i < n; i++)
-        if (text[i] != text[0])
-            return !clsa__pd_part_worth(text, (uint64_t)n, ctx->tune.part_sample,
-                                        ctx->tune.part_decline);
-    return 1; /* one repeated byte: all suffixes but the last 7 share a key */
+    int64_t i = 1;
+    while (i < n && text[i] == text[0]) i++;
+    if (i >= n) return 1; /* one repeated byte: all suffixes but the last 7 share a key */
+    unsigned threads = ctx->tune.stage_threads, ws = ctx->tune.part_sample;
+    clsa__pd_sample worth = {0}, splits = {0};
+    int ret = -1, checked = ctx->tune.part_decline && ws >= 2;
+    if (checked && clsa__pd_sample_take(text, (uint64_t)n, ws, threads, &worth)) goto done;
+    if (checked && !clsa__pd_part_worth(&worth, ctx->tune.part_decline)) {
+        ret = 1;
+        goto done;
+    }
+    const clsa__pd_sample *s = &worth;
+    if (!checked || ws != CLSA_PART_SPLIT_SAMPLES) { /* the same positions otherwise */
+        if (clsa__pd_sample_take(text, (uint64_t)n, CLSA_PART_SPLIT_SAMPLES, threads, &splits))
+            goto done;
+        s = &splits;
+    }
+    ret = clsa__pd_part_splitters(s, size, split) ? -1 : 0;
+done:
+    clsa__pd_sample_free(&worth);
+    clsa__pd_sample_free(&splits);
+    return ret;
 }
 
 clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *text, int64_t n,
@@ -141,14 +159,14 @@ clsa_status clsa__dist_device_sa_to(dist_comm *c, clsa_context *ctx, const uint8
     memset(out, 0, sizeof *out);
     /* a single member has no one to trade ranks with: the one-device
      * pipeline (direct SA, bucketed inversion) instead of pd_part's */
-    int64_t alone = c->size == 1 || dist_device_one(text, n, ctx);
-    uint64_t *split = NULL;
+    uint64_t *split = c->size > 1 ? malloc(sizeof *split * (size_t)c->size) : NULL;
+    int plan = c->size == 1 ? 1 : split ? dist_device_plan(text, n, ctx, c->size, split) : -1;
+    int64_t alone = plan == 1;
     clsa_status st = CLSA_OK;
     if (c->allreduce(c, &alone, 1, DIST_MAX)) { /* every member the same way */
         snprintf(msg, cap, "%s", c->msg);
         st = CLSA_ERR_IO;
-    } else if (!alone && (!(split = malloc(sizeof *split * (size_t)c->size)) ||
-                          clsa__pd_part_splitters(text, (uint64_t)n, c->size, split))) {
+    } else if (!alone && plan < 0) {
         snprintf(msg, cap, "out of host memory for the splitters");
         st = CLSA_ERR_HOST_MEMORY;
     }

@@ -15,7 +15,7 @@ CLSA_DIST_EXPORT int clsa__dist_device_fits(clsa_context *ctx, int64_t n);
 
 /* Wall seconds of a member's steps, for the callers' statistics (the
  * library never prints them).  one: 1 when one device built the whole
- * array (dist_device_one, or the members declined after the initial sort). */
+ * array (dist_device_plan, or the members declined after the initial sort). */
 typedef struct dist_member_times {
     double plan, upload, sort, download;
     int one;
@@ -31,7 +31,7 @@ typedef struct dist_host_slice {
 /* Collective over c (every member calls it with the same n and the whole
  * text, and each its own context, for which clsa__dist_device_fits holds): the
  * suffixes split by sampled splitters (or, where one device should build
- * it all, dist_device_one or a single member, member 0 alone), each
+ * it all, dist_device_plan or a single member, member 0 alone), each
  * member's range sorted on its device, its slice and step times into *out
  * (members in suffix order).  Status and msg agreed. */
 CLSA_DIST_EXPORT clsa_status clsa__dist_device_sa(dist_comm *c, clsa_context *ctx, const uint8_t *text,
@@ -64,8 +64,11 @@ CLSA_DIST_EXPORT clsa_status clsa__dist_device_sa_to(dist_comm *c, clsa_context 
 #ifdef CLSA_RUNTIME_H
 /* 1 when one device should build the whole array instead: one repeated
  * byte (nothing to split), or a sample says the initial sort leaves too
- * many suffixes unsorted for the rank exchanges to pay (pd_part.h). */
-int dist_device_one(const uint8_t *text, int64_t n, const clsa_context *ctx);
+ * many suffixes unsorted for the rank exchanges to pay (pd_part.h); else
+ * 0 with the size - 1 splitters in split, from the same sample where the
+ * sizes agree; -1: out of host memory. */
+int dist_device_plan(const uint8_t *text, int64_t n, const clsa_context *ctx, int size,
+                     uint64_t *split);
 
 /* Reads the member's slice SA[base, base + count) (32-bit entries in dsa)
  * to where the caller keeps it. */

@@ -193,12 +193,15 @@ static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, 
         /* one device for one repeated byte (all suffixes but the last 7
          * share a key: nothing to split) and for inputs whose sample says
          * the initial sort would leave too many suffixes unsorted */
-        if (dist_device_one(text, n, ctxs[0]))
-            return index64 ? clsa_sa64(ctxs[0], text, sa, n) : clsa_sa32(ctxs[0], text, sa, n);
         uint64_t *split = malloc(sizeof(uint64_t) * (size_t)k);
+        int plan = split ? dist_device_plan(text, n, ctxs[0], k, split) : -1;
+        if (plan == 1) {
+            free(split);
+            return index64 ? clsa_sa64(ctxs[0], text, sa, n) : clsa_sa32(ctxs[0], text, sa, n);
+        }
         clsa_status st = CLSA_ERR_HOST_MEMORY;
         snprintf(msg, sizeof msg, "%s: out of host memory", name);
-        if (split && !clsa__pd_part_splitters(text, (uint64_t)n, k, split)) {
+        if (plan == 0) {
             clsa__text_share *packed = pack_once(ctxs, text, n, sa);
             engine e = {split, packed, NULL, sa, index64};
             st = run_threads(ctxs, k, text, &e, n, msg, sizeof msg);

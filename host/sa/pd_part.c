@@ -21,38 +21,85 @@ uint64_t clsa__pd_part_key(const uint8_t *text, uint64_t n, uint64_t p)
     return k;
 }
 
-#define SPLIT_SAMPLES 65536u
+/* One part of a sample's gather: windows [from, to). */
+typedef struct sample_part {
+    const uint8_t *text;
+    uint64_t n, s, from, to;
+    uint8_t *win;
+} sample_part;
 
-int clsa__pd_part_splitters(const uint8_t *text, uint64_t n, int size, uint64_t *split)
+static void *sample_gather(void *arg)
 {
-    uint64_t s = n < SPLIT_SAMPLES ? n : SPLIT_SAMPLES;
+    const sample_part *g = arg;
+    for (uint64_t i = g->from; i < g->to; i++) {
+        uint64_t p = i * g->n / g->s, len = g->n - p < CLSA_PART_WIN ? g->n - p : CLSA_PART_WIN;
+        uint8_t *w = g->win + i * CLSA_PART_WIN;
+        memcpy(w, g->text + p, (size_t)len);
+        memset(w + len, 0, (size_t)(CLSA_PART_WIN - len));
+    }
+    return NULL;
+}
+
+int clsa__pd_sample_take(const uint8_t *text, uint64_t n, uint64_t samples, unsigned threads,
+                         clsa__pd_sample *out)
+{
+    uint64_t s = n < samples ? n : samples;
+    out->n = n;
+    out->s = s;
+    out->win = malloc((size_t)(s ? s : 1) * CLSA_PART_WIN);
+    if (!out->win) return -1;
+    /* each window is a cache miss (and a TLB miss) into the text: 65,536 of
+     * them took 8-10 ms on one thread of the GPU host (BENCHMARKS.md run 26c) */
+    sample_part part[16];
+    unsigned t = threads < 1 ? 1 : threads > 16 ? 16 : threads;
+    if ((uint64_t)t * 1024 > s) t = 1;
+    for (unsigned i = 0; i < t; i++)
+        part[i] = (sample_part){text, n, s, s * i / t, s * (i + 1) / t, out->win};
+    clsa__run_team(sample_gather, part, sizeof *part, t);
+    return 0;
+}
+
+void clsa__pd_sample_free(clsa__pd_sample *smp)
+{
+    free(smp->win);
+    smp->win = NULL;
+}
+
+int clsa__pd_part_splitters(const clsa__pd_sample *smp, int size, uint64_t *split)
+{
+    uint64_t s = smp->s;
     uint64_t *keys = malloc((size_t)(s ? s : 1) * 2 * sizeof *keys);
     if (!keys) return -1;
-    for (uint64_t i = 0; i < s; i++) keys[i] = clsa__pd_part_key(text, n, i * n / s);
+    for (uint64_t i = 0; i < s; i++) {
+        const uint8_t *w = smp->win + i * CLSA_PART_WIN;
+        uint64_t k = 0;
+        for (unsigned j = 0; j < 8; j++) k = k << 8 | w[j]; /* clsa__pd_part_key's */
+        keys[i] = k;
+    }
     const uint64_t *sorted = clsa__sort_u64(keys, keys + s, (size_t)s);
     for (int g = 1; g < size; g++) split[g - 1] = s ? sorted[(uint64_t)g * s / (uint64_t)size] : 0;
     free(keys);
     return 0;
 }
 
-int clsa__pd_part_worth(const uint8_t *text, uint64_t n, unsigned samples, unsigned decline)
+int clsa__pd_part_worth(const clsa__pd_sample *smp, unsigned decline)
 {
-    uint64_t s = n < samples ? n : samples;
+    uint64_t s = smp->s, n = smp->n;
     if (!decline || s < 2) return 1;
     /* the sample's alphabet packed as the device packs the text's (a rarer
      * byte the sample misses only lengthens the keys: fewer duplicates) */
     uint16_t code[256] = {0};
     unsigned sigma = 0;
-    for (uint64_t i = 0; i < s; i++) code[text[i * n / s]] = 1;
+    for (uint64_t i = 0; i < s; i++) code[smp->win[i * CLSA_PART_WIN]] = 1;
     for (int c = 0; c < 256; c++)
         if (code[c]) code[c] = (uint16_t)++sigma;
-    unsigned b = clsa__bits_of(sigma), h0 = 64 / b;
+    unsigned b = clsa__bits_of(sigma), h0 = 64 / b; /* h0 <= CLSA_PART_WIN */
     uint64_t *keys = malloc((size_t)s * 2 * sizeof *keys);
     if (!keys) return 1; /* the check after the initial sort still decides */
     for (uint64_t i = 0; i < s; i++) {
         uint64_t p = i * n / s, k = 0;
-        for (unsigned j = 0; j < h0; j++)
-            k = k << b | (p + j < n ? code[text[p + j]] : 0u);
+        const uint8_t *w = smp->win + i * CLSA_PART_WIN;
+        for (unsigned j = 0; j < h0; j++) k = k << b | (p + j < n ? code[w[j]] : 0u);
         keys[i] = k;
     }
     const uint64_t *sorted = clsa__sort_u64(keys, keys + s, (size_t)s);

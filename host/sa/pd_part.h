@@ -40,19 +40,34 @@ typedef struct clsa__pd_part {
 /* Big-endian key of the first 8 bytes of suffix p (0 past the end). */
 uint64_t clsa__pd_part_key(const uint8_t *text, uint64_t n, uint64_t p);
 
-/* size - 1 splitters from a regular sample of the suffixes' keys, so each
- * member gets about n / size suffixes (one key's suffixes stay together).
- * -1: out of host memory. */
-int clsa__pd_part_splitters(const uint8_t *text, uint64_t n, int size, uint64_t *split);
+/* A regular sample of the suffixes, taken once for the two decisions
+ * before the members start: positions i n / s (i < s, s = min(n,
+ * samples)), each with its first CLSA_PART_WIN bytes (0 past the end),
+ * gathered on up to `threads` host threads.  -1: out of host memory. */
+#define CLSA_PART_WIN 64u
+#define CLSA_PART_SPLIT_SAMPLES 65536u
+typedef struct clsa__pd_sample {
+    uint64_t n, s;
+    uint8_t *win; /* s x CLSA_PART_WIN bytes */
+} clsa__pd_sample;
+int clsa__pd_sample_take(const uint8_t *text, uint64_t n, uint64_t samples, unsigned threads,
+                         clsa__pd_sample *out);
+void clsa__pd_sample_free(clsa__pd_sample *smp);
 
-/* 0 when a regular sample of `samples` suffixes says that more than 1 in
- * `decline` suffixes may share their initial key (the first 64 /
+/* size - 1 splitters from a sample's keys (clsa__pd_part_key of each
+ * sampled suffix; take CLSA_PART_SPLIT_SAMPLES), so each member gets about
+ * n / size suffixes (one key's suffixes stay together).  -1: out of host
+ * memory. */
+int clsa__pd_part_splitters(const clsa__pd_sample *smp, int size, uint64_t *split);
+
+/* 0 when a sample (of CLSA_TUNE part_sample suffixes) says that more than
+ * 1 in `decline` suffixes may share their initial key (the first 64 /
  * bits(sigma) symbols) with another: the sampled share of such keys scaled
  * by n / samples (an upper estimate; random texts share none).  Those stay
  * unsorted after the initial sort, and the rank exchanges would cost more
  * than a second device saves (the check after the initial sort catches
  * what a sample misses).  Exact for n <= samples. */
-int clsa__pd_part_worth(const uint8_t *text, uint64_t n, unsigned samples, unsigned decline);
+int clsa__pd_part_worth(const clsa__pd_sample *smp, unsigned decline);
 
 /* The member that owns suffix p. */
 int clsa__pd_part_owner(const clsa__pd_part *p, uint64_t n, uint64_t pos);
