@@ -505,12 +505,59 @@ static uint pd_owner(const __global uchar *text, ulong n, ulong p, const __globa
     return o;
 }
 
-/* flags[p] = suffix p is this member's. */
+/* The member's suffixes in two passes, with no flag a suffix (a flag array
+ * and its scan moved 14 GB at 1 GB of text): bits[w] bit j = suffix 32 w +
+ * j is this member's, count[group] = the work-group's suffixes.  Each
+ * work-item rolls one key over its 32 suffixes, a byte in a step. */
 __kernel void pd_part_own(const __global uchar *text, ulong n, const __global ulong *split,
-                          uint nsplit, uint me, __global uint *flags)
+                          uint nsplit, uint me, __global uint *bits, __global uint *count,
+                          __local uint *sum)
 {
-    ulong p = get_global_id(0);
-    if (p < n) flags[p] = pd_owner(text, n, p, split, nsplit) == me;
+    ulong w = get_global_id(0), p0 = w * 32;
+    uint lid = get_local_id(0), ls = get_local_size(0), word = 0;
+    if (p0 < n) {
+        ulong k = 0;
+        for (uint j = 0; j < 8; j++) k = k << 8 | (p0 + j < n ? (ulong)text[p0 + j] : 0ul);
+        for (uint j = 0; j < 32 && p0 + j < n; j++) {
+            uint o = 0;
+            for (uint s = 0; s < nsplit; s++) o += split[s] <= k;
+            word |= (uint)(o == me) << j;
+            ulong q = p0 + j + 8;
+            k = k << 8 | (q < n ? (ulong)text[q] : 0ul);
+        }
+        bits[w] = word;
+    }
+    sum[lid] = popcount(word);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = 1; s < ls; s *= 2) {
+        if (lid % (2 * s) == 0 && lid + s < ls) sum[lid] += sum[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) count[get_group_id(0)] = sum[0];
+}
+
+/* u[...] = the member's suffixes in position order, from pd_part_own's bits
+ * and the exclusive scan of its counts (start). */
+__kernel void pd_part_own_write(const __global uint *bits, ulong n, const __global uint *start,
+                                __global idx_t *u, __local uint *x, __local uint *y)
+{
+    ulong w = get_global_id(0), p0 = w * 32;
+    uint lid = get_local_id(0), ls = get_local_size(0);
+    uint word = p0 < n ? bits[w] : 0u;
+    __local uint *in = x, *out = y, *t;
+    in[lid] = popcount(word);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = 1; s < ls; s *= 2) { /* inclusive, Hillis and Steele */
+        out[lid] = in[lid] + (lid >= s ? in[lid - s] : 0u);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        t = in, in = out, out = t;
+    }
+    ulong at = (ulong)start[get_group_id(0)] + in[lid] - popcount(word);
+    while (word) {
+        uint low = word & (~word + 1u);
+        u[at++] = (idx_t)(p0 + popcount(low - 1u));
+        word ^= low;
+    }
 }
 
 /* flags[i] = the rank of u[i] + h (top bit of u masked: groups.cl's marks)

@@ -142,22 +142,30 @@ static clsa_status transport(clsa__pd_part *p)
 }
 
 clsa_status clsa__pd_part_own(clsa_context *ctx, clsa__pd_part *p, cl_mem text, uint64_t n,
-                              cl_mem u, cl_mem flags, uint64_t *m)
+                              cl_mem u, cl_mem bits, uint64_t *m)
 {
     int size = p->comm->size;
     cl_ulong nn = n;
     cl_uint nsplit = (cl_uint)(size - 1), me = (cl_uint)p->comm->rank;
+    size_t wg = ctx->tune.wg, words = (size_t)((n + 31) / 32), nb = (words + wg - 1) / wg;
     uint32_t total = 0;
+    cl_mem count = NULL;
     clsa_status st;
     *m = 0;
     if ((st = clsa__alloc(ctx, (size_t)nsplit * 8 + 8, &p->dsplit)) ||
         (st = clsa__write(ctx, p->dsplit, 0, p->split, (size_t)nsplit * 8)) ||
-        (st = RUN(ctx, "pd_part_own", (size_t)n, CLSA_KARG(text), CLSA_KARG(nn),
-                  CLSA_KARG(p->dsplit), CLSA_KARG(nsplit), CLSA_KARG(me), CLSA_KARG(flags))) ||
-        (st = clsa__scan_index(ctx, flags, flags, (size_t)n, 0, CLSA_SCAN_FLAGS, &total, u, 0)))
-        return st;
+        (st = clsa__alloc(ctx, nb * 4, &count)) ||
+        (st = RUN(ctx, "pd_part_own", words, CLSA_KARG(text), CLSA_KARG(nn), CLSA_KARG(p->dsplit),
+                  CLSA_KARG(nsplit), CLSA_KARG(me), CLSA_KARG(bits), CLSA_KARG(count),
+                  CLSA_KLOCAL(wg * 4))) ||
+        (st = clsa__scan(ctx, count, count, nb, 0, 0, &total)) ||
+        (st = RUN(ctx, "pd_part_own_write", words, CLSA_KARG(bits), CLSA_KARG(nn),
+                  CLSA_KARG(count), CLSA_KARG(u), CLSA_KLOCAL(wg * 4), CLSA_KLOCAL(wg * 4))))
+        goto done;
     *m = total;
-    return CLSA_OK;
+done:
+    clsa__free(ctx, &count);
+    return st;
 }
 
 clsa_status clsa__pd_part_slices(clsa_context *ctx, clsa__pd_part *p, clsa_status st,
