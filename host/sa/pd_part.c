@@ -148,6 +148,9 @@ clsa_status clsa__pd_part_own(clsa_context *ctx, clsa__pd_part *p, cl_mem text, 
     cl_ulong nn = n;
     cl_uint nsplit = (cl_uint)(size - 1), me = (cl_uint)p->comm->rank;
     size_t wg = ctx->tune.wg, words = (size_t)((n + 31) / 32), nb = (words + wg - 1) / wg;
+    /* the write's staging: 8 KB of local memory at most, a fourth of the
+     * work-group's suffixes (two members: two rounds a work-group) */
+    cl_uint stage = (cl_uint)(wg * 8 < 2048 ? wg * 8 : 2048);
     uint32_t total = 0;
     cl_mem count = NULL;
     clsa_status st;
@@ -160,7 +163,8 @@ clsa_status clsa__pd_part_own(clsa_context *ctx, clsa__pd_part *p, cl_mem text, 
                   CLSA_KLOCAL(wg * 4))) ||
         (st = clsa__scan(ctx, count, count, nb, 0, 0, &total)) ||
         (st = RUN(ctx, "pd_part_own_write", words, CLSA_KARG(bits), CLSA_KARG(nn),
-                  CLSA_KARG(count), CLSA_KARG(u), CLSA_KLOCAL(wg * 4), CLSA_KLOCAL(wg * 4))))
+                  CLSA_KARG(count), CLSA_KARG(u), CLSA_KLOCAL(wg * 4), CLSA_KLOCAL(wg * 4),
+                  CLSA_KLOCAL(stage * 4), CLSA_KARG(stage))))
         goto done;
     *m = total;
 done:
