@@ -1071,14 +1071,19 @@ clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem sa, int6
     if (!st && (uint64_t)n > UINT32_MAX)
         st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "several devices: %lld bytes; the device path "
                         "handles fewer than 2^32", (long long)n);
-    if (!st) st = clsa__reserve_check(ctx, 3 * iw * (uint64_t)n + 4096, "suffix array working set");
+    if (!st) st = clsa__reserve_check(ctx, iw * (uint64_t)n + 4096, "suffix array working set");
     if (!st) st = alphabet(ctx, text, w.n, &a);
-    if (!st) st = alloc(ctx, &b, (size_t)n * iw, &w.k);
-    if (!st) st = alloc(ctx, &b, (size_t)n * iw, &w.sk);
-    if (!st) st = alloc(ctx, &b, (size_t)n * iw, &w.sv);
+    if (!st) st = alloc(ctx, &b, (size_t)n * iw, &w.k); /* the ranks of all n */
+    if (!st) st = alloc(ctx, &b, ((size_t)n + 31) / 32 * 4, &w.sk); /* a bit a suffix */
     if (!st) st = alloc(ctx, &b, 8, &w.counter);
     if (!st) st = alloc(ctx, &b, 36 * 4, &w.counts);
     if (!st) st = clsa__pd_part_own(ctx, p, text, w.n, sa, w.sk, &m);
+    /* the initial sort's scratch: the member's m suffixes, not all n */
+    release(ctx, &b, w.sk);
+    w.sk = NULL;
+    if (!st) st = clsa__reserve_check(ctx, 2 * iw * m + 256, "suffix array working set");
+    if (!st) st = alloc(ctx, &b, (size_t)m * iw, &w.sk);
+    if (!st) st = alloc(ctx, &b, (size_t)m * iw, &w.sv);
     st = clsa__pd_part_slices(ctx, p, st, m);
     w.u = sa;
     w.m = (size_t)m;
