@@ -314,7 +314,8 @@ CLSA_API clsa_status clsa_sa64_mem(clsa_context *ctx, cl_mem text, cl_mem sa, in
  * When every entry of ctxs is its own device context with room for the
  * one-device working set (about 17 bytes per position) and n < 2^32, each
  * member sorts the suffixes of one range of first-8-byte keys on its device
- * (the whole text is copied to every device) and the members exchange the
+ * (the whole text is copied to every device; with two members each peaks at
+ * about 13 bytes per position) and the members exchange the
  * ranks their passes read; an input whose initial sort would leave more
  * than 1/32 of the suffixes unsorted (text-like inputs) is built on
  * ctxs[0] alone, where those exchanges would cost more than a second
