@@ -495,14 +495,37 @@ __kernel void pd_merge_halves(const __global idx_t *keys, const __global idx_t *
  * last.  The order of the ranges is the order of the suffixes, so ranks
  * (SA indexes) are global and each member's SA is one slice of the whole. */
 
+static uint pd_owner_of(ulong k, const __global ulong *split, uint nsplit)
+{
+    uint o = 0;
+    for (uint s = 0; s < nsplit; s++) o += split[s] <= k;
+    return o;
+}
+
 static uint pd_owner(const __global uchar *text, ulong n, ulong p, const __global ulong *split,
                      uint nsplit)
 {
     ulong k = 0;
     for (uint j = 0; j < 8; j++) k = k << 8 | (p + j < n ? (ulong)text[p + j] : 0ul);
-    uint o = 0;
-    for (uint s = 0; s < nsplit; s++) o += split[s] <= k;
-    return o;
+    return pd_owner_of(k, split, nsplit);
+}
+
+/* Inclusive sum of v over the work-group (Hillis and Steele, any local
+ * size; x and y: a uint a work-item); *total: the work-group's sum.  Every
+ * work-item passes its barriers. */
+static uint pd_group_scan(uint v, __local uint *x, __local uint *y, uint *total)
+{
+    uint lid = get_local_id(0), ls = get_local_size(0);
+    __local uint *in = x, *out = y, *t;
+    in[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = 1; s < ls; s *= 2) {
+        out[lid] = in[lid] + (lid >= s ? in[lid - s] : 0u);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        t = in, in = out, out = t;
+    }
+    *total = in[ls - 1];
+    return in[lid];
 }
 
 /* The member's suffixes in two passes, with no flag a suffix (a flag array
@@ -511,29 +534,22 @@ static uint pd_owner(const __global uchar *text, ulong n, ulong p, const __globa
  * work-item rolls one key over its 32 suffixes, a byte in a step. */
 __kernel void pd_part_own(const __global uchar *text, ulong n, const __global ulong *split,
                           uint nsplit, uint me, __global uint *bits, __global uint *count,
-                          __local uint *sum)
+                          __local uint *x, __local uint *y)
 {
     ulong w = get_global_id(0), p0 = w * 32;
-    uint lid = get_local_id(0), ls = get_local_size(0), word = 0;
+    uint word = 0, total;
     if (p0 < n) {
         ulong k = 0;
         for (uint j = 0; j < 8; j++) k = k << 8 | (p0 + j < n ? (ulong)text[p0 + j] : 0ul);
         for (uint j = 0; j < 32 && p0 + j < n; j++) {
-            uint o = 0;
-            for (uint s = 0; s < nsplit; s++) o += split[s] <= k;
-            word |= (uint)(o == me) << j;
+            word |= (uint)(pd_owner_of(k, split, nsplit) == me) << j;
             ulong q = p0 + j + 8;
             k = k << 8 | (q < n ? (ulong)text[q] : 0ul);
         }
         bits[w] = word;
     }
-    sum[lid] = popcount(word);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = 1; s < ls; s *= 2) {
-        if (lid % (2 * s) == 0 && lid + s < ls) sum[lid] += sum[lid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0) count[get_group_id(0)] = sum[0];
+    pd_group_scan(popcount(word), x, y, &total);
+    if (get_local_id(0) == 0) count[get_group_id(0)] = total;
 }
 
 /* u[...] = the member's suffixes in position order, from pd_part_own's bits
@@ -548,16 +564,8 @@ __kernel void pd_part_own_write(const __global uint *bits, ulong n, const __glob
 {
     ulong w = get_global_id(0), p0 = w * 32, base = start[get_group_id(0)];
     uint lid = get_local_id(0), ls = get_local_size(0);
-    uint word = p0 < n ? bits[w] : 0u, c = popcount(word);
-    __local uint *in = x, *out = y, *t;
-    in[lid] = c;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = 1; s < ls; s *= 2) { /* inclusive, Hillis and Steele */
-        out[lid] = in[lid] + (lid >= s ? in[lid - s] : 0u);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        t = in, in = out, out = t;
-    }
-    uint first = in[lid] - c, total = in[ls - 1];
+    uint word = p0 < n ? bits[w] : 0u, c = popcount(word), total;
+    uint first = pd_group_scan(c, x, y, &total) - c;
     for (uint c0 = 0; c0 < total; c0 += stage_len) {
         uint wd = word, k = first;
         for (; wd && k < c0; k++) wd &= wd - 1u;

@@ -70,12 +70,8 @@ int clsa__pd_part_splitters(const clsa__pd_sample *smp, int size, uint64_t *spli
     uint64_t s = smp->s;
     uint64_t *keys = malloc((size_t)(s ? s : 1) * 2 * sizeof *keys);
     if (!keys) return -1;
-    for (uint64_t i = 0; i < s; i++) {
-        const uint8_t *w = smp->win + i * CLSA_PART_WIN;
-        uint64_t k = 0;
-        for (unsigned j = 0; j < 8; j++) k = k << 8 | w[j]; /* clsa__pd_part_key's */
-        keys[i] = k;
-    }
+    for (uint64_t i = 0; i < s; i++) /* a window is 0 past the end, as the key */
+        keys[i] = clsa__pd_part_key(smp->win + i * CLSA_PART_WIN, CLSA_PART_WIN, 0);
     const uint64_t *sorted = clsa__sort_u64(keys, keys + s, (size_t)s);
     for (int g = 1; g < size; g++) split[g - 1] = s ? sorted[(uint64_t)g * s / (uint64_t)size] : 0;
     free(keys);
@@ -160,7 +156,7 @@ clsa_status clsa__pd_part_own(clsa_context *ctx, clsa__pd_part *p, cl_mem text, 
         (st = clsa__alloc(ctx, nb * 4, &count)) ||
         (st = RUN(ctx, "pd_part_own", words, CLSA_KARG(text), CLSA_KARG(nn), CLSA_KARG(p->dsplit),
                   CLSA_KARG(nsplit), CLSA_KARG(me), CLSA_KARG(bits), CLSA_KARG(count),
-                  CLSA_KLOCAL(wg * 4))) ||
+                  CLSA_KLOCAL(wg * 4), CLSA_KLOCAL(wg * 4))) ||
         (st = clsa__scan(ctx, count, count, nb, 0, 0, &total)) ||
         (st = RUN(ctx, "pd_part_own_write", words, CLSA_KARG(bits), CLSA_KARG(nn),
                   CLSA_KARG(count), CLSA_KARG(u), CLSA_KLOCAL(wg * 4), CLSA_KLOCAL(wg * 4),
