@@ -121,6 +121,9 @@ typedef struct clsa_tuning {
                                * (staged_copy.c); 0: never, and no packed texts */
     unsigned stage_threads;   /* host threads filling and emptying them */
     size_t stage_slot;        /* bytes of one slot (two a thread) */
+    unsigned stage_stream;    /* 1: staged reads empty their slots with streaming
+                               * (non-temporal) stores where the host has them;
+                               * 0: memcpy */
     unsigned part_decline;    /* several devices: one device instead when more than
                                * n / part_decline suffixes are unsorted after the initial
                                * sort (host/sa/pd_part.c); 0: never */

@@ -14,7 +14,11 @@
 #include "runtime.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef struct stage_part {
     cl_command_queue q;
@@ -22,6 +26,7 @@ typedef struct stage_part {
     size_t off, bytes, slot;     /* slot: the piece size, at most a slot's */
     char *host;                  /* reads: the destination */
     int wide;                    /* reads: 32-bit entries to 64-bit ones at host */
+    int stream;                  /* reads: streaming stores (ctx->tune.stage_stream) */
     clsa__stage_fill fill;       /* writes: the source */
     void *fill_arg;
     void *ptr[2];
@@ -35,6 +40,56 @@ static size_t piece_len(const stage_part *p, size_t k)
 {
     size_t from = k * p->slot;
     return p->bytes - from < p->slot ? p->bytes - from : p->slot;
+}
+
+/* A slot emptied into the caller's memory with streaming stores: an
+ * ordinary store first reads the destination's line (a host-memory read a
+ * byte copied, beside the slot's read and the DMA's write), and while both
+ * members of two GPUs download, host memory is what bounds them (BENCHMARKS.md
+ * run 31).  Falls back to memcpy where SSE2 is missing. */
+static void copy_stream(char *dst, const char *src, size_t len)
+{
+#if defined(__SSE2__)
+    size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
+    if (head > len) head = len;
+    memcpy(dst, src, head);
+    dst += head, src += head, len -= head;
+    for (; len >= 64; dst += 64, src += 64, len -= 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)src),
+                b = _mm_loadu_si128((const __m128i *)(const void *)(src + 16)),
+                c = _mm_loadu_si128((const __m128i *)(const void *)(src + 32)),
+                d = _mm_loadu_si128((const __m128i *)(const void *)(src + 48));
+        _mm_stream_si128((__m128i *)(void *)dst, a);
+        _mm_stream_si128((__m128i *)(void *)(dst + 16), b);
+        _mm_stream_si128((__m128i *)(void *)(dst + 32), c);
+        _mm_stream_si128((__m128i *)(void *)(dst + 48), d);
+    }
+    _mm_sfence(); /* the streamed lines reach memory before the call returns */
+#endif
+    memcpy(dst, src, len);
+}
+
+/* The 32-bit entries of a slot widened into 64-bit ones, streamed. */
+static void widen_stream(int64_t *dst, const char *src, size_t count)
+{
+#if defined(__SSE2__)
+    size_t i = 0;
+    for (; i < count && ((uintptr_t)(dst + i) & 15); i++) {
+        uint32_t v;
+        memcpy(&v, src + 4 * i, 4);
+        dst[i] = v;
+    }
+    const __m128i zero = _mm_setzero_si128();
+    for (; i + 4 <= count; i += 4) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(src + 4 * i));
+        _mm_stream_si128((__m128i *)(void *)(dst + i), _mm_unpacklo_epi32(x, zero));
+        _mm_stream_si128((__m128i *)(void *)(dst + i + 2), _mm_unpackhi_epi32(x, zero));
+    }
+    _mm_sfence();
+    clsa__widen_u32(dst + i, src + 4 * i, count - i);
+#else
+    clsa__widen_u32(dst, src, count);
+#endif
 }
 
 static void failed(stage_part *p, cl_int err, const char *call)
@@ -74,10 +129,12 @@ static void *read_run(void *arg)
         if (k + p->step < pieces) ask(p, k + p->step, s ^ 1, &ev[s ^ 1]);
         wait_slot(p, &ev[s]);
         if (p->err != CL_SUCCESS || atomic_load(p->stop)) break;
-        if (p->wide)
-            clsa__widen_u32((int64_t *)(void *)(p->host + 2 * k * p->slot), p->ptr[s],
-                            piece_len(p, k) / 4);
-        else memcpy(p->host + k * p->slot, p->ptr[s], piece_len(p, k));
+        int64_t *wide = (int64_t *)(void *)(p->host + 2 * k * p->slot);
+        char *to = p->host + k * p->slot;
+        if (p->wide && p->stream) widen_stream(wide, p->ptr[s], piece_len(p, k) / 4);
+        else if (p->wide) clsa__widen_u32(wide, p->ptr[s], piece_len(p, k) / 4);
+        else if (p->stream) copy_stream(to, p->ptr[s], piece_len(p, k));
+        else memcpy(to, p->ptr[s], piece_len(p, k));
     }
     for (int s = 0; s < 2; s++) wait_slot(p, &ev[s]); /* no slot back while in use */
     return NULL;
@@ -171,7 +228,8 @@ clsa_status clsa__staged_read(clsa_context *ctx, cl_mem src, size_t off, void *d
     *done = 0;
     if (!bytes || !clsa__staged_ready(ctx)) return CLSA_OK;
     stage_part proto = {.q = ctx->queue, .buf = src, .off = off, .bytes = bytes,
-                        .slot = piece_of(ctx, bytes), .host = dst};
+                        .slot = piece_of(ctx, bytes), .host = dst,
+                        .stream = (int)ctx->tune.stage_stream};
     return run_team(ctx, &proto, read_run, "staged read", done);
 }
 
@@ -183,7 +241,7 @@ clsa_status clsa__staged_read_wide(clsa_context *ctx, cl_mem src, int64_t *dst, 
     size_t bytes = count * 4, slot = piece_of(ctx, bytes) / 4 * 4;
     if (!bytes || slot < 4 || !clsa__staged_ready(ctx)) return CLSA_OK;
     stage_part proto = {.q = ctx->queue, .buf = src, .off = 0, .bytes = bytes, .slot = slot,
-                        .host = (char *)dst, .wide = 1};
+                        .host = (char *)dst, .wide = 1, .stream = (int)ctx->tune.stage_stream};
     return run_team(ctx, &proto, read_run, "staged read", done);
 }
 

@@ -56,6 +56,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "stage_threads"))
         t->stage_threads = v > CLSA_STAGE_THREADS ? CLSA_STAGE_THREADS : (unsigned)v;
     else if (!strcmp(key, "stage_slot")) t->stage_slot = (size_t)v;
+    else if (!strcmp(key, "stage_stream")) t->stage_stream = v != 0;
     else if (!strcmp(key, "part_decline")) t->part_decline = (unsigned)v;
     else if (!strcmp(key, "part_sample")) t->part_sample = (unsigned)v;
     else if (!strcmp(key, "pack_once")) t->pack_once = v != 0;
@@ -73,7 +74,7 @@ static int zero_allowed(const char *key)
            !strcmp(key, "radix_match") || !strcmp(key, "radix_vtile") ||
            !strcmp(key, "radix_shfl") ||
            !strcmp(key, "pool") || !strcmp(key, "part_decline") || !strcmp(key, "pack_min") ||
-           !strcmp(key, "stage_min") ||
+           !strcmp(key, "stage_min") || !strcmp(key, "stage_stream") ||
            !strcmp(key, "part_sample") || !strcmp(key, "pack_once") ||
            !strcmp(key, "sa64_narrow");
 }
@@ -241,6 +242,7 @@ void clsa__tuning_init(clsa_tuning *t)
                                     : 8;
     t->stage_min = t->host_unified ? 0 : (size_t)4 << 20;
     t->stage_slot = (size_t)2 << 20;
+    t->stage_stream = 1;
     /* Staged writes of a text of at most 4 distinct bytes pack it 4 to a
      * byte in the same pass (text_pack.c); one thread packs DNA at about
      * 2 GB/s, so it gains where at least 4 threads pack (H100, run 14b:
