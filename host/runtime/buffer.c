@@ -268,8 +268,9 @@ void clsa__widen_u32(int64_t *dst, const void *src, size_t count)
 clsa_status clsa__read_wide(clsa_context *ctx, cl_mem src, int64_t *dst, size_t count)
 {
     int done = 0;
-    clsa_status st = staged(ctx, dst, count * 4) ? clsa__staged_read_wide(ctx, src, dst, count, &done)
-                                                : CLSA_OK;
+    /* the bus moves count * 4 bytes; the caller's array is count * 8 */
+    int stage = staged(ctx, dst, count * 4) && !clsa__is_pinned(ctx, dst, count * 8);
+    clsa_status st = stage ? clsa__staged_read_wide(ctx, src, dst, count, &done) : CLSA_OK;
     if (st || done || !count) return st;
     /* widened in place: the 32-bit entries read into the upper half and
      * spread from the front (entry i's 4 bytes lie at or after entry i's 8) */
