@@ -62,7 +62,8 @@ static void pd_local_codes(const __global ushort *codes, uint sym, __local ushor
  * aligned 32-bit loads and their codes from local memory (lc) instead of
  * one byte load and one global code load each (H100, BENCHMARKS run 19k:
  * 100 MB random DNA 4.9 -> 3.1 ms).  Else pd_key_part.  (pd_heads_sorted,
- * where only tied slots gather, measured no better with it.) */
+ * where only tied slots gather, measured no better with it; nor did
+ * pd_tied_take and pd_heads_msd, run 31d.) */
 static ulong pd_key_gather(const __global uchar *text, ulong n, ulong p,
                            const __global ushort *codes, const __local ushort *lc, uint sym,
                            uint b, uint h0, uint j0, uint j1, uint sep)
@@ -188,17 +189,15 @@ __kernel void pd_tied_flags(const __global uint *keys, ulong m, __global uint *f
 __kernel void pd_tied_take(const __global uchar *text, ulong n, const __global ushort *codes,
                            uint sym, uint b, uint h0, uint j0, const __global uint *keys,
                            const __global idx_t *pos, const __global uint *at, ulong m,
-                           __global idx_t *slot, __global idx_t *tpos, __global uint *tkey,
-                           __local ushort *lc)
+                           __global idx_t *slot, __global idx_t *tpos, __global uint *tkey)
 {
     ulong i = get_global_id(0);
-    pd_local_codes(codes, sym, lc);
     if (i >= m || !pd_tied(keys, m, i)) return;
     uint j = at[i];
     idx_t p = pos[i];
     slot[j] = (idx_t)i;
     tpos[j] = p;
-    tkey[j] = (uint)pd_key_gather(text, n, (ulong)p, codes, lc, sym, b, h0, j0, h0, 0u);
+    tkey[j] = (uint)pd_key_part(text, n, (ulong)p, codes, sym, b, h0, j0, h0, 0u);
 }
 
 /* The sorted list back into its slots. */
@@ -256,18 +255,15 @@ __kernel void pd_lazy_fill(const __global idx_t *sa, ulong count, const __global
  * + 1 keys, as pd_init_heads). */
 __kernel void pd_heads_msd(const __global uchar *text, ulong n, const __global ushort *codes,
                            uint b, uint h0, const __global uint *keys, const __global idx_t *pos,
-                           __global uint *flags, __local ulong *lk, ulong m, __local ushort *lc)
+                           __global uint *flags, __local ulong *lk, ulong m)
 {
     ulong i = get_global_id(0);
     uint lid = get_local_id(0);
-    pd_local_codes(codes, 1u, lc);
     uint ki = i < m ? keys[i] : 0u;
     int tie_left = i < m && i > 0 && keys[i - 1] == ki;
     int tie_right = i + 1 < m && keys[i + 1] == ki;
-    if (tie_left || tie_right)
-        lk[lid + 1] = pd_key_gather(text, n, pos[i], codes, lc, 1u, b, h0, 0u, h0, 0u);
-    if (lid == 0 && tie_left)
-        lk[0] = pd_key_gather(text, n, pos[i - 1], codes, lc, 1u, b, h0, 0u, h0, 0u);
+    if (tie_left || tie_right) lk[lid + 1] = pd_key(text, n, pos[i], codes, 1u, b, h0, 0u);
+    if (lid == 0 && tie_left) lk[0] = pd_key(text, n, pos[i - 1], codes, 1u, b, h0, 0u);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (i < m) flags[i] = !tie_left || lk[lid + 1] != lk[lid];
 }

@@ -262,8 +262,7 @@ static clsa_status initial_sort_msd(clsa_context *ctx, cl_mem text, clsa__sa_wor
     if (t && ((st = RUN(ctx, w->index64, "pd_tied_take", m, CLSA_KARG(text), CLSA_KARG(n),
                         CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0),
                         CLSA_KARG(j0), CLSA_KARG(w->k), CLSA_KARG(w->u), CLSA_KARG(w->sk),
-                        CLSA_KARG(mm), CLSA_KARG(v[0]), CLSA_KARG(v[1]), CLSA_KARG(v[2]),
-                        CLSA_KLOCAL(256 * 2))) ||
+                        CLSA_KARG(mm), CLSA_KARG(v[0]), CLSA_KARG(v[1]), CLSA_KARG(v[2]))) ||
               /* the scan in sk is dead: sk's views are the sorts' scratch */
               (st = clsa__radix_sort_capped(ctx, v[2], v[1], t, 4, (int)iw, 0, 32, v[3], v[4],
                                             table_cap(t))) ||
@@ -274,7 +273,7 @@ static clsa_status initial_sort_msd(clsa_context *ctx, cl_mem text, clsa__sa_wor
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     st = RUN(ctx, w->index64, "pd_heads_msd", m, CLSA_KARG(text), CLSA_KARG(n), CLSA_KARG(codes),
              CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(w->k), CLSA_KARG(w->u), CLSA_KARG(w->sk),
-             CLSA_KLOCAL((ctx->tune.wg + 1) * 8), CLSA_KARG(mm), CLSA_KLOCAL(256 * 2));
+             CLSA_KLOCAL((ctx->tune.wg + 1) * 8), CLSA_KARG(mm));
     *heads = !st;
 done:
     for (int i = 0; i < 5; i++)
