@@ -242,6 +242,7 @@ void clsa__tuning_init(clsa_tuning *t)
                                     : 8;
     t->stage_min = t->host_unified ? 0 : (size_t)4 << 20;
     t->stage_slot = (size_t)2 << 20;
+    /* 64-bit SA of 1 GB of DNA on one H100 0.39 -> 0.30 s, 32-bit 1-5% (run 31) */
     t->stage_stream = 1;
     /* Staged writes of a text of at most 4 distinct bytes pack it 4 to a
      * byte in the same pass (text_pack.c); one thread packs DNA at about
