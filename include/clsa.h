@@ -311,8 +311,9 @@ CLSA_API clsa_status clsa_sa64_mem(clsa_context *ctx, cl_mem text, cl_mem sa, in
 
 /* Several devices of one process: the suffix array of text[0..n), the same
  * as clsa_sa32/64 gives, one thread per member.  No MPI is needed.
- * When every entry of ctxs is its own device context with room for the
- * one-device working set (about 17 bytes per position) and n < 2^32, each
+ * When every entry of ctxs is its own device context with room for a
+ * member's working set (about 9 + 9 / k bytes per position for k members,
+ * against about 21 for one device) and n < 2^32, each
  * member sorts the suffixes of one range of first-8-byte keys on its device
  * (the whole text is copied to every device; with two members each peaks at
  * about 13 bytes per position) and the members exchange the
@@ -324,6 +325,10 @@ CLSA_API clsa_status clsa_sa64_mem(clsa_context *ctx, cl_mem text, cl_mem sa, in
  * owns positions [i*ceil(n/k), ...) and sorts its share of every pass on
  * ctxs[i], the sample sorts and ranking on the host's side (slow: for a
  * NULL member, a context given twice, a device too small, or Oclgrind).
+ * Where either runs out of device memory (a split less even than planned,
+ * or an input handed to ctxs[0] alone that its device cannot hold), the
+ * call runs as clsa_sa32/64(ctxs[0], ...), which goes out of core under
+ * its device's limit.
  *   ctxs: k contexts, one per member.  An entry may be NULL (that member
  *         sorts on the host) and the same context may appear more than once
  *         (its calls are serialised by its lock, so the members sharing it

@@ -335,6 +335,47 @@ static void declined(void **state)
     }
 }
 
+/* Devices with room for a member's share but not for the whole working
+ * set (a device-memory limit of 16 bytes a symbol: one device needs about
+ * 21 before it starts, a member of two about 9 n + 9 m): both members sort
+ * on their devices within the limit.  Words whose initial sort leaves too
+ * many suffixes unsorted (part_sample=0: no sample declines them first)
+ * go to member 0 alone after it, which has no room for one device's
+ * working set: that call runs again on the first context, out of core,
+ * and still returns the right array.  Under 10 bytes a symbol no member
+ * fits: the host-side engine's local sorts run out of device memory, and
+ * the first context builds it out of core. */
+static void member_share(void **state)
+{
+    (void)state;
+    if (tu_small()) return;
+    int64_t n = (int64_t)tu_size(1000000, 1);
+    uint8_t *t = malloc((size_t)n);
+    for (int c = 0; c < 3; c++) {
+        int words = c == 1;
+        const uint64_t limit = (c == 2 ? 10 : 16) * (uint64_t)n;
+        char lim[32];
+        snprintf(lim, sizeof lim, "%llu", (unsigned long long)limit);
+        setenv("CLSA_DEVICE_MEM_LIMIT", lim, 1);
+        clsa_context *ctxs[2];
+        two_contexts(ctxs, words ? "part_sample=0" : NULL);
+        unsetenv("CLSA_DEVICE_MEM_LIMIT");
+        if (words) gen_words(t, (size_t)n, 0, 3);
+        else gen_fill(t, (size_t)n, GEN_RANDOM, 4, 3);
+        run_text(ctxs, 2, t, n, GEN_RANDOM, words ? 9999 : 4); /* 9999: words, in a failure */
+        for (int r = 0; r < 2; r++) {
+            clsa_stats s;
+            assert_int_equal(clsa_get_stats(ctxs[r], &s), CLSA_OK);
+            /* c < 2: a member on each device, not the host-side engine */
+            if (c < 2) assert_true(s.kernel_launches > 0);
+            assert_true(s.peak_device_bytes <= limit);
+        }
+        clsa_destroy(ctxs[0]);
+        clsa_destroy(ctxs[1]);
+    }
+    free(t);
+}
+
 /* Copies split over host threads and queues (CLSA_TUNE copy_threads,
  * here from 1 byte on): the same suffix arrays on one device and on two. */
 static void threaded_copies(void **state)
@@ -468,6 +509,7 @@ int main(void)
         cmocka_unit_test(member_paths),
         cmocka_unit_test(declined_by_sample),
         cmocka_unit_test(packed_once),
+        cmocka_unit_test(member_share),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,11 +12,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-int clsa__dist_device_fits(clsa_context *ctx, int64_t n)
+/* A member's device memory among k: the text, its SA buffer and the
+ * ranks of all n (9 B/n), and the initial sort's two scratch arrays over
+ * its own m suffixes (clsa__sa_device_part); run 31a measured 9.0 n +
+ * 8.3 m.  m is taken a quarter above an even share, since the splitters
+ * come from a sample. */
+static uint64_t member_need(uint64_t n, int k)
 {
-    return ctx && ctx->has_device && !ctx->oclgrind && n >= 0 && (uint64_t)n <= UINT32_MAX &&
-           clsa__use_device(ctx, (uint64_t)n) &&
-           clsa__sa_in_memory_need((uint64_t)n, 1, 0) <= clsa__mem_free(ctx);
+    uint64_t m = n / (uint64_t)k + n / (4 * (uint64_t)k) + 65536;
+    return 9 * n + 9 * (m < n ? m : n) + 65536;
+}
+
+int clsa__dist_device_fits(clsa_context *ctx, int64_t n, int members)
+{
+    if (!ctx || !ctx->has_device || ctx->oclgrind || n < 0 || (uint64_t)n > UINT32_MAX ||
+        !clsa__use_device(ctx, (uint64_t)n))
+        return 0;
+    uint64_t one = clsa__sa_in_memory_need((uint64_t)n, 1, 0);
+    uint64_t need = members > 1 && member_need((uint64_t)n, members) < one
+                        ? member_need((uint64_t)n, members)
+                        : one;
+    return need <= clsa__mem_free(ctx);
 }
 
 int dist_device_plan(const uint8_t *text, int64_t n, const clsa_context *ctx, int size,

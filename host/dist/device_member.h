@@ -8,10 +8,14 @@
 
 #define CLSA_DIST_EXPORT __attribute__((visibility("default")))
 
-/* Whether ctx can be a member for an n-byte text: a device context with
- * room for the in-memory working set, n < 2^32, not Oclgrind's (whose
- * kernels run from the thread that made the context only). */
-CLSA_DIST_EXPORT int clsa__dist_device_fits(clsa_context *ctx, int64_t n);
+/* Whether ctx can be one of `members` members for an n-byte text: a
+ * device context with room for a member's working set (members = 1: the
+ * one-device working set, for a caller that may have member 0 build it
+ * all; more: a member's share, which a caller must be ready to see fail
+ * with CLSA_ERR_DEVICE_MEMORY where the split or a decline asks for more),
+ * n < 2^32, not Oclgrind's (whose kernels run from the thread that made
+ * the context only). */
+CLSA_DIST_EXPORT int clsa__dist_device_fits(clsa_context *ctx, int64_t n, int members);
 
 /* Wall seconds of a member's steps, for the callers' statistics (the
  * library never prints them).  one: 1 when one device built the whole

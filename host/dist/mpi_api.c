@@ -25,7 +25,9 @@ int64_t clsa_mpi_window_hi(int64_t n, int nranks, int r) { return dist_window_hi
  * (host/sa/pd_part.h) instead of the host-side engine of dist_sa.c. */
 static int device_engine(dist_comm *c, clsa_context *ctx, int64_t n)
 {
-    int64_t ok = n > 0 && c->size <= 255 && clsa__dist_device_fits(ctx, n);
+    /* the one-device need: rank 0 may build it all (a decline), and no
+     * rank falls back */
+    int64_t ok = n > 0 && c->size <= 255 && clsa__dist_device_fits(ctx, n, 1);
     return !c->allreduce(c, &ok, 1, DIST_MIN) && ok == 1;
 }
 

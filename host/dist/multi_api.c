@@ -1,9 +1,11 @@
 /* clsa_sa32_multi / clsa_sa64_multi: one thread per member of this
  * process (comm_threads.c).  Members that are distinct device contexts,
- * each with room for the whole in-memory working set, sort their part of
- * the suffixes on their devices (host/sa/pd_part.h); any other set (a
- * NULL or host member, a context named twice, a device too small) runs the
- * distributed engine of dist_sa.c, whose sorts are on the host's side. */
+ * each with room for a member's working set (clsa__dist_device_fits), sort
+ * their part of the suffixes on their devices (host/sa/pd_part.h); any
+ * other set (a NULL or host member, a context named twice, a device too
+ * small) runs the distributed engine of dist_sa.c, whose sorts are on the
+ * host's side.  Where either runs out of device memory, the first context
+ * builds it alone, out of core if need be. */
 #include "comm_threads.h"
 #include "runtime.h"
 #include "device_member.h"
@@ -139,14 +141,14 @@ static const char *bad_arg(clsa_context *const *ctxs, int k, const uint8_t *text
 }
 
 /* The device engine runs when every member is its own device context
- * that clsa__dist_device_fits (none Oclgrind's: its kernels are safe only from
- * the thread that made the context, and the members launch from threads
- * of their own). */
+ * that clsa__dist_device_fits as one of k (none Oclgrind's: its kernels are
+ * safe only from the thread that made the context, and the members launch
+ * from threads of their own). */
 static int devices_fit(clsa_context *const *ctxs, int k, int64_t n)
 {
     if (k > 255) return 0; /* pd_part.c routes by a byte */
     for (int r = 0; r < k; r++) {
-        if (!clsa__dist_device_fits(ctxs[r], n)) return 0;
+        if (!clsa__dist_device_fits(ctxs[r], n, k)) return 0;
         for (int q = 0; q < r; q++)
             if (ctxs[q] == ctxs[r]) return 0;
     }
@@ -171,6 +173,14 @@ static clsa__text_share *pack_once(clsa_context *const *ctxs, const uint8_t *tex
     return ctxs[0]->tune.pack_once ? clsa__text_share_new(ctxs[0], text, (size_t)n, into) : NULL;
 }
 
+/* The first context alone (a device context plans its own memory: out of
+ * core where the working set would pass its limit). */
+static clsa_status first_alone(clsa_context *const *ctxs, const uint8_t *text, void *sa,
+                               int64_t n, int index64)
+{
+    return index64 ? clsa_sa64(ctxs[0], text, sa, n) : clsa_sa32(ctxs[0], text, sa, n);
+}
+
 static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, void *sa,
                          int64_t n, int index64)
 {
@@ -188,17 +198,13 @@ static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, 
         return fail_all(ctxs, k, CLSA_ERR_TOO_LARGE, msg);
     }
     if (n == 0) return CLSA_OK; /* sa may be NULL: nothing for the engine to fill */
-    if (k == 1) return index64 ? clsa_sa64(ctxs[0], text, sa, n) : clsa_sa32(ctxs[0], text, sa, n);
+    if (k == 1) return first_alone(ctxs, text, sa, n, index64);
     if (devices_fit(ctxs, k, n)) {
         /* one device for one repeated byte (all suffixes but the last 7
          * share a key: nothing to split) and for inputs whose sample says
          * the initial sort would leave too many suffixes unsorted */
         uint64_t *split = malloc(sizeof(uint64_t) * (size_t)k);
         int plan = split ? dist_device_plan(text, n, ctxs[0], k, split) : -1;
-        if (plan == 1) {
-            free(split);
-            return index64 ? clsa_sa64(ctxs[0], text, sa, n) : clsa_sa32(ctxs[0], text, sa, n);
-        }
         clsa_status st = CLSA_ERR_HOST_MEMORY;
         snprintf(msg, sizeof msg, "%s: out of host memory", name);
         if (plan == 0) {
@@ -208,6 +214,12 @@ static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, 
             clsa__text_share_free(packed);
         }
         free(split);
+        /* one device for a declined input; also where a member ran out of
+         * device memory (a device with room for a member's share but not
+         * for the whole, given a split less even or a decline after the
+         * initial sort): that one plans its memory itself, out of core if
+         * need be, and the caller's array is rewritten whole */
+        if (plan == 1 || st == CLSA_ERR_DEVICE_MEMORY) return first_alone(ctxs, text, sa, n, index64);
         return st ? fail_all(ctxs, k, st, msg) : CLSA_OK;
     }
     int64_t *sa64 = index64 ? sa : malloc((size_t)(n ? n : 1) * sizeof *sa64);
@@ -220,6 +232,10 @@ static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, 
     if (!st && !index64)
         for (int64_t i = 0; i < n; i++) ((int32_t *)sa)[i] = (int32_t)sa64[i];
     if (!index64) free(sa64);
+    /* the engine's local sorts on a device too small for them: the first
+     * context, where it is a device, out of core */
+    if (st == CLSA_ERR_DEVICE_MEMORY && ctxs[0] && ctxs[0]->has_device)
+        return first_alone(ctxs, text, sa, n, index64);
     return st ? fail_all(ctxs, k, st, msg) : CLSA_OK;
 }
 
