@@ -219,7 +219,8 @@ static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, 
          * for the whole, given a split less even or a decline after the
          * initial sort): that one plans its memory itself, out of core if
          * need be, and the caller's array is rewritten whole */
-        if (plan == 1 || st == CLSA_ERR_DEVICE_MEMORY) return first_alone(ctxs, text, sa, n, index64);
+        if (plan == 1 || st == CLSA_ERR_DEVICE_MEMORY)
+            return first_alone(ctxs, text, sa, n, index64);
         return st ? fail_all(ctxs, k, st, msg) : CLSA_OK;
     }
     int64_t *sa64 = index64 ? sa : malloc((size_t)(n ? n : 1) * sizeof *sa64);
