@@ -12,15 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A member's device memory among k: the text, its SA buffer and the
- * ranks of all n (9 B/n), and the initial sort's two scratch arrays over
- * its own m suffixes (clsa__sa_device_part); run 31a measured 9.0 n +
- * 8.3 m.  m is taken a quarter above an even share, since the splitters
- * come from a sample. */
+/* A member's device memory among k: the text and the ranks of all n
+ * (5 B/n), its SA buffer and the initial sort's two scratch arrays over
+ * its own m suffixes (clsa__sa_device_part: 12 B each).  m is taken a
+ * quarter above an even share, since the splitters come from a sample. */
 static uint64_t member_need(uint64_t n, int k)
 {
     uint64_t m = n / (uint64_t)k + n / (4 * (uint64_t)k) + 65536;
-    return 9 * n + 9 * (m < n ? m : n) + 65536;
+    return 5 * n + 13 * (m < n ? m : n) + 65536;
 }
 
 int clsa__dist_device_fits(clsa_context *ctx, int64_t n, int members)
@@ -88,11 +87,16 @@ clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *t
     double t0 = clsa__now();
     if (!alone || c->rank == 0) {
         st = clsa__alloc(ctx, (size_t)n, &dtext);
-        if (!st) st = clsa__alloc(ctx, (size_t)n * 4, &dsa);
+        /* a member's SA buffer holds its slice, made once its size is known */
+        if (!st && alone) st = clsa__alloc(ctx, (size_t)n * 4, &dsa);
         if (!st) st = clsa__write_text_shared(ctx, dtext, text, (size_t)n, packed);
     }
     double t1 = clsa__now();
-    if (!alone) st = clsa__sa_device_part(ctx, dtext, dsa, n, &p, st);
+    if (!alone) st = clsa__sa_device_part(ctx, dtext, &dsa, n, &p, st);
+    if (!st && p.declined) { /* member 0 builds it all: an SA buffer of n */
+        clsa__free(ctx, &dsa);
+        if (c->rank == 0) st = clsa__alloc(ctx, (size_t)n * 4, &dsa);
+    }
     if (!st && (alone || p.declined)) { /* one device, with the text already there */
         if (c->rank == 0) st = clsa__sa_device(ctx, dtext, dsa, n, 0);
         p.base = 0;

@@ -138,7 +138,7 @@ static clsa_status transport(clsa__pd_part *p)
 }
 
 clsa_status clsa__pd_part_own(clsa_context *ctx, clsa__pd_part *p, cl_mem text, uint64_t n,
-                              cl_mem u, cl_mem bits, uint64_t *m)
+                              cl_mem *u, cl_mem bits, uint64_t *m)
 {
     int size = p->comm->size;
     cl_ulong nn = n;
@@ -158,8 +158,10 @@ clsa_status clsa__pd_part_own(clsa_context *ctx, clsa__pd_part *p, cl_mem text, 
                   CLSA_KARG(nsplit), CLSA_KARG(me), CLSA_KARG(bits), CLSA_KARG(count),
                   CLSA_KLOCAL(wg * 4), CLSA_KLOCAL(wg * 4))) ||
         (st = clsa__scan(ctx, count, count, nb, 0, 0, &total)) ||
+        /* the member's SA buffer: its m suffixes, later its slice */
+        (st = clsa__alloc(ctx, (size_t)(total ? total : 1) * 4, u)) ||
         (st = RUN(ctx, "pd_part_own_write", words, CLSA_KARG(bits), CLSA_KARG(nn),
-                  CLSA_KARG(count), CLSA_KARG(u), CLSA_KLOCAL(wg * 4), CLSA_KLOCAL(wg * 4),
+                  CLSA_KARG(count), CLSA_KARG(*u), CLSA_KLOCAL(wg * 4), CLSA_KLOCAL(wg * 4),
                   CLSA_KLOCAL(stage * 4), CLSA_KARG(stage))))
         goto done;
     *m = total;

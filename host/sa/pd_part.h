@@ -72,10 +72,11 @@ int clsa__pd_part_worth(const clsa__pd_sample *smp, unsigned decline);
 /* The member that owns suffix p. */
 int clsa__pd_part_owner(const clsa__pd_part *p, uint64_t n, uint64_t pos);
 
-/* This member's suffixes in position order into u (n entries); *m their
- * number.  Uses bits (n / 8 bytes at least). */
+/* This member's suffixes in position order into *u, made here with room
+ * for their number *m (at least one entry).  Uses bits (n / 8 bytes at
+ * least). */
 clsa_status clsa__pd_part_own(clsa_context *ctx, clsa__pd_part *p, cl_mem text, uint64_t n,
-                              cl_mem u, cl_mem bits, uint64_t *m);
+                              cl_mem *u, cl_mem bits, uint64_t *m);
 
 /* Collective: agrees st, then every member learns its slice (base, count)
  * from the counts m (and tells p->known).  Returns the agreed status. */

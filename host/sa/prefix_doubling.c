@@ -1051,9 +1051,10 @@ done:
  * same initial sort and doubling passes over the member's suffixes, with
  * the ranks other members own fetched before each pass.  Every member
  * takes part in every collective whatever fails locally (the failure is
- * agreed at the next one), so none waits for ever.  sa gets the slice
+ * agreed at the next one), so none waits for ever.  *out (made here, m
+ * entries: only the ranks span all n) gets the slice
  * SA[p->base, p->base + p->count). */
-clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n,
+clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem *out, int64_t n,
                                  clsa__pd_part *p, clsa_status st)
 {
     int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT);
@@ -1077,7 +1078,8 @@ clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem sa, int6
     if (!st) st = alloc(ctx, &b, ((size_t)n + 31) / 32 * 4, &w.sk); /* a bit a suffix */
     if (!st) st = alloc(ctx, &b, 8, &w.counter);
     if (!st) st = alloc(ctx, &b, 36 * 4, &w.counts);
-    if (!st) st = clsa__pd_part_own(ctx, p, text, w.n, sa, w.sk, &m);
+    if (!st) st = clsa__pd_part_own(ctx, p, text, w.n, out, w.sk, &m);
+    cl_mem sa = *out;
     /* the initial sort's scratch: the member's m suffixes, not all n */
     release(ctx, &b, w.sk);
     w.sk = NULL;

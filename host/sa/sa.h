@@ -27,9 +27,10 @@ clsa_status clsa__sa_device_gsa(clsa_context *ctx, cl_mem text, int sep_byte, cl
 struct clsa__pd_part;
 /* One member's part of the suffix array of text on several devices
  * (host/sa/pd_part.h): collective over the members; st, a failure before
- * the call, is agreed with the others.  sa (n entries of 4 bytes) gets the
- * member's slice in [0, part->count). */
-clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n,
+ * the call, is agreed with the others.  *sa (made here, NULL on entry:
+ * the member's count of 4-byte entries, at least one) gets the member's
+ * slice in [0, part->count); the caller frees it. */
+clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem *sa, int64_t n,
                                  struct clsa__pd_part *part, clsa_status st);
 
 /* The suffix array of a host text of n symbols (sym = 1, 2 or 4 bytes) on
