@@ -312,11 +312,11 @@ CLSA_API clsa_status clsa_sa64_mem(clsa_context *ctx, cl_mem text, cl_mem sa, in
 /* Several devices of one process: the suffix array of text[0..n), the same
  * as clsa_sa32/64 gives, one thread per member.  No MPI is needed.
  * When every entry of ctxs is its own device context with room for a
- * member's working set (about 9 + 9 / k bytes per position for k members,
+ * member's working set (about 5 + 16 / k bytes per position for k members,
  * against about 21 for one device) and n < 2^32, each
  * member sorts the suffixes of one range of first-8-byte keys on its device
  * (the whole text is copied to every device; with two members each peaks at
- * about 13 bytes per position) and the members exchange the
+ * about 11 bytes per position) and the members exchange the
  * ranks their passes read; an input whose initial sort would leave more
  * than 1/32 of the suffixes unsorted (text-like inputs) is built on
  * ctxs[0] alone, where those exchanges would cost more than a second

@@ -337,7 +337,7 @@ static void declined(void **state)
 
 /* Devices with room for a member's share but not for the whole working
  * set (a device-memory limit of 16 bytes a symbol: one device needs about
- * 21 before it starts, a member of two about 9 n + 9 m): both members sort
+ * 21 before it starts, a member of two about 5 n + 13 m): both members sort
  * on their devices within the limit.  Words whose initial sort leaves too
  * many suffixes unsorted (part_sample=0: no sample declines them first)
  * go to member 0 alone after it, which has no room for one device's
