@@ -14,7 +14,8 @@
 
 /* A member's device memory among k: the text and the ranks of all n
  * (5 B/n), its SA buffer and the initial sort's two scratch arrays over
- * its own m suffixes (clsa__sa_device_part: 12 B each).  m is taken a
+ * its own m suffixes (clsa__sa_device_part: 12 B each, 13 with the digit
+ * tables' m / 4 and the rest).  m is taken a
  * quarter above an even share, since the splitters come from a sample. */
 static uint64_t member_need(uint64_t n, int k)
 {
@@ -27,10 +28,11 @@ int clsa__dist_device_fits(clsa_context *ctx, int64_t n, int members)
     if (!ctx || !ctx->has_device || ctx->oclgrind || n < 0 || (uint64_t)n > UINT32_MAX ||
         !clsa__use_device(ctx, (uint64_t)n))
         return 0;
-    uint64_t one = clsa__sa_in_memory_need((uint64_t)n, 1, 0);
-    uint64_t need = members > 1 && member_need((uint64_t)n, members) < one
-                        ? member_need((uint64_t)n, members)
-                        : one;
+    uint64_t need = clsa__sa_in_memory_need((uint64_t)n, 1, 0);
+    if (members > 1) {
+        uint64_t share = member_need((uint64_t)n, members);
+        if (share < need) need = share;
+    }
     return need <= clsa__mem_free(ctx);
 }
 

@@ -73,12 +73,8 @@ static void copy_stream(char *dst, const char *src, size_t len)
 static void widen_stream(int64_t *dst, const char *src, size_t count)
 {
 #if defined(__SSE2__)
-    size_t i = 0;
-    for (; i < count && ((uintptr_t)(dst + i) & 15); i++) {
-        uint32_t v;
-        memcpy(&v, src + 4 * i, 4);
-        dst[i] = v;
-    }
+    size_t i = ((uintptr_t)dst & 15) && count ? 1 : 0; /* dst is 8-byte aligned */
+    clsa__widen_u32(dst, src, i);
     const __m128i zero = _mm_setzero_si128();
     for (; i + 4 <= count; i += 4) {
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(src + 4 * i));
