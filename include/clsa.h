@@ -200,7 +200,10 @@ CLSA_API void clsa_reset_stats(clsa_context *ctx);
  * order of first use (needs options.profile; at most 96 names): name into
  * name[0..cap) (NUL-terminated, may be NULL), total milliseconds and launch
  * count.  CLSA_ERR_INVALID_ARG past the last entry, so a loop from i = 0
- * lists them all. */
+ * lists them all.  The entry named "(idle)" is no kernel: the time the
+ * device's queue sat between commands within the calls (their span from
+ * the first start to the last end, less what ran), with one "launch" a
+ * call. */
 CLSA_API clsa_status clsa_get_kernel_time(const clsa_context *ctx, size_t i, char *name,
                                           size_t cap, double *ms, uint64_t *launches);
 

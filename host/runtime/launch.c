@@ -30,17 +30,30 @@ static struct clsa_kernel_time *kernel_entry(clsa_context *ctx, const char *what
     return e;
 }
 
-/* Adds a finished command's time to phase and to its name, and releases
- * the event. */
-static void charge(clsa_context *ctx, cl_event ev, int phase, const char *what)
+/* The queue's commands between the first start and the last end of a
+ * drained list, against the time they ran: what is left is the device
+ * waiting on the host (blocking reads, launches issued late). */
+typedef struct span {
+    cl_ulong first, last, busy;
+} span;
+
+/* Adds a finished command's time to phase and to its name, and to the
+ * span s (may be NULL), and releases the event. */
+static void charge(clsa_context *ctx, cl_event ev, int phase, const char *what, span *s)
 {
     cl_ulong t0 = 0, t1 = 0;
     if (clWaitForEvents(1, &ev) == CL_SUCCESS &&
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) ==
             CL_SUCCESS &&
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) ==
-            CL_SUCCESS && t1 >= t0)
+            CL_SUCCESS && t1 >= t0) {
         clsa__charge_ms(ctx, phase, what && *what ? what : "?", (double)(t1 - t0) * 1e-6);
+        if (s) {
+            if (!s->first || t0 < s->first) s->first = t0;
+            if (t1 > s->last) s->last = t1;
+            s->busy += t1 - t0;
+        }
+    }
     clReleaseEvent(ev);
 }
 
@@ -64,8 +77,15 @@ double clsa__now(void)
 
 void clsa__profile_drain(clsa_context *ctx)
 {
+    span s = {0, 0, 0};
     for (size_t i = 0; i < ctx->npending; i++)
-        charge(ctx, ctx->pending[i].ev, ctx->pending[i].phase, ctx->pending[i].what);
+        charge(ctx, ctx->pending[i].ev, ctx->pending[i].phase, ctx->pending[i].what, &s);
+    /* named apart from every kernel: the device's idle time between them */
+    struct clsa_kernel_time *e = ctx->npending ? kernel_entry(ctx, "(idle)") : NULL;
+    if (e && s.last > s.first + s.busy) {
+        e->ms += (double)(s.last - s.first - s.busy) * 1e-6;
+        e->launches++;
+    }
     ctx->npending = 0;
 }
 
@@ -87,7 +107,7 @@ clsa_status clsa__charge_event(clsa_context *ctx, cl_event ev, int phase, const 
         }
     }
     if (ctx->npending == ctx->pending_cap) {
-        charge(ctx, ev, phase, what);
+        charge(ctx, ev, phase, what, NULL);
         return CLSA_OK;
     }
     struct clsa_pending_event *p = &ctx->pending[ctx->npending++];

@@ -89,7 +89,7 @@ static void row_kernels(bench_row *row, clsa_context *pctx)
     for (size_t i = 1; i < nk; i++) /* insertion sort, slowest first */
         for (size_t j = i; j > 0 && k[j].ms > k[j - 1].ms; j--) t = k[j], k[j] = k[j - 1], k[j - 1] = t;
     row->kernels[0] = 0;
-    for (size_t i = 0; i < nk && i < 14; i++) {
+    for (size_t i = 0; i < nk; i++) {
         int w = snprintf(row->kernels + len, sizeof row->kernels - len, "%s%s %.2f/%llu",
                          i ? " " : "", k[i].name, k[i].ms, (unsigned long long)k[i].launches);
         if (w < 0 || (size_t)w >= sizeof row->kernels - len) break;
