@@ -30,31 +30,37 @@ static struct clsa_kernel_time *kernel_entry(clsa_context *ctx, const char *what
     return e;
 }
 
-/* The queue's commands between the first start and the last end of a
- * drained list, against the time they ran: what is left is the device
- * waiting on the host (blocking reads, launches issued late). */
-typedef struct span {
-    cl_ulong first, last, busy;
-} span;
-
-/* Adds a finished command's time to phase and to its name, and to the
- * span s (may be NULL), and releases the event. */
-static void charge(clsa_context *ctx, cl_event ev, int phase, const char *what, span *s)
+/* Adds a finished command's time to phase and to its name, releases the
+ * event, and says when it ran (0, 0 if its times are not there). */
+static void charge(clsa_context *ctx, cl_event ev, int phase, const char *what, cl_ulong *start,
+                   cl_ulong *end)
 {
     cl_ulong t0 = 0, t1 = 0;
     if (clWaitForEvents(1, &ev) == CL_SUCCESS &&
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) ==
             CL_SUCCESS &&
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) ==
-            CL_SUCCESS && t1 >= t0) {
+            CL_SUCCESS && t1 >= t0)
         clsa__charge_ms(ctx, phase, what && *what ? what : "?", (double)(t1 - t0) * 1e-6);
-        if (s) {
-            if (!s->first || t0 < s->first) s->first = t0;
-            if (t1 > s->last) s->last = t1;
-            s->busy += t1 - t0;
-        }
-    }
+    else
+        t0 = t1 = 0;
+    *start = t0, *end = t1;
     clReleaseEvent(ev);
+}
+
+/* The device's idle time between two commands: to "(idle)", and with
+ * tune.idle_by to "(BEFORE>AFTER)" too, the names cut short. */
+static void charge_idle(clsa_context *ctx, const char *before, const char *after, cl_ulong ns)
+{
+    char name[CLSA_KERNEL_NAME_CAP];
+    struct clsa_kernel_time *e = kernel_entry(ctx, "(idle)");
+    if (e) e->ms += (double)ns * 1e-6;
+    if (!ctx->tune.idle_by) return;
+    snprintf(name, sizeof name, "(%.17s>%.17s)", before, after);
+    if ((e = kernel_entry(ctx, name))) {
+        e->ms += (double)ns * 1e-6;
+        e->launches++;
+    }
 }
 
 void clsa__charge_ms(clsa_context *ctx, int phase, const char *what, double ms)
@@ -77,14 +83,15 @@ double clsa__now(void)
 
 void clsa__profile_drain(clsa_context *ctx)
 {
-    span s = {0, 0, 0};
-    for (size_t i = 0; i < ctx->npending; i++)
-        charge(ctx, ctx->pending[i].ev, ctx->pending[i].phase, ctx->pending[i].what, &s);
-    /* named apart from every kernel: the device's idle time between them */
+    cl_ulong last = 0, t0, t1;
     struct clsa_kernel_time *e = ctx->npending ? kernel_entry(ctx, "(idle)") : NULL;
-    if (e && s.last > s.first + s.busy) {
-        e->ms += (double)(s.last - s.first - s.busy) * 1e-6;
-        e->launches++;
+    if (e) e->launches++; /* a list drained: one call, or 4096 commands */
+    for (size_t i = 0; i < ctx->npending; i++) {
+        struct clsa_pending_event *p = &ctx->pending[i];
+        charge(ctx, p->ev, p->phase, p->what, &t0, &t1);
+        /* the main queue runs its commands in order */
+        if (last && t0 > last) charge_idle(ctx, p[-1].what, p->what, t0 - last);
+        if (t1 > last) last = t1;
     }
     ctx->npending = 0;
 }
@@ -107,7 +114,8 @@ clsa_status clsa__charge_event(clsa_context *ctx, cl_event ev, int phase, const 
         }
     }
     if (ctx->npending == ctx->pending_cap) {
-        charge(ctx, ev, phase, what, NULL);
+        cl_ulong t0, t1;
+        charge(ctx, ev, phase, what, &t0, &t1);
         return CLSA_OK;
     }
     struct clsa_pending_event *p = &ctx->pending[ctx->npending++];

@@ -121,6 +121,8 @@ typedef struct clsa_tuning {
                                * (staged_copy.c); 0: never, and no packed texts */
     unsigned stage_threads;   /* host threads filling and emptying them */
     size_t stage_slot;        /* bytes of one slot (two a thread) */
+    unsigned idle_by;         /* profiles: the device's idle time also by the command
+                               * that waited, "(idle>NAME)" (launch.c) */
     unsigned stage_stream;    /* 1: staged reads empty their slots with streaming
                                * (non-temporal) stores where the host has them;
                                * 0: memcpy */

@@ -63,6 +63,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "sa64_narrow")) t->sa64_narrow = v != 0;
     else if (!strcmp(key, "ooc64")) t->ooc64 = v != 0;
     else if (!strcmp(key, "ooc_groups")) t->ooc_groups = v;
+    else if (!strcmp(key, "idle_by")) t->idle_by = v != 0;
     else if (!strcmp(key, "ooc_threads")) t->ooc_threads = v > 16 ? 16 : (unsigned)v;
 }
 

@@ -48,7 +48,7 @@ typedef struct bench_row {
     double phase_ms[CLSA_PHASE_COUNT]; /* one profiled run */
     double profiled_ms;           /* sum of phase_ms */
     uint64_t launches;            /* kernel launches in the profiled run */
-    char kernels[2048];           /* its kernels, slowest first: "name ms/launches ..." */
+    char kernels[4096];           /* its kernels, slowest first: "name ms/launches ..." */
     double elems_per_s;           /* primitives: elements (pairs, keys) per second */
     double gbps;                  /* primitives: payload bytes / t_dev_min / 1e9 */
     double copy_gbps;             /* clEnqueueCopyBuffer of the same byte count, GB/s */
