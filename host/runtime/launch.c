@@ -30,37 +30,62 @@ static struct clsa_kernel_time *kernel_entry(clsa_context *ctx, const char *what
     return e;
 }
 
+/* When a command was queued by the host and ran on the device (zeros
+ * where its times are not there). */
+typedef struct cmd_times {
+    cl_ulong queued, start, end;
+} cmd_times;
+
 /* Adds a finished command's time to phase and to its name, releases the
- * event, and says when it ran (0, 0 if its times are not there). */
-static void charge(clsa_context *ctx, cl_event ev, int phase, const char *what, cl_ulong *start,
-                   cl_ulong *end)
+ * event, and says when it was queued and ran. */
+static cmd_times charge(clsa_context *ctx, cl_event ev, int phase, const char *what)
 {
-    cl_ulong t0 = 0, t1 = 0;
+    cmd_times t = {0, 0, 0};
     if (clWaitForEvents(1, &ev) == CL_SUCCESS &&
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) ==
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t.start, &t.start,
+                                NULL) == CL_SUCCESS &&
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t.end, &t.end, NULL) ==
             CL_SUCCESS &&
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) ==
-            CL_SUCCESS && t1 >= t0)
-        clsa__charge_ms(ctx, phase, what && *what ? what : "?", (double)(t1 - t0) * 1e-6);
-    else
-        t0 = t1 = 0;
-    *start = t0, *end = t1;
+        t.end >= t.start) {
+        clsa__charge_ms(ctx, phase, what && *what ? what : "?", (double)(t.end - t.start) * 1e-6);
+        if (clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_QUEUED, sizeof t.queued, &t.queued,
+                                    NULL) != CL_SUCCESS)
+            t.queued = 0;
+    } else {
+        t.start = t.end = 0;
+    }
     clReleaseEvent(ev);
+    return t;
 }
 
-/* The device's idle time between two commands: to "(idle)", and with
- * tune.idle_by to "(BEFORE>AFTER)" too, the names cut short. */
-static void charge_idle(clsa_context *ctx, const char *before, const char *after, cl_ulong ns)
+static void add_ms(clsa_context *ctx, const char *name, cl_ulong ns)
 {
-    char name[CLSA_KERNEL_NAME_CAP];
-    struct clsa_kernel_time *e = kernel_entry(ctx, "(idle)");
-    if (e) e->ms += (double)ns * 1e-6;
-    if (!ctx->tune.idle_by) return;
-    snprintf(name, sizeof name, "(%.17s>%.17s)", before, after);
-    if ((e = kernel_entry(ctx, name))) {
+    struct clsa_kernel_time *e = kernel_entry(ctx, name);
+    if (e) {
         e->ms += (double)ns * 1e-6;
         e->launches++;
     }
+}
+
+/* The device's idle time between two commands, from the end of the one
+ * before (last) to the start of the next (t): to "(idle)", and with
+ * tune.idle_by to "(BEFORE>AFTER)" (the names cut short) and to
+ * "(idle:host)", the part before the host queued the next command, or
+ * "(idle:launch)", the rest. */
+static void charge_idle(clsa_context *ctx, const char *before, const char *after, cl_ulong last,
+                        cmd_times t)
+{
+    char name[CLSA_KERNEL_NAME_CAP];
+    cl_ulong gap = t.start - last;
+    struct clsa_kernel_time *e = kernel_entry(ctx, "(idle)");
+    if (e) e->ms += (double)gap * 1e-6;
+    if (!ctx->tune.idle_by) return;
+    snprintf(name, sizeof name, "(%.17s>%.17s)", before, after);
+    add_ms(ctx, name, gap);
+    cl_ulong host = t.queued > last ? t.queued - last : 0;
+    if (host > gap) host = gap;
+    if (host) add_ms(ctx, "(idle:host)", host);
+    if (gap > host) add_ms(ctx, "(idle:launch)", gap - host);
 }
 
 void clsa__charge_ms(clsa_context *ctx, int phase, const char *what, double ms)
@@ -83,15 +108,15 @@ double clsa__now(void)
 
 void clsa__profile_drain(clsa_context *ctx)
 {
-    cl_ulong last = 0, t0, t1;
+    cl_ulong last = 0;
     struct clsa_kernel_time *e = ctx->npending ? kernel_entry(ctx, "(idle)") : NULL;
     if (e) e->launches++; /* a list drained: one call, or 4096 commands */
     for (size_t i = 0; i < ctx->npending; i++) {
         struct clsa_pending_event *p = &ctx->pending[i];
-        charge(ctx, p->ev, p->phase, p->what, &t0, &t1);
+        cmd_times t = charge(ctx, p->ev, p->phase, p->what);
         /* the main queue runs its commands in order */
-        if (last && t0 > last) charge_idle(ctx, p[-1].what, p->what, t0 - last);
-        if (t1 > last) last = t1;
+        if (last && t.start > last) charge_idle(ctx, p[-1].what, p->what, last, t);
+        if (t.end > last) last = t.end;
     }
     ctx->npending = 0;
 }
@@ -114,8 +139,7 @@ clsa_status clsa__charge_event(clsa_context *ctx, cl_event ev, int phase, const 
         }
     }
     if (ctx->npending == ctx->pending_cap) {
-        cl_ulong t0, t1;
-        charge(ctx, ev, phase, what, &t0, &t1);
+        charge(ctx, ev, phase, what);
         return CLSA_OK;
     }
     struct clsa_pending_event *p = &ctx->pending[ctx->npending++];
@@ -142,6 +166,7 @@ clsa_status clsa__launch(clsa_context *ctx, cl_kernel k, const char *name, size_
                                         ctx->profiling ? &ev : NULL);
     clsa_status st = clsa__cl(ctx, err, "clEnqueueNDRangeKernel", name);
     if (st) return st;
+    if (ctx->tune.flush && (st = clsa__cl(ctx, clFlush(ctx->queue), "clFlush", name))) return st;
     ctx->stats.kernel_launches++;
     return ev ? clsa__charge_event(ctx, ev, ctx->phase, name) : CLSA_OK;
 }

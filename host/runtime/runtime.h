@@ -123,6 +123,7 @@ typedef struct clsa_tuning {
     size_t stage_slot;        /* bytes of one slot (two a thread) */
     unsigned idle_by;         /* profiles: the device's idle time also by the command
                                * that waited, "(idle>NAME)" (launch.c) */
+    unsigned flush;           /* 1: clFlush after every kernel launch (an experiment) */
     unsigned stage_stream;    /* 1: staged reads empty their slots with streaming
                                * (non-temporal) stores where the host has them;
                                * 0: memcpy */

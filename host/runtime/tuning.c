@@ -64,6 +64,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "ooc64")) t->ooc64 = v != 0;
     else if (!strcmp(key, "ooc_groups")) t->ooc_groups = v;
     else if (!strcmp(key, "idle_by")) t->idle_by = v != 0;
+    else if (!strcmp(key, "flush")) t->flush = v != 0;
     else if (!strcmp(key, "ooc_threads")) t->ooc_threads = v > 16 ? 16 : (unsigned)v;
 }
 
@@ -75,7 +76,7 @@ static int zero_allowed(const char *key)
            !strcmp(key, "radix_match") || !strcmp(key, "radix_vtile") ||
            !strcmp(key, "radix_shfl") ||
            !strcmp(key, "pool") || !strcmp(key, "part_decline") || !strcmp(key, "pack_min") ||
-           !strcmp(key, "stage_min") || !strcmp(key, "stage_stream") ||
+           !strcmp(key, "stage_min") || !strcmp(key, "stage_stream") || !strcmp(key, "flush") ||
            !strcmp(key, "part_sample") || !strcmp(key, "pack_once") ||
            !strcmp(key, "sa64_narrow");
 }
