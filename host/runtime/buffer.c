@@ -73,6 +73,22 @@ static clsa_status track(clsa_context *ctx, cl_mem m, size_t bytes, int poolable
     return CLSA_OK;
 }
 
+/* While profiling, host time spent making and releasing device memory
+ * goes to the kernel table as "(host:NAME)": NVIDIA's release waits for
+ * the queue to drain (docs/BENCHMARKS.md run 32). */
+static void host_time(clsa_context *ctx, const char *name, double t0)
+{
+    if (ctx->profiling) clsa__charge_host(ctx, name, (clsa__now() - t0) * 1e3);
+}
+
+void clsa__release_mem(clsa_context *ctx, cl_mem m)
+{
+    if (!m) return;
+    double t0 = ctx->profiling ? clsa__now() : 0;
+    clReleaseMemObject(m);
+    host_time(ctx, "(host:release)", t0);
+}
+
 /* flags/host: CL_MEM_READ_WRITE and NULL for device memory, or
  * CL_MEM_USE_HOST_PTR and the caller's memory (zero copy). */
 static clsa_status create(clsa_context *ctx, size_t bytes, cl_mem_flags flags, void *host,
@@ -87,7 +103,9 @@ static clsa_status create(clsa_context *ctx, size_t bytes, cl_mem_flags flags, v
     clsa_status st = clsa__reserve_check(ctx, bytes, "buffer");
     if (st) return st;
     cl_int err;
+    double t0 = ctx->profiling ? clsa__now() : 0;
     cl_mem m = clCreateBuffer(ctx->cl, flags, bytes, host, &err);
+    host_time(ctx, "(host:create)", t0);
     if (err != CL_SUCCESS) return clsa__cl(ctx, err, "clCreateBuffer", NULL);
     if (ctx->oclgrind && (err = host ? clsa__oclgrind_host_buffer(ctx, m, bytes)
                                      : clsa__oclgrind_new_buffer(ctx, m)) != CL_SUCCESS) {
@@ -121,7 +139,7 @@ clsa_status clsa__alloc(clsa_context *ctx, size_t bytes, cl_mem *out)
 
 void clsa__pool_drain(clsa_context *ctx)
 {
-    while (ctx->npool > 0) clReleaseMemObject(ctx->pool[--ctx->npool].mem);
+    while (ctx->npool > 0) clsa__release_mem(ctx, ctx->pool[--ctx->npool].mem);
 }
 
 clsa_status clsa__alloc_host(clsa_context *ctx, void *host, size_t bytes, cl_mem *out)
@@ -163,7 +181,7 @@ void clsa__free(clsa_context *ctx, cl_mem *mem)
         ctx->pool[ctx->npool].bytes = size;
         ctx->npool++;
     } else {
-        clReleaseMemObject(*mem);
+        clsa__release_mem(ctx, *mem);
     }
     *mem = NULL;
 }

@@ -58,13 +58,18 @@ static cmd_times charge(clsa_context *ctx, cl_event ev, int phase, const char *w
     return t;
 }
 
-static void add_ms(clsa_context *ctx, const char *name, cl_ulong ns)
+void clsa__charge_host(clsa_context *ctx, const char *name, double ms)
 {
     struct clsa_kernel_time *e = kernel_entry(ctx, name);
     if (e) {
-        e->ms += (double)ns * 1e-6;
+        e->ms += ms;
         e->launches++;
     }
+}
+
+static void add_ms(clsa_context *ctx, const char *name, cl_ulong ns)
+{
+    clsa__charge_host(ctx, name, (double)ns * 1e-6);
 }
 
 /* The device's idle time between two commands, from the end of the one

@@ -329,6 +329,8 @@ clsa_status clsa__sync_host(clsa_context *ctx, cl_mem mem, size_t bytes);
  * same call: NVIDIA's clCreateBuffer/clReleaseMemObject cost more
  * than the tiny kernels around them. */
 void clsa__free(clsa_context *ctx, cl_mem *mem);
+/* clReleaseMemObject (m may be NULL), its host time profiled. */
+void clsa__release_mem(clsa_context *ctx, cl_mem m);
 /* Releases the pooled buffers (end of a public call, clsa_destroy). */
 void clsa__pool_drain(clsa_context *ctx);
 /* Would `bytes` more fit?  CLSA_ERR_DEVICE_MEMORY with a message if not. */
@@ -487,6 +489,8 @@ void clsa__unmap_pinned(clsa_context *ctx, struct clsa_pinned *p);
 /* Frees every array clsa_host_alloc gave (clsa_destroy). */
 void clsa__host_free_all(clsa_context *ctx);
 /* Reads the profiling events still pending into the phase times. */
+/* Host time (ms) under name in the kernel table, no phase (profiling). */
+void clsa__charge_host(clsa_context *ctx, const char *name, double ms);
 void clsa__profile_drain(clsa_context *ctx);
 
 /* ---- context helpers (context.c) ----------------------------------------- */

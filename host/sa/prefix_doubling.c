@@ -277,7 +277,7 @@ static clsa_status initial_sort_msd(clsa_context *ctx, cl_mem text, clsa__sa_wor
     *heads = !st;
 done:
     for (int i = 0; i < 5; i++)
-        if (v[i]) clReleaseMemObject(v[i]);
+        clsa__release_mem(ctx, v[i]);
     return st;
 }
 
@@ -345,8 +345,8 @@ static clsa_status sort_by_key(clsa_context *ctx, clsa__sa_work *w, unsigned bit
     w->u = w->sk;
     w->sk = t;
 done:
-    if (k2) clReleaseMemObject(k2);
-    if (u2) clReleaseMemObject(u2);
+    clsa__release_mem(ctx, k2);
+    clsa__release_mem(ctx, u2);
     return st;
 }
 
@@ -421,8 +421,8 @@ static clsa_status sort_parts(clsa_context *ctx, clsa__sa_work *w, uint64_t h, i
     part.m = w->m - a;
     st = sort_keys(ctx, &part, h, combined, gbits, ranks, g);
 done:
-    if (u2) clReleaseMemObject(u2);
-    if (k2) clReleaseMemObject(k2);
+    clsa__release_mem(ctx, u2);
+    clsa__release_mem(ctx, k2);
     return st;
 }
 
@@ -530,7 +530,7 @@ static clsa_status sort_long(clsa_context *ctx, clsa__sa_work *w, const clsa__gr
     if (uses_sk) *starts_valid = 0;
 done:
     for (int i = 0; i < 4; i++)
-        if (views[i]) clReleaseMemObject(views[i]);
+        clsa__release_mem(ctx, views[i]);
     return st;
 }
 
