@@ -66,12 +66,13 @@ static void make_text(void)
     tu_kasai32(text, ref32, ref_lcp, rank, TEXT_N);
 }
 
-/* (The context's page-locked slots of staged copies live until clsa_destroy.) */
+/* (The context's page-locked slots of staged copies live until clsa_destroy,
+ * its pooled device buffers until a later call leaves them unused.) */
 static void no_buffers_left(clsa_context *ctx, const char *after)
 {
     clsa_stats s;
     clsa_get_stats(ctx, &s);
-    if (fi_live(FI_MEM) != (long)ctx->nstage || fi_live(FI_EVENT) != 0)
+    if (fi_live(FI_MEM) != (long)(ctx->nstage + ctx->npool) || fi_live(FI_EVENT) != 0)
         fail_msg("after %s (fault at %s): %ld cl_mem and %ld cl_event still alive", after,
                  fi_failed_call() ? fi_failed_call() : "none", fi_live(FI_MEM),
                  fi_live(FI_EVENT));

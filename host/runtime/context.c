@@ -484,7 +484,7 @@ void clsa_destroy(clsa_context *ctx)
     if (ctx->queue) clFinish(ctx->queue);
     clsa__profile_drain(ctx);
     clsa__free(ctx, &ctx->scan_state);
-    clsa__pool_drain(ctx);
+    clsa__pool_drain(ctx, 1);
     clsa__host_free_all(ctx);
     release_kernels(ctx);
     clsa__copy_queues_release(ctx);
@@ -592,7 +592,10 @@ void clsa__unlock(clsa_context *ctx)
     if (!ctx) return;
     clsa__profile_drain(ctx);
     clsa__free(ctx, &ctx->scan_state); /* scan.c: its state lives for one call */
-    clsa__pool_drain(ctx);
+    ctx->calls++;
+    clsa__pool_drain(ctx, ctx->pool_suspect);
+    if (ctx->pool_suspect) ctx->high_water = ctx->stats.current_device_bytes;
+    ctx->pool_suspect = 0;
     if (ctx->oclgrind) clsa__oclgrind_leave(ctx);
     pthread_mutex_unlock(&ctx->lock);
 }

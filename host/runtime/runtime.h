@@ -220,14 +220,21 @@ struct clsa_context {
         int poolable; /* small device memory: pooled when freed (buffer.c) */
     } *live;
     size_t nlive, live_cap;
-    /* Small buffers freed during the current public call, kept for reuse
-     * at the same size (not counted as held); released when the call ends
-     * (clsa__unlock). */
+    /* Device buffers freed, kept for reuse at the same size (not counted
+     * as held): NVIDIA's clReleaseMemObject waits for the queue to drain
+     * and frees for 3-250 us, the device idle meanwhile (BENCHMARKS.md run
+     * 32).  call: the public call that freed it (ctx->calls); the buffers
+     * no call reused are released as the next call ends (buffer.c). */
     struct clsa_pooled {
         cl_mem mem;
         size_t bytes;
-    } pool[16];
-    size_t npool;
+        uint64_t call;
+    } *pool;
+    size_t npool, pool_cap;
+    uint64_t pool_bytes; /* their sum */
+    uint64_t high_water; /* most bytes ever held at once: the pool's bound */
+    uint64_t calls;      /* public calls ended (clsa__unlock) */
+    int pool_suspect;    /* an OpenCL call failed: the call's end releases the pool */
     /* clsa_host_alloc's arrays: mapped page-locked buffers (mem != NULL)
      * or malloc'd fall-backs (host_mem.c). */
     struct clsa_pinned {
@@ -323,16 +330,16 @@ clsa_status clsa__alloc(clsa_context *ctx, size_t bytes, cl_mem *out);
  * like any other; clsa__sync_host makes the device's writes visible there. */
 clsa_status clsa__alloc_host(clsa_context *ctx, void *host, size_t bytes, cl_mem *out);
 clsa_status clsa__sync_host(clsa_context *ctx, cl_mem mem, size_t bytes);
-/* Releases and un-counts; NULL is ignored.  Sets *mem to NULL.  Small
- * device buffers (at most CLSA_POOL_MAX bytes: scan sums, counters) go to
- * the context's pool instead, for the next clsa__alloc of their size in the
- * same call: NVIDIA's clCreateBuffer/clReleaseMemObject cost more
- * than the tiny kernels around them. */
+/* Un-counts and drops; NULL is ignored.  Sets *mem to NULL.  Device
+ * buffers go to the context's pool, for the next clsa__alloc of their size
+ * in this call or the next, instead of clReleaseMemObject (see
+ * clsa_context.pool). */
 void clsa__free(clsa_context *ctx, cl_mem *mem);
 /* clReleaseMemObject (m may be NULL), its host time profiled. */
 void clsa__release_mem(clsa_context *ctx, cl_mem m);
-/* Releases the pooled buffers (end of a public call, clsa_destroy). */
-void clsa__pool_drain(clsa_context *ctx);
+/* End of a public call: releases the pooled buffers that no call reused
+ * since the one before (all = 1: every one; clsa_destroy, clsa_trim). */
+void clsa__pool_drain(clsa_context *ctx, int all);
 /* Would `bytes` more fit?  CLSA_ERR_DEVICE_MEMORY with a message if not. */
 /* The limit in force (mem_limit, else the device's global memory) and the
  * bytes of it not held now. */

@@ -71,6 +71,7 @@ const char *clsa__cl_error_name(cl_int e)
 clsa_status clsa__cl(clsa_context *ctx, cl_int err, const char *call, const char *kernel)
 {
     if (err == CL_SUCCESS) return CLSA_OK;
+    if (ctx) ctx->pool_suspect = 1; /* the driver's memory may be short: no kept buffers */
     clsa_status st = (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
                       err == CL_INVALID_BUFFER_SIZE)
                          ? CLSA_ERR_DEVICE_MEMORY
