@@ -109,7 +109,7 @@ static clsa_status create(clsa_context *ctx, size_t bytes, cl_mem_flags flags, v
         clReleaseMemObject(m);
         return clsa__cl(ctx, err, "clEnqueueWriteBuffer", NULL);
     }
-    if ((st = track(ctx, m, bytes, !host))) {
+    if ((st = track(ctx, m, bytes, 0))) {
         clReleaseMemObject(m);
         return st;
     }
@@ -117,75 +117,27 @@ static clsa_status create(clsa_context *ctx, size_t bytes, cl_mem_flags flags, v
     return CLSA_OK;
 }
 
-static void pool_release(clsa_context *ctx, size_t i)
-{
-    clsa__release_mem(ctx, ctx->pool[i].mem);
-    ctx->pool_bytes -= ctx->pool[i].bytes;
-    ctx->pool[i] = ctx->pool[--ctx->npool];
-}
-
-/* Room for a new buffer of c bytes: the held bytes, the pool and c stay
- * within the most ever held (or what is held plus c) and the limit, by
- * releasing pooled buffers, the largest first. */
-static void pool_make_room(clsa_context *ctx, size_t c)
-{
-    uint64_t held = ctx->stats.current_device_bytes, bound = ctx->high_water, limit = limit_of(ctx);
-    if (bound < held + c) bound = held + c;
-    if (bound > limit) bound = limit;
-    while (ctx->npool > 0 && held + c + ctx->pool_bytes > bound) {
-        size_t big = 0;
-        for (size_t i = 1; i < ctx->npool; i++)
-            if (ctx->pool[i].bytes > ctx->pool[big].bytes) big = i;
-        pool_release(ctx, big);
-    }
-}
-
 clsa_status clsa__alloc(clsa_context *ctx, size_t bytes, cl_mem *out)
 {
     size_t c = bytes ? bytes : 4; /* as create() makes it */
-    /* the latest freed first: its size is the likeliest to come again */
-    for (size_t i = ctx->npool; i-- > 0;)
-        if (ctx->pool[i].bytes == c) {
-            clsa_status st = clsa__reserve_check(ctx, c, "buffer");
-            if (st) return st;
-            cl_mem m = ctx->pool[i].mem;
-            if ((st = track(ctx, m, c, 1))) return st;
-            ctx->pool_bytes -= c;
-            ctx->pool[i] = ctx->pool[--ctx->npool];
-            *out = m;
-            return CLSA_OK;
+    if (!pooling(ctx)) return create(ctx, bytes, CL_MEM_READ_WRITE, NULL, out);
+    clsa_status st = clsa__reserve_check(ctx, c, "buffer");
+    if (st) return st;
+    cl_mem m;
+    if (clsa__pool_take(ctx, c, &m)) {
+        if ((st = track(ctx, m, c, 1))) clsa__pool_give_back(ctx, m);
+        else *out = m;
+        return st;
+    }
+    clsa__pool_make_room(ctx, c);
+    if ((st = create(ctx, bytes, CL_MEM_READ_WRITE, NULL, out))) return st;
+    /* a parent of the pool from now on; else freed as any buffer */
+    for (size_t i = ctx->nlive; i-- > 0;)
+        if (ctx->live[i].mem == *out) {
+            ctx->live[i].poolable = clsa__pool_adopt(ctx, *out, c);
+            break;
         }
-    pool_make_room(ctx, c);
-    return create(ctx, bytes, CL_MEM_READ_WRITE, NULL, out);
-}
-
-void clsa__pool_drain(clsa_context *ctx, int all)
-{
-    for (size_t i = ctx->npool; i-- > 0;)
-        if (all || ctx->pool[i].call + 1 < ctx->calls) pool_release(ctx, i);
-    if (all) {
-        free(ctx->pool);
-        ctx->pool = NULL;
-        ctx->pool_cap = 0;
-    }
-}
-
-/* Keeps m for reuse; 0 where the pool cannot grow (then it is released). */
-static int pool_keep(clsa_context *ctx, cl_mem m, size_t bytes)
-{
-    if (ctx->npool == ctx->pool_cap) {
-        size_t cap = ctx->pool_cap ? ctx->pool_cap * 2 : 32;
-        struct clsa_pooled *grown = realloc(ctx->pool, cap * sizeof *grown);
-        if (!grown) return 0;
-        ctx->pool = grown;
-        ctx->pool_cap = cap;
-    }
-    ctx->pool[ctx->npool].mem = m;
-    ctx->pool[ctx->npool].bytes = bytes;
-    ctx->pool[ctx->npool].call = ctx->calls;
-    ctx->npool++;
-    ctx->pool_bytes += bytes;
-    return 1;
+    return CLSA_OK;
 }
 
 clsa_status clsa__alloc_host(clsa_context *ctx, void *host, size_t bytes, cl_mem *out)
@@ -221,7 +173,7 @@ void clsa__free(clsa_context *ctx, cl_mem *mem)
             break;
         }
     if (size <= ctx->stats.current_device_bytes) ctx->stats.current_device_bytes -= size;
-    if (!(poolable && pooling(ctx) && pool_keep(ctx, *mem, size))) clsa__release_mem(ctx, *mem);
+    if (!(poolable && clsa__pool_give_back(ctx, *mem))) clsa__release_mem(ctx, *mem);
     *mem = NULL;
 }
 

@@ -484,7 +484,7 @@ void clsa_destroy(clsa_context *ctx)
     if (ctx->queue) clFinish(ctx->queue);
     clsa__profile_drain(ctx);
     clsa__free(ctx, &ctx->scan_state);
-    clsa__pool_drain(ctx, 1);
+    clsa__pool_drain(ctx, 2);
     clsa__host_free_all(ctx);
     release_kernels(ctx);
     clsa__copy_queues_release(ctx);

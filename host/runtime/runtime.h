@@ -220,18 +220,24 @@ struct clsa_context {
         int poolable; /* small device memory: pooled when freed (buffer.c) */
     } *live;
     size_t nlive, live_cap;
-    /* Device buffers freed, kept for reuse at the same size (not counted
-     * as held): NVIDIA's clReleaseMemObject waits for the queue to drain
-     * and frees for 3-250 us, the device idle meanwhile (BENCHMARKS.md run
-     * 32).  call: the public call that freed it (ctx->calls); the buffers
-     * no call reused are released as the next call ends (buffer.c). */
+    /* Device memory kept for reuse (buffer_pool.c): parents, each handed
+     * out whole or in sub-buffer regions (sorted by offset).  call: the
+     * last public call that used it (ctx->calls). */
     struct clsa_pooled {
         cl_mem mem;
         size_t bytes;
         uint64_t call;
+        int whole;
+        struct clsa_carved {
+            cl_mem mem;
+            size_t off, len;
+        } *sub;
+        size_t nsub, sub_cap;
     } *pool;
     size_t npool, pool_cap;
-    uint64_t pool_bytes; /* their sum */
+    size_t mem_align;    /* sub-buffer origins: CL_DEVICE_MEM_BASE_ADDR_ALIGN bytes */
+    uint64_t pool_bytes; /* the parents' bytes */
+    uint64_t pool_used;  /* of those, handed out (and counted as held) */
     uint64_t high_water; /* most bytes ever held at once: the pool's bound */
     uint64_t calls;      /* public calls ended (clsa__unlock) */
     int pool_suspect;    /* an OpenCL call failed: the call's end releases the pool */
@@ -337,8 +343,16 @@ clsa_status clsa__sync_host(clsa_context *ctx, cl_mem mem, size_t bytes);
 void clsa__free(clsa_context *ctx, cl_mem *mem);
 /* clReleaseMemObject (m may be NULL), its host time profiled. */
 void clsa__release_mem(clsa_context *ctx, cl_mem m);
-/* End of a public call: releases the pooled buffers that no call reused
- * since the one before (all = 1: every one; clsa_destroy, clsa_trim). */
+/* The pool (buffer_pool.c): take serves c bytes from it (1) or not (0);
+ * make_room releases free parents so that c more bytes keep within its
+ * bound; adopt makes a new buffer a parent (0: no room in the list);
+ * give_back returns one (0: not the pool's).  drain at a public call's
+ * end releases the free parents no call used since the one before (all =
+ * 1: every free one; 2: every one, clsa_destroy). */
+int clsa__pool_take(clsa_context *ctx, size_t c, cl_mem *out);
+void clsa__pool_make_room(clsa_context *ctx, size_t c);
+int clsa__pool_adopt(clsa_context *ctx, cl_mem m, size_t bytes);
+int clsa__pool_give_back(clsa_context *ctx, cl_mem m);
 void clsa__pool_drain(clsa_context *ctx, int all);
 /* Would `bytes` more fit?  CLSA_ERR_DEVICE_MEMORY with a message if not. */
 /* The limit in force (mem_limit, else the device's global memory) and the
