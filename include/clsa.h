@@ -122,6 +122,13 @@ CLSA_API clsa_status clsa_create_with_queue(cl_command_queue queue, const clsa_o
 /* Releases everything the context holds.  NULL is allowed. */
 CLSA_API void clsa_destroy(clsa_context *ctx);
 
+/* A context keeps the device memory a call freed for the calls after it
+ * (taken whole or in parts by a later request it fits; so repeated calls
+ * of similar sizes make and release no buffers): what the next call
+ * leaves unused is released as that call ends, the rest by clsa_destroy
+ * or here, now.  peak_device_bytes counts it.  NULL is allowed. */
+CLSA_API void clsa_trim(clsa_context *ctx);
+
 /* Message of the last failure on ctx ("" if none). Valid until the next call on ctx. */
 CLSA_API const char *clsa_last_error(const clsa_context *ctx);
 
@@ -181,7 +188,8 @@ typedef enum clsa_phase {
 } clsa_phase;
 
 typedef struct clsa_stats {
-    uint64_t peak_device_bytes;     /* highest device memory held at once by clsa */
+    uint64_t peak_device_bytes;     /* highest device memory held at once by clsa
+                                       (the kept memory of clsa_trim included) */
     uint64_t current_device_bytes;
     double phase_ms[CLSA_PHASE_COUNT]; /* kernel/copy time by phase (needs options.profile) */
     uint64_t kernel_launches;

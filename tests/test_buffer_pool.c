@@ -1,7 +1,8 @@
 /* The context's device memory kept for reuse (host/runtime/buffer_pool.c):
  * a freed buffer serves a later request of its size whole and a smaller one
  * as a region; the regions of one parent never overlap; the peak reported
- * counts the parents whole; parents no call used go as the next call ends; and suffix arrays of changing sizes through the pool stay
+ * counts the parents whole; parents no call used go as the next call ends,
+ * all free ones with clsa_trim; and suffix arrays of changing sizes through the pool stay
  * right (libdivsufsort).  Oclgrind keeps no pool (a reused buffer would hide
  * reads of unwritten memory): skipped there. */
 #include "testutil.h"
@@ -103,6 +104,10 @@ static void suffix_arrays_of_changing_sizes(void **state)
         /* what is kept is counted in the peak (all of it, in the first call) */
         if (!ctx->oclgrind && k == 0) assert_true(ctx->pool_bytes <= ctx->stats.peak_device_bytes);
     }
+    clsa_trim(ctx);
+    assert_int_equal(ctx->npool, 0);
+    assert_int_equal(ctx->pool_bytes, 0);
+    clsa_trim(NULL);
     free(text);
     free(sa);
     free(ref);

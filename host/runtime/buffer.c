@@ -33,8 +33,14 @@ clsa_status clsa__reserve_check(clsa_context *ctx, uint64_t bytes, const char *w
 }
 
 /* Pooling is off under Oclgrind: a reused buffer holds the last call's
- * values, which would hide a read of memory nobody wrote. */
-static int pooling(const clsa_context *ctx) { return ctx->tune.pool && !ctx->oclgrind; }
+ * values, which would hide a read of memory nobody wrote.  Off under a
+ * memory limit of the caller's too: there the held bytes must stay within
+ * it, and a parent's spare bytes beside its regions (buffer_pool.c) would
+ * count on top of them. */
+static int pooling(const clsa_context *ctx)
+{
+    return ctx->tune.pool && !ctx->oclgrind && !ctx->mem_limit;
+}
 
 static void count_held(clsa_context *ctx, size_t bytes)
 {

@@ -7,9 +7,11 @@
  * smaller one a region of it as a sub-buffer (made and released in 1-3 us,
  * no drain).  New parents are made only where no free region fits; the
  * parents' bytes are kept within the most the context ever held at once
- * (or what is held plus the request) and the limit by releasing wholly
- * free parents, the largest first.  A parent no call used since the one
- * before is released as a call ends. */
+ * (or what is held plus the request) and the device's memory by releasing
+ * wholly free parents, the largest first (a parent's spare bytes beside its
+ * regions may still pass that bound: the peak reported counts them; no
+ * pool under a caller's memory limit, buffer.c).  A parent no call used
+ * since the one before is released as a call ends. */
 #include "runtime.h"
 
 #include <stdlib.h>

@@ -477,6 +477,14 @@ clsa_status clsa_create_with_queue(cl_command_queue queue, const clsa_options *o
     return CLSA_OK;
 }
 
+void clsa_trim(clsa_context *ctx)
+{
+    if (!ctx) return;
+    clsa__lock(ctx);
+    clsa__pool_drain(ctx, 1);
+    clsa__unlock(ctx);
+}
+
 void clsa_destroy(clsa_context *ctx)
 {
     if (!ctx) return;

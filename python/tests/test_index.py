@@ -100,3 +100,14 @@ def test_integer_alphabets(ctx):
         assert ctx.sa(arr).tolist() == ref
         assert ctx.sa(arr, index=64).tolist() == ref
         assert clsa.Context(backend="host").sa(arr).tolist() == ref
+
+
+def test_trim_between_calls(ctx):
+    """The device memory kept between calls, released by trim: the calls
+    before and after it give the same, right answers."""
+    for n in (2000, 700, 2000):
+        t = gen("random4", n, seed=n + 3)
+        ref = naive_sa(t)
+        assert ctx.sa(t).tolist() == ref
+        ctx.trim()
+        assert ctx.sa(t).tolist() == ref

@@ -30,6 +30,7 @@ clsa_status clsa_create_ex(const clsa_options *opt, clsa_context **out, char *er
 clsa_status clsa_create_with_queue(cl_command_queue queue, const clsa_options *opt,
                                    clsa_context **out);
 void clsa_destroy(clsa_context *ctx);
+void clsa_trim(clsa_context *ctx);
 const char *clsa_last_error(const clsa_context *ctx);
 const char *clsa_status_string(clsa_status status);
 const char *clsa_version(void);

@@ -315,6 +315,12 @@ class Context:
             ffi.release(self._ptr)
             self._ptr = None
 
+    def trim(self) -> None:
+        """Releases the device memory the context keeps between calls for
+        reuse (the next call of a size it fits takes it; what that call
+        leaves unused goes anyway, and all of it with the context)."""
+        lib.clsa_trim(self._c())
+
     def __enter__(self) -> "Context":
         return self
 
