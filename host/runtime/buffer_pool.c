@@ -30,6 +30,17 @@ static size_t align_of(clsa_context *ctx)
     return ctx->mem_align;
 }
 
+/* items with room for one more beyond count (cap doubled from first where
+ * it is full), or NULL with items and *cap as they were. */
+static void *room_for_one(void *items, size_t *cap, size_t count, size_t size, size_t first)
+{
+    if (count < *cap) return items;
+    size_t c = *cap ? *cap * 2 : first;
+    void *grown = realloc(items, c * size);
+    if (grown) *cap = c;
+    return grown;
+}
+
 static size_t used_of(const struct clsa_pooled *p)
 {
     if (p->whole) return p->bytes;
@@ -87,13 +98,9 @@ static int carve(clsa_context *ctx, size_t c, cl_mem *out)
     size_t i, off, at;
     if (!find_region(ctx, c, &i, &off, &at)) return 0;
     struct clsa_pooled *p = &ctx->pool[i];
-    if (p->nsub == p->sub_cap) {
-        size_t cap = p->sub_cap ? p->sub_cap * 2 : 4;
-        struct clsa_carved *grown = realloc(p->sub, cap * sizeof *grown);
-        if (!grown) return 0;
-        p->sub = grown;
-        p->sub_cap = cap;
-    }
+    struct clsa_carved *sub = room_for_one(p->sub, &p->sub_cap, p->nsub, sizeof *sub, 4);
+    if (!sub) return 0;
+    p->sub = sub;
     cl_int err;
     cl_buffer_region r = {off, c};
     cl_mem m = clCreateSubBuffer(p->mem, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
@@ -147,13 +154,9 @@ void clsa__pool_make_room(clsa_context *ctx, size_t c)
 
 int clsa__pool_adopt(clsa_context *ctx, cl_mem m, size_t bytes)
 {
-    if (ctx->npool == ctx->pool_cap) {
-        size_t cap = ctx->pool_cap ? ctx->pool_cap * 2 : 32;
-        struct clsa_pooled *grown = realloc(ctx->pool, cap * sizeof *grown);
-        if (!grown) return 0;
-        ctx->pool = grown;
-        ctx->pool_cap = cap;
-    }
+    struct clsa_pooled *pool = room_for_one(ctx->pool, &ctx->pool_cap, ctx->npool, sizeof *pool, 32);
+    if (!pool) return 0;
+    ctx->pool = pool;
     struct clsa_pooled *p = &ctx->pool[ctx->npool++];
     memset(p, 0, sizeof *p);
     p->mem = m;
