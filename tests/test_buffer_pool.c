@@ -2,9 +2,9 @@
  * a freed buffer serves a later request of its size whole and a smaller one
  * as a region; the regions of one parent never overlap; the peak reported
  * counts the parents whole; parents no call used go as the next call ends,
- * all free ones with clsa_trim; and suffix arrays of changing sizes through the pool stay
- * right (libdivsufsort).  Oclgrind keeps no pool (a reused buffer would hide
- * reads of unwritten memory): skipped there. */
+ * all free ones with clsa_trim; and suffix arrays of changing sizes
+ * through the pool stay right (libdivsufsort).  Oclgrind keeps no pool (a reused buffer would hide
+ * reads of unwritten memory): skipped there (each simulated SA takes minutes). */
 #include "testutil.h"
 #include "runtime.h"
 #include "gen.h"
@@ -86,6 +86,10 @@ static void suffix_arrays_of_changing_sizes(void **state)
 {
     (void)state;
     clsa_context *ctx = tu_context();
+    if (ctx->oclgrind) { /* no pool there, and test_sa covers the arrays */
+        clsa_destroy(ctx);
+        skip();
+    }
     size_t sizes[] = {tu_size(300000, 30000), 1000, tu_size(200000, 20000), tu_size(77777, 7777),
                       tu_size(300000, 30000), 5};
     size_t most = 0;
@@ -102,7 +106,7 @@ static void suffix_arrays_of_changing_sizes(void **state)
         assert_memory_equal(sa, ref, n * 4);
         assert_int_equal(ctx->stats.current_device_bytes, 0);
         /* what is kept is counted in the peak (all of it, in the first call) */
-        if (!ctx->oclgrind && k == 0) assert_true(ctx->pool_bytes <= ctx->stats.peak_device_bytes);
+        if (k == 0) assert_true(ctx->pool_bytes <= ctx->stats.peak_device_bytes);
     }
     clsa_trim(ctx);
     assert_int_equal(ctx->npool, 0);
