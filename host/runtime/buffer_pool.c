@@ -136,7 +136,7 @@ int clsa__pool_take(clsa_context *ctx, size_t c, cl_mem *out)
 void clsa__pool_make_room(clsa_context *ctx, size_t c)
 {
     uint64_t held = ctx->stats.current_device_bytes, bound = ctx->high_water;
-    uint64_t limit = ctx->mem_limit ? ctx->mem_limit : ctx->tune.global_mem;
+    uint64_t limit = clsa__mem_limit(ctx);
     if (bound < held + c) bound = held + c;
     if (bound > limit) bound = limit;
     for (;;) {

@@ -97,11 +97,7 @@ void clsa__charge_ms(clsa_context *ctx, int phase, const char *what, double ms)
 {
     if (phase < 0 || phase >= CLSA_PHASE_COUNT) return;
     ctx->stats.phase_ms[phase] += ms;
-    struct clsa_kernel_time *e = kernel_entry(ctx, what);
-    if (e) {
-        e->ms += ms;
-        e->launches++;
-    }
+    clsa__charge_host(ctx, what, ms);
 }
 
 double clsa__now(void)

@@ -121,8 +121,9 @@ typedef struct clsa_tuning {
                                * (staged_copy.c); 0: never, and no packed texts */
     unsigned stage_threads;   /* host threads filling and emptying them */
     size_t stage_slot;        /* bytes of one slot (two a thread) */
-    unsigned idle_by;         /* profiles: the device's idle time also by the command
-                               * that waited, "(idle>NAME)" (launch.c) */
+    unsigned idle_by;         /* profiles: the device's idle time also by the commands
+                               * around it, "(BEFORE>AFTER)", and by host or launch
+                               * (launch.c) */
     unsigned flush;           /* 1: clFlush after every kernel launch (an experiment) */
     unsigned stage_stream;    /* 1: staged reads empty their slots with streaming
                                * (non-temporal) stores where the host has them;
