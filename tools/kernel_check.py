@@ -43,8 +43,9 @@ PRELUDES = {"common", "segsort_prelude"}
 
 # Default GPU shapes (host/runtime/tuning.c): radix tiles of 128 x 32 keys,
 # segmented-sort tiles of 2048 with 256 work-items (48-64 KiB of local
-# memory), the group-size class threshold of host/sa/groups.h.
-GRP = "-DGRP_TINY=8"
+# memory), the group-size class threshold and the split summary's layout of
+# host/sa/groups.h.
+GRP = "-DGRP_TINY=8 -DGRP_SUM_WORDS=64 -DGRP_CURSOR=32 -DGRP_SUM_G=63"
 SEG = "-DTILE=2048 -DWG=256"
 
 
