@@ -457,33 +457,55 @@ __kernel void grp_sort_tiny(const __global idx_t *starts, ulong g, ulong m, ulon
     for (uint i = 0; i < (uint)len; i++) u[s + i] = v[i] | grp_new_flag(k, i, flag);
 }
 
-/* Groups of class `cls` (P = GRP_TINY << (cls + 1) slots) sorted in local
- * memory by teams of `team` work-items, local_size / team groups per
- * work-group (short groups would leave most of a work-group idle): keys
- * gathered straight into local memory (no key array in global memory),
- * bitonic sort over P, padding keys sort last.  count: groups in the class;
- * flag as in grp_sort_tiny. */
-__kernel void grp_sort_local(const __global uint *lists, uint cls, uint nclass, uint count,
-                             uint team, const __global idx_t *starts, ulong g, ulong m, ulong n,
+/* Component j of v (a switch: no address of a vector taken). */
+static uint grp_lane(uint8 v, uint j)
+{
+    switch (j) {
+    case 0: return v.s0;
+    case 1: return v.s1;
+    case 2: return v.s2;
+    case 3: return v.s3;
+    case 4: return v.s4;
+    case 5: return v.s5;
+    case 6: return v.s6;
+    default: return v.s7;
+    }
+}
+
+/* Groups of classes cls0 .. cls0 + 7 (class c: P = GRP_TINY << (c + 1)
+ * slots) sorted in local memory, one launch for all: class cls0 + j takes
+ * the work-groups from firsts[j] on (firsts ascending; a class with no
+ * groups shares the next one's first) and holds counts[j] groups.  Teams
+ * of min(P / 2, local size) work-items, local_size / team groups per
+ * work-group (short groups would leave most of a work-group idle), so
+ * every class of one launch needs the same local memory where P / 2 <=
+ * local size: 2 x local size keys and values.  Keys gathered straight
+ * into local memory (no key array in global memory), bitonic sort over P,
+ * padding keys sort last; flag as in grp_sort_tiny. */
+__kernel void grp_sort_local(const __global uint *lists, uint cls0, uint8 firsts, uint8 counts,
+                             uint nclass, const __global idx_t *starts, ulong g, ulong m, ulong n,
                              ulong h, const __global idx_t *isa, __global idx_t *u,
                              __local idx_t *lk_all, __local idx_t *lv_all, idx_t flag)
 {
-    uint lid = get_local_id(0);
-    uint P = GRP_TINY << (cls + 1);
+    uint lid = get_local_id(0), wgid = (uint)get_group_id(0), lsize = get_local_size(0), j = 0;
+    for (uint c = 1; c < 8; c++)
+        if (grp_lane(firsts, c) <= wgid) j = c;
+    uint cls = cls0 + j, count = grp_lane(counts, j);
+    uint P = GRP_TINY << (cls + 1), team = min(P / 2, lsize);
     /* team is a power of two: shifts and masks, no division (Oclgrind's
      * uninitialized-value checker stops on the freeze LLVM emits for a
      * division by a kernel argument) */
     uint tshift = 31 - clz(team);
     uint sub = lid >> tshift, tl = lid & (team - 1);
-    uint gi = get_group_id(0) * ((uint)get_local_size(0) >> tshift) + sub;
+    uint gi = (wgid - grp_lane(firsts, j)) * (lsize >> tshift) + sub;
     int valid = gi < count;
     __local idx_t *lk = lk_all + sub * P, *lv = lv_all + sub * P;
     ulong s = 0;
     uint len = 0;
     if (valid) {
-        ulong j = lists[grp_region(m, cls, nclass) + gi];
-        s = starts[j];
-        len = (uint)grp_len(starts, g, m, j);
+        ulong jg = lists[grp_region(m, cls, nclass) + gi];
+        s = starts[jg];
+        len = (uint)grp_len(starts, g, m, jg);
     }
     for (uint i = tl; i < P; i += team) {
         if (i < len) {

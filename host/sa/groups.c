@@ -418,18 +418,35 @@ clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
     clsa_status st = RUN(w, "grp_sort_tiny", w->g, CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m),
                          CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->u),
                          FLAG_KARG(w, f32, f64));
-    for (unsigned k = 0; st == CLSA_OK && k < c->nclass; k++) {
-        if (!c->count[k]) continue;
-        /* a team of up to P/2 work-items per group, wg / team groups per
-         * work-group */
-        size_t P = class_slots(k), wg = ctx->tune.wg;
-        size_t team = P / 2 < wg ? P / 2 : wg, per = wg / team;
-        cl_uint cls = k, count = c->count[k], tm = (cl_uint)team;
-        st = RUN_WG(w, "grp_sort_local", clsa__div_up(count, per) * wg, wg, CLSA_KARG(w->k),
-                    CLSA_KARG(cls), CLSA_KARG(nc), CLSA_KARG(count), CLSA_KARG(tm),
-                    CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
-                    CLSA_KARG(w->isa), CLSA_KARG(w->u), CLSA_KLOCAL(per * P * iw),
-                    CLSA_KLOCAL(per * P * iw), FLAG_KARG(w, f32, f64));
+    /* the classes up to P / 2 = wg (their teams fill a work-group at 2 wg
+     * slots) eight at a time in one launch, each longer one in its own */
+    for (unsigned k = 0; st == CLSA_OK && k < c->nclass;) {
+        size_t wg = ctx->tune.wg, slots = 0, wgs = 0;
+        cl_uint8 firsts, counts;
+        unsigned j = 0;
+        do {
+            /* a team of up to P/2 work-items per group, wg / team groups per
+             * work-group */
+            size_t P = class_slots(k + j), team = P / 2 < wg ? P / 2 : wg, per = wg / team;
+            firsts.s[j] = (cl_uint)wgs;
+            counts.s[j] = c->count[k + j];
+            wgs += clsa__div_up(c->count[k + j], per);
+            slots = per * P;
+            j++;
+        } while (j < 8 && k + j < c->nclass && class_slots(k + j) / 2 <= wg &&
+                 class_slots(k) / 2 <= wg);
+        for (unsigned i = j; i < 8; i++) {
+            firsts.s[i] = (cl_uint)wgs;
+            counts.s[i] = 0;
+        }
+        cl_uint cls0 = k;
+        k += j;
+        if (!wgs) continue;
+        st = RUN_WG(w, "grp_sort_local", wgs * wg, wg, CLSA_KARG(w->k), CLSA_KARG(cls0),
+                    CLSA_KARG(firsts), CLSA_KARG(counts), CLSA_KARG(nc), CLSA_KARG(w->sv),
+                    CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa),
+                    CLSA_KARG(w->u), CLSA_KLOCAL(slots * iw), CLSA_KLOCAL(slots * iw),
+                    FLAG_KARG(w, f32, f64));
     }
     return st;
 }
