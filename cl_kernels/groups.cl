@@ -76,18 +76,6 @@ static idx_t grp_head_val(ulong i, idx_t start, idx_t delta, int single, ulong n
     return same && grp_single_same_ok(n) && !direct ? GRP_SAME : (idx_t)i + delta;
 }
 
-/* The split's summary (host/sa/groups.h CLSA_GRP_SUMMARY): its class
- * counts, classify's cursors and the group count, zeroed by the split's
- * first kernel for grp_split_ranks. */
-#if !defined(GRP_SUM_WORDS) || !defined(GRP_CURSOR) || !defined(GRP_SUM_G)
-#error "the host passes the summary's layout (host/sa/groups.h)"
-#endif
-static void grp_summary_zero(__global uint *summary, ulong i)
-{
-    if (i == 0)
-        for (uint w = 0; w < GRP_SUM_WORDS; w++) summary[w] = 0;
-}
-
 /* First kernel of a split, one pass over the m slots (scan = inclusive
  * scan of the old heads, starts = their first slots, g of them):
  *  - flags (in place of scan): the slot heads a new group that stays
@@ -109,11 +97,10 @@ static void grp_summary_zero(__global uint *summary, ulong i)
 __kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa,
                               const __global idx_t *starts, ulong g, ulong m, ulong n, ulong h,
                               __global uint *scan, __global idx_t *val, __local idx_t *lk,
-                              int direct, __global uint *summary)
+                              int direct)
 {
     ulong i = get_global_id(0);
     uint lid = get_local_id(0), ls = get_local_size(0);
-    grp_summary_zero(summary, i);
     if (i < m) grp_load_key(u, isa, n, h, i, lk, lid + 1);
     if (lid == 0 && i > 0 && i - 1 < m) grp_load_key(u, isa, n, h, i - 1, lk, 0);
     if (lid == ls - 1 && i + 1 < m) grp_load_key(u, isa, n, h, i + 1, lk, ls + 1);
@@ -135,11 +122,9 @@ __kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa
  * and the compaction, which drop them. */
 __kernel void grp_split_bits(const __global idx_t *u, const __global idx_t *isa,
                              const __global idx_t *starts, ulong m, ulong n,
-                             __global uint *scan, __global idx_t *val, int direct,
-                             __global uint *summary)
+                             __global uint *scan, __global idx_t *val, int direct)
 {
     ulong i = get_global_id(0);
-    grp_summary_zero(summary, i);
     if (i >= m) return;
     idx_t ui = u[i];
     int head = (ui & GRP_TOP) != 0, next = i + 1 >= m || (u[i + 1] & GRP_TOP) != 0;
@@ -255,60 +240,6 @@ __kernel void grp_head_ranks(__global idx_t *heads, ulong g, __global idx_t *del
     heads[j] = d == GRP_NONE ? GRP_SAME : s + d;
 }
 
-/* Slot x lies inside the unsorted group whose head scan value is id, past
- * its first slot: the scan has not moved on and the split left no value
- * there (a singleton holds its rank or GRP_SAME, a head its delta). */
-static int grp_inside(const __global uint *scan, const __global idx_t *val, ulong x, ulong m,
-                      uint id)
-{
-    return x < m && scan[x] == id && val[x] == GRP_NONE;
-}
-
-/* grp_head_ranks for a split whose group count g the host did not read: g
- * = scan[m - 1] (the inclusive head scan), a grid stride over it.  Also
- * counts the new groups by length class as grp_classify will (their
- * lengths survive the compaction): summary[c] groups of class c <= nclass,
- * summary[nclass + 1] slots of class nclass, summary[GRP_SUM_G] = g, so
- * that the next pass classifies without a read.  A group's class comes
- * from probes at its first slot + GRP_TINY << c (grp_inside), a long one's
- * length from a binary search; the probed slots are no other group's
- * head, the only val entries written meanwhile.  lc: nclass + 2 uints. */
-__kernel void grp_split_ranks(__global idx_t *heads, const __global uint *scan,
-                              __global idx_t *delta, ulong m, int marks, uint nclass,
-                              __global uint *summary, __local uint *lc)
-{
-    uint lid = get_local_id(0);
-    ulong g = scan[m - 1];
-    for (uint c = lid; c < nclass + 2; c += get_local_size(0)) lc[c] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (ulong j = get_global_id(0); j < g; j += get_global_size(0)) {
-        ulong s = (ulong)heads[j];
-        uint id = (uint)j + 1u;
-        if (grp_inside(scan, delta, s + GRP_TINY, m, id)) {
-            uint c = 0;
-            while (c < nclass && grp_inside(scan, delta, s + ((ulong)GRP_TINY << (c + 1)), m, id))
-                c++;
-            atomic_inc(&lc[c]);
-            if (c == nclass) {
-                ulong in = (ulong)GRP_TINY << nclass, out = m - s; /* len in (in, out] */
-                while (out - in > 1) {
-                    ulong mid = in + (out - in) / 2;
-                    if (grp_inside(scan, delta, s + mid, m, id)) in = mid;
-                    else out = mid;
-                }
-                atomic_add(&lc[nclass + 1], (uint)out);
-            }
-        }
-        idx_t d = delta[s];
-        delta[s] = marks ? GRP_HEAD : GRP_NONE;
-        heads[j] = d == GRP_NONE ? GRP_SAME : (idx_t)s + d;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint c = lid; c < nclass + 2; c += get_local_size(0))
-        if (lc[c]) atomic_add(&summary[c], lc[c]);
-    if (get_global_id(0) == 0) summary[GRP_SUM_G] = (uint)g;
-}
-
 /* heads[j] += base: the initial ranks of one part of the suffixes (its
  * first SA index, host/sa/pd_part.c) instead of 0. */
 __kernel void grp_add_base(__global idx_t *heads, ulong g, idx_t base)
@@ -401,11 +332,8 @@ static ulong grp_region(ulong m, uint c, uint nclass)
  * in class nclass.  lc, lb: nclass + 1 uints of local memory. */
 __kernel void grp_classify(const __global idx_t *starts, ulong g, ulong m, uint nclass,
                            __global uint *counts, __global uint *lists, __local uint *lc,
-                           __local uint *lb, int known)
+                           __local uint *lb)
 {
-    /* known: the counts are the split's (grp_split_ranks); the lists are
-     * placed through the cursors after them */
-    __global uint *at = known ? counts + GRP_CURSOR : counts;
     ulong j = get_global_id(0);
     uint lid = get_local_id(0);
     for (uint c = lid; c <= nclass; c += get_local_size(0)) lc[c] = 0;
@@ -418,12 +346,12 @@ __kernel void grp_classify(const __global idx_t *starts, ulong g, ulong m, uint 
             c = 0;
             while (c < (int)nclass && len > ((ulong)GRP_TINY << (c + 1))) c++;
             li = atomic_inc(&lc[c]);
-            if (c == (int)nclass && !known) atomic_add(&counts[nclass + 1], (uint)len);
+            if (c == (int)nclass) atomic_add(&counts[nclass + 1], (uint)len);
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = lid; k <= nclass; k += get_local_size(0))
-        lb[k] = lc[k] ? atomic_add(&at[k], lc[k]) : 0;
+        lb[k] = lc[k] ? atomic_add(&counts[k], lc[k]) : 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (c >= 0) lists[grp_region(m, (uint)c, nclass) + lb[c] + li] = (uint)j;
 }

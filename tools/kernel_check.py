@@ -43,9 +43,8 @@ PRELUDES = {"common", "segsort_prelude"}
 
 # Default GPU shapes (host/runtime/tuning.c): radix tiles of 128 x 32 keys,
 # segmented-sort tiles of 2048 with 256 work-items (48-64 KiB of local
-# memory), the group-size class threshold and the split summary's layout of
-# host/sa/groups.h.
-GRP = "-DGRP_TINY=8 -DGRP_SUM_WORDS=64 -DGRP_CURSOR=32 -DGRP_SUM_G=63"
+# memory), the group-size class threshold of host/sa/groups.h.
+GRP = "-DGRP_TINY=8"
 SEG = "-DTILE=2048 -DWG=256"
 
 

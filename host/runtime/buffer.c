@@ -253,15 +253,6 @@ clsa_status clsa__write_nowait(clsa_context *ctx, cl_mem dst, size_t off, const 
     return timed(ctx, err, ev, "clEnqueueWriteBuffer");
 }
 
-clsa_status clsa__read_nowait(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes)
-{
-    if (ctx->oclgrind || bytes > CLSA_NOWAIT_MAX) return clsa__read(ctx, src, off, dst, bytes);
-    cl_event ev = NULL;
-    cl_int err = clEnqueueReadBuffer(ctx->queue, src, CL_FALSE, off, bytes, dst, 0, NULL,
-                                     ctx->profiling ? &ev : NULL);
-    return timed(ctx, err, ev, "clEnqueueReadBuffer");
-}
-
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes)
 {
     int split = 0;

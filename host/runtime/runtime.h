@@ -387,10 +387,6 @@ clsa_status clsa__read_wide(clsa_context *ctx, cl_mem src, int64_t *dst, size_t 
 #define CLSA_NOWAIT_MAX 4096
 clsa_status clsa__write_nowait(clsa_context *ctx, cl_mem dst, size_t off, const void *src,
                                size_t bytes);
-/* The same for a small read: dst is complete after a later blocking call on
- * the queue, and must stay valid until then (a caller that fails before
- * one calls clsa__finish). */
-clsa_status clsa__read_nowait(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes);
 /* A large copy split over ctx->tune.copy_threads threads and queues
  * (copy_threads.c); *done = 0 when it is not worth it (the caller copies). */
 clsa_status clsa__copy_threads(clsa_context *ctx, cl_mem buf, size_t off, void *host,

@@ -14,11 +14,9 @@ clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const
                          size_t global, size_t local, size_t nargs, const clsa__karg *args)
 {
     cl_kernel k;
-    char opts[160];
+    char opts[64];
     /* the groups program has scan.cl's single pass (status_load) */
-    snprintf(opts, sizeof opts,
-             "-DGRP_TINY=%d -DGRP_SUM_WORDS=%d -DGRP_CURSOR=%d -DGRP_SUM_G=%d -DCLSA_PTX_LOAD=%d",
-             CLSA_GRP_TINY, CLSA_GRP_SUM_WORDS, CLSA_GRP_CURSOR, CLSA_GRP_SUM_G,
+    snprintf(opts, sizeof opts, "-DGRP_TINY=%d -DCLSA_PTX_LOAD=%d", CLSA_GRP_TINY,
              ctx->tune.radix_warp == 1);
     clsa_status st = clsa__kernel(ctx, file, index64, opts, name, &k);
     for (size_t i = 0; st == CLSA_OK && i < nargs; i++)
@@ -207,47 +205,6 @@ static clsa_status rank_compact(clsa_context *ctx, clsa__sa_work *w, cl_mem sa, 
     return CLSA_OK;
 }
 
-/* The split's head scan, then grp_split_ranks.  g_read: the scan's total
- * (the groups that stay unsorted) is read into *g, which lets a long scan
- * take the single pass (starts_read); else the kernel takes it from the
- * scan on the device, over a grid stride, and the host learns it from the
- * summary with the compaction's read (take_summary). */
-static clsa_status split_ranks(clsa_context *ctx, clsa__sa_work *w, int g_read, uint32_t *g)
-{
-    *g = 0;
-    clsa_status st = clsa__scan_index(ctx, w->sk, w->sk, w->m, 1, CLSA_SCAN_FLAGS,
-                                      g_read ? g : NULL, w->sv, w->index64);
-    if (st || (g_read && !*g)) return st;
-    size_t wg = ctx->tune.wg, bound = g_read ? *g : w->m, cap = wg * 4096;
-    size_t global = clsa__div_up(bound, wg) * wg;
-    cl_ulong m = w->m;
-    cl_int marks = marks_on(ctx, w);
-    cl_uint nc = clsa__groups_nclass(ctx, w->index64);
-    return RUN(w, "grp_split_ranks", global < cap ? global : cap, CLSA_KARG(w->sv),
-               CLSA_KARG(w->sk), CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(marks), CLSA_KARG(nc),
-               CLSA_KARG(w->counts), CLSA_KLOCAL((nc + 2) * 4));
-}
-
-/* After the compaction's read: the groups' number and class counts from the
- * split's summary, checked against what the compaction kept (every group
- * left has two slots or more). */
-static clsa_status take_summary(clsa_context *ctx, clsa__sa_work *w, int g_read, uint32_t g)
-{
-    const uint32_t *s = w->summary;
-    unsigned nc = clsa__groups_nclass(ctx, w->index64);
-    uint64_t groups = 0, sg = s[CLSA_GRP_SUM_G];
-    for (unsigned c = 0; c <= nc; c++) groups += s[c];
-    if ((g_read && sg != g) || 2 * sg > w->m || (w->m && !sg) || groups > sg ||
-        s[nc + 1] > w->m)
-        return clsa__fail(ctx, CLSA_ERR_OPENCL,
-                          "suffix array: the split's summary (%llu groups, %llu classified, "
-                          "%u long slots) does not fit the %zu slots kept",
-                          (unsigned long long)sg, (unsigned long long)groups, s[nc + 1], w->m);
-    w->g = (size_t)sg;
-    w->classes_known = w->m > 0;
-    return CLSA_OK;
-}
-
 /* Only the heads of groups that stay unsorted are scattered (at most m / 2:
  * sv may be half the size of u); singletons take slot + delta directly.
  * Four kernels and two scans: split flags and values (grp_split_heads),
@@ -266,45 +223,37 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
     if (w->flagged)
         st = RUN(w, "grp_split_bits", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(w->sv),
                  CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->sk), CLSA_KARG(w->k),
-                 CLSA_KARG(direct), CLSA_KARG(w->counts));
+                 CLSA_KARG(direct));
     else if (!starts_valid && (st = clsa__groups_starts(ctx, w)))
         return st;
     else
         st = RUN(w, "grp_split_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
                  CLSA_KARG(w->sv), CLSA_KARG(g_old), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
-                 CLSA_KARG(w->sk), CLSA_KARG(w->k), local_keys(ctx, w, 2), CLSA_KARG(direct),
-                 CLSA_KARG(w->counts));
+                 CLSA_KARG(w->sk), CLSA_KARG(w->k), local_keys(ctx, w, 2), CLSA_KARG(direct));
     w->flagged = 0;
-    w->classes_known = 0;
-    int g_read = w->m >= ctx->tune.starts_read;
-    if (st || (st = split_ranks(ctx, w, g_read, &g))) return st;
+    if (st || (st = scan_heads(ctx, w, w->sk, w->k, w->sv, &g))) return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     cl_int marks = marks_on(ctx, w);
     cl_ulong b64;
     cl_uint b32;
-    int fused = 0, last = g_read && g == 0; /* every suffix is final */
-    /* the summary rides with the compaction's blocking read */
-    if (!last && (st = clsa__read_nowait(ctx, w->counts, 0, w->summary, sizeof w->summary)))
-        return st;
-    if (!last && (st = rank_compact(ctx, w, sa, direct, &fused))) goto failed;
+    int fused = 0;
+    w->g = g;
+    if (g > 0 && (st = rank_compact(ctx, w, sa, direct, &fused))) return st;
     if (!fused &&
         (st = RUN(w, "grp_rank_split", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KARG(w->sv),
                   CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->isa),
                   CLSA_KARG(marks), CLSA_KARG(sa), CLSA_KARG(direct),
                   clsa__idx_karg(w->index64, w->rank_base, &b64, &b32))))
-        goto failed;
+        return st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    if (last) {
-        w->m = w->g = 0;
+    if (g == 0) { /* every suffix is final */
+        w->m = 0;
         return CLSA_OK;
     }
+    if (fused) return CLSA_OK;
     /* keep flags in sk; their scan into k (its values are dead), as the
      * compaction writes u into sk */
-    if (!fused && (st = compact_kept(ctx, w, w->sk, w->k))) goto failed;
-    return take_summary(ctx, w, g_read, g);
-failed: /* the summary's read may be in flight */
-    clsa__finish(ctx);
-    return st;
+    return compact_kept(ctx, w, w->sk, w->k);
 }
 
 clsa_status clsa__groups_flag_from_keys(clsa_context *ctx, clsa__sa_work *w)
@@ -321,7 +270,6 @@ clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_del
     uint32_t counts[2] = {0, 0}, heads = 0;
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    w->classes_known = 0;
     if ((st = scan_heads(ctx, w, w->sk, has_delta ? w->k : NULL, w->sv, &heads))) return st;
     if (heads == w->m) { /* every suffix is a singleton: u is final, no rank needed */
         w->g = w->m = 0;
@@ -391,20 +339,15 @@ clsa_status clsa__groups_classify(clsa_context *ctx, clsa__sa_work *w, clsa__grp
     uint32_t counts[36];
     size_t bytes = (c->nclass + 2) * 4;
     clsa_status st;
-    cl_int known = w->classes_known;
     memset(counts, 0, sizeof counts);
-    /* known: the split counted them (its summary), zeroed the cursors */
-    w->classes_known = 0;
-    if ((!known && (st = clsa__fill_zero(ctx, w->counts, 0, bytes))) ||
+    if ((st = clsa__fill_zero(ctx, w->counts, 0, bytes)) ||
         (st = RUN(w, "grp_classify", w->g, CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m),
                   CLSA_KARG(nc), CLSA_KARG(w->counts), CLSA_KARG(w->k),
-                  CLSA_KLOCAL((c->nclass + 1) * 4), CLSA_KLOCAL((c->nclass + 1) * 4),
-                  CLSA_KARG(known))) ||
-        (!known && (st = clsa__read(ctx, w->counts, 0, counts, bytes))))
+                  CLSA_KLOCAL((c->nclass + 1) * 4), CLSA_KLOCAL((c->nclass + 1) * 4))) ||
+        (st = clsa__read(ctx, w->counts, 0, counts, bytes)))
         return st;
-    const uint32_t *from = known ? w->summary : counts;
-    memcpy(c->count, from, (c->nclass + 1) * 4);
-    c->large_slots = from[c->nclass + 1];
+    memcpy(c->count, counts, (c->nclass + 1) * 4);
+    c->large_slots = counts[c->nclass + 1];
     return CLSA_OK;
 }
 

@@ -31,14 +31,6 @@ clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const
 /* Groups of at most this many suffixes are sorted by one work-item. */
 #define CLSA_GRP_TINY 8
 
-/* The split's summary in w->counts (groups.cl grp_split_ranks): the
- * counts by length class of the groups it leaves unsorted (nclass + 1
- * classes, then the slots of the longest class), grp_classify's list
- * cursors from CLSA_GRP_CURSOR, the group count at CLSA_GRP_SUM_G. */
-#define CLSA_GRP_SUM_WORDS 64
-#define CLSA_GRP_CURSOR 32
-#define CLSA_GRP_SUM_G 63
-
 /* Working set of the loop.  u: the m unsorted suffixes grouped by rank (a
  * group in consecutive slots); isa: rank of every suffix (= SA index of the
  * first suffix of its group); k, sk: work arrays of at least m idx_t, sv of
@@ -51,11 +43,7 @@ typedef struct clsa__sa_work {
     size_t sv_len;
     cl_mem u, isa, k, sk, sv;
     cl_mem counter; /* two uints */
-    cl_mem counts;  /* CLSA_GRP_SUM_WORDS uints: class counts, the split's summary */
-    uint32_t summary[CLSA_GRP_SUM_WORDS]; /* the split's, read without a wait
-                                           * before the compaction's read */
-    int classes_known; /* summary holds the current groups' class counts
-                        * and their number (clsa__groups_classify reads none) */
+    cl_mem counts;  /* 36 uints: class counts */
     int isa_unset;  /* clsa__groups_settle found only singletons: u holds
                      * every suffix in its final order, isa was not written */
     uint64_t rank_base; /* SA index of u's first suffix before any sort: 0,

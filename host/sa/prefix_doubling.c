@@ -1021,7 +1021,7 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
         goto done;
     }
     CLSA_TRY(alloc(ctx, &b, 8, &w.counter));
-    CLSA_TRY(alloc(ctx, &b, CLSA_GRP_SUM_WORDS * 4, &w.counts));
+    CLSA_TRY(alloc(ctx, &b, 36 * 4, &w.counts));
     if (sym == 1) CLSA_TRY(initial_groups(ctx, text, sa, &b, &w, &a, 0));
     else CLSA_TRY(initial_groups_int(ctx, text, text_writable, sa, &b, &w, &a));
     CLSA_TRY(report_sorted(ctx, "initial sort", &w));
@@ -1077,7 +1077,7 @@ clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem *out, in
     if (!st) st = alloc(ctx, &b, (size_t)n * iw, &w.k); /* the ranks of all n */
     if (!st) st = alloc(ctx, &b, ((size_t)n + 31) / 32 * 4, &w.sk); /* a bit a suffix */
     if (!st) st = alloc(ctx, &b, 8, &w.counter);
-    if (!st) st = alloc(ctx, &b, CLSA_GRP_SUM_WORDS * 4, &w.counts);
+    if (!st) st = alloc(ctx, &b, 36 * 4, &w.counts);
     if (!st) st = clsa__pd_part_own(ctx, p, text, w.n, out, w.sk, &m);
     cl_mem sa = *out;
     /* the initial sort's scratch: the member's m suffixes, not all n */
