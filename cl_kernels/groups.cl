@@ -546,9 +546,11 @@ __kernel void grp_large_regroup(const __global idx_t *u, const __global idx_t *o
 {
     uint k = (uint)get_global_id(0);
     if (k >= total) return;
-    uint j = (uint)vals[k], i = grp_large_of(cstart, count, j);
+    /* positions clamped: after a single pass's fault (read by the host
+     * once both sorts ran) vals may hold anything */
+    uint j = min((uint)vals[k], total - 1), i = grp_large_of(cstart, count, j);
     int same = k > 0 && keys[k - 1] == keys[k] &&
-               grp_large_of(cstart, count, (uint)vals[k - 1]) == i;
+               grp_large_of(cstart, count, min((uint)vals[k - 1], total - 1)) == i;
     gk[k] = i;
     gv[k] = u[grp_large_slot(offs, cstart, i, j)] | (same ? (idx_t)0 : flag);
 }

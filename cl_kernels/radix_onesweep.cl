@@ -117,6 +117,30 @@ static uint look_back(volatile __global uint *status, uint *t, uint d, uint nd)
 #define CTL_FAULT 4
 #define CTL_TICKET 5
 
+/* The plan's words after the tickets (host/prim/radix_run.h
+ * CLSA_RADIX_CTL_PLAN: 16 passes at most), and all control words. */
+#define CTL_PLAN (CTL_TICKET + 16)
+#define CTL_ALL (CTL_PLAN + 32)
+
+/* A sort's control words and zeroed tables in one launch, where a host
+ * write would be a second command (and NVIDIA's queue waits behind a
+ * non-blocking write from pageable memory): ctl[w] for w in [from,
+ * CTL_ALL), the masks' start values (OR 0, AND ~0), zeros (the fault word
+ * unless keep_fault: an earlier sort's, read by the caller later), the
+ * plan (plan_lo, plan_hi); table[0, zeros) = 0. */
+__kernel void radix_prepare(volatile __global uint *ctl, uint from, int keep_fault,
+                            uint16 plan_lo, uint16 plan_hi, __global uint *table, ulong zeros)
+{
+    ulong i = get_global_id(0);
+    if (i < zeros) table[i] = 0;
+    if (i < from || i >= CTL_ALL || (keep_fault && i == CTL_FAULT)) return;
+    uint plan[32];
+    vstore16(plan_lo, 0, plan);
+    vstore16(plan_hi, 1, plan);
+    uint w = (uint)i;
+    ctl[w] = w >= CTL_PLAN ? plan[w - CTL_PLAN] : w == 2 || w == 3 ? ~0u : 0u;
+}
+
 /* One pass over digit (key >> shift) & dmask.  counts[pass * 256 ..]: this
  * pass's digit totals (radix_hist_all); status + status_at: nb * (dmask +
  * 1) words, zero before (a table of each pass, zeroed at once, or one

@@ -1,9 +1,10 @@
 /* Single-pass LSD radix sort driver (launchers of cl_kernels/radix_onesweep.cl):
- * one write of the control words and the plan, one fill of the digit
- * totals and the look-back tables, one radix_hist_all over the keys for the
+ * one radix_prepare for the control words, the plan, the digit totals and
+ * the look-back tables, one radix_hist_all over the keys for the
  * digits of every pass (and the OR/AND of the keys: one small blocking
  * read), then one radix_onesweep launch per pass whose digit varies, then
- * one blocking read of the fault word.  Chosen by radix_sort.c when the
+ * one blocking read of the fault word (or none: the caller's control
+ * words, clsa__radix_sort_unchecked).  Chosen by radix_sort.c when the
  * tuning record's onesweep flag is set and n < 2^30; a pass that faulted is
  * left to radix_sort.c to redo. */
 #include "radix_run.h"
@@ -32,7 +33,11 @@ clsa_status clsa__radix_onesweep_alloc(clsa__radix_run *r, unsigned begin_bit, u
     r->table_slots = passes > 1 && all ? (unsigned)passes : 1;
     clsa_status st = clsa__alloc(r->ctx, 4 * (CLSA_RADIX_COUNT_WORDS + r->table_slots * slot),
                                  &r->table);
-    return st ? st : clsa__alloc(r->ctx, 4 * CLSA_RADIX_CTL_ALL, &r->masks);
+    if (st || r->ctl) {
+        r->masks = r->ctl;
+        return st;
+    }
+    return clsa__alloc(r->ctx, 4 * CLSA_RADIX_CTL_ALL, &r->masks);
 }
 
 typedef struct plan {
@@ -61,12 +66,33 @@ static void make_plan(const clsa__radix_run *r, plan *p, uint64_t varying, unsig
 
 clsa_status clsa__radix_onesweep_kernels(clsa__radix_run *r, const char *opts)
 {
-    clsa_status st =
-        clsa__kernel(r->ctx, "radix_rank+radix_onesweep", 0, opts, "radix_hist_all", &r->hist);
-    if (st == CLSA_OK)
-        st = clsa__kernel(r->ctx, "radix_rank+radix_onesweep", 0, opts, "radix_onesweep",
-                          &r->scatter);
+    static const char *file = "radix_rank+radix_onesweep";
+    clsa_status st = clsa__kernel(r->ctx, file, 0, opts, "radix_hist_all", &r->hist);
+    if (st == CLSA_OK) st = clsa__kernel(r->ctx, file, 0, opts, "radix_onesweep", &r->scatter);
+    if (st == CLSA_OK) st = clsa__kernel(r->ctx, file, 0, opts, "radix_prepare", &r->prepare);
     return st;
+}
+
+/* radix_prepare: the control words from `from` on (the plan p) and the
+ * table's first `zeros` words zeroed, in one launch. */
+static clsa_status prepare(clsa__radix_run *r, cl_uint from, const plan *p, size_t zeros)
+{
+    static const char *name = "radix_prepare";
+    clsa_context *ctx = r->ctx;
+    cl_kernel k = r->prepare;
+    cl_uint16 lo, hi;
+    memcpy(lo.s, p->word, sizeof lo.s);
+    memcpy(hi.s, p->word + 16, sizeof hi.s);
+    cl_int keep = r->ctl && r->keep_fault;
+    cl_ulong z = zeros;
+    size_t items = zeros > CLSA_RADIX_CTL_ALL ? zeros : CLSA_RADIX_CTL_ALL;
+    clsa_status st;
+    if ((st = CLSA_ARG(ctx, k, name, 0, r->masks)) || (st = CLSA_ARG(ctx, k, name, 1, from)) ||
+        (st = CLSA_ARG(ctx, k, name, 2, keep)) || (st = CLSA_ARG(ctx, k, name, 3, lo)) ||
+        (st = CLSA_ARG(ctx, k, name, 4, hi)) || (st = CLSA_ARG(ctx, k, name, 5, r->table)) ||
+        (st = CLSA_ARG(ctx, k, name, 6, z)))
+        return st;
+    return clsa__launch(ctx, k, name, clsa__div_up(items, r->wg) * r->wg, r->wg);
 }
 
 /* The digit totals of the plan's passes into the table's first words
@@ -137,22 +163,16 @@ static clsa_status one_pass(clsa__radix_run *r, cl_mem kin, cl_mem kout, cl_mem 
 /* The histograms of the plan at begin_bit with the key masks (up to
  * tune.radix_blind keys: of every digit, no masks read back); replanned
  * (a second histogram) when aligning passes to the varying bits saves a
- * pass, else the passes whose digit is constant are dropped.  ctl: the
- * control words to write (CLSA_RADIX_CTL_ALL: the masks' start values,
- * zeros, then the plan), living until the sort's blocking read. */
+ * pass, else the passes whose digit is constant are dropped. */
 static clsa_status histograms(clsa__radix_run *r, cl_mem keys, unsigned begin_bit,
-                              unsigned end_bit, cl_uint *ctl, plan *p, int *run)
+                              unsigned end_bit, plan *p, int *run)
 {
     cl_uint m[4];
     make_plan(r, p, ~0ull, begin_bit, end_bit);
-    memcpy(ctl + CLSA_RADIX_CTL_PLAN, p->word, sizeof p->word);
     clsa_status st;
     int blind = r->n <= r->ctx->tune.radix_blind; /* small: every digit, no read back */
     size_t zeros = CLSA_RADIX_COUNT_WORDS + r->slot_words * r->table_slots;
-    if ((st = clsa__write_nowait(r->ctx, r->masks, 0, ctl, CLSA_RADIX_CTL_ALL * 4)) ||
-        (st = clsa__fill_zero(r->ctx, r->table, 0, zeros * 4)) ||
-        (st = hist_all(r, keys, p->count, !blind)))
-        return st;
+    if ((st = prepare(r, 0, p, zeros)) || (st = hist_all(r, keys, p->count, !blind))) return st;
     for (unsigned i = 0; i < p->count; i++) run[i] = 1;
     if (blind) return CLSA_OK;
     if ((st = clsa__read(r->ctx, r->masks, 0, m, sizeof m))) return st;
@@ -167,10 +187,7 @@ static clsa_status histograms(clsa__radix_run *r, cl_mem keys, unsigned begin_bi
     if (!varying || clsa__radix_count_passes(r, varying, begin_bit, end_bit) >= kept) return CLSA_OK;
     make_plan(r, p, varying, begin_bit, end_bit);
     for (unsigned i = 0; i < p->count; i++) run[i] = 1;
-    if ((st = clsa__write_nowait(r->ctx, r->masks, CLSA_RADIX_CTL_PLAN * 4, p->word,
-                                 sizeof p->word)) ||
-        (st = clsa__fill_zero(r->ctx, r->table, 0, (size_t)CLSA_RADIX_COUNT_WORDS * 4)))
-        return st;
+    if ((st = prepare(r, CLSA_RADIX_CTL_PLAN, p, CLSA_RADIX_COUNT_WORDS))) return st;
     return hist_all(r, keys, p->count, 0);
 }
 
@@ -181,16 +198,12 @@ clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem 
     clsa_context *ctx = r->ctx;
     cl_mem kcur = keys, kalt = skeys, vcur = values, valt = svalues, tmp;
     cl_mem before[CLSA_RADIX_MAX_PASSES][4];
-    /* written without waiting: they live until the blocking read of the
-     * fault word below.  masks: OR lo/hi, AND lo/hi; the fault word and
-     * the tickets, zero; the plan (histograms) */
-    cl_uint ctl[CLSA_RADIX_CTL_ALL] = {0, 0, ~0u, ~0u};
     plan p;
     int run[CLSA_RADIX_MAX_PASSES], first = 1;
     cl_uint fault = 0;
     clsa_status st = CLSA_OK;
     redo->bit = end_bit;
-    CLSA_TRY(histograms(r, keys, begin_bit, end_bit, ctl, &p, run));
+    CLSA_TRY(histograms(r, keys, begin_bit, end_bit, &p, run));
     for (unsigned i = 0; i < p.count; i++) {
         before[i][0] = kcur, before[i][1] = vcur, before[i][2] = kalt, before[i][3] = valt;
         if (!run[i]) continue;
@@ -199,7 +212,9 @@ clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem 
         tmp = kcur, kcur = kalt, kalt = tmp;
         tmp = vcur, vcur = valt, valt = tmp;
     }
-    CLSA_TRY(clsa__read(ctx, r->masks, CLSA_RADIX_CTL_FAULT * 4, &fault, sizeof fault));
+    /* with the caller's control words, the caller reads the fault word */
+    if (!r->ctl)
+        CLSA_TRY(clsa__read(ctx, r->masks, CLSA_RADIX_CTL_FAULT * 4, &fault, sizeof fault));
     if (fault > 0 && fault <= p.count) {
         /* the failed pass's input is intact and the later passes did
          * nothing: the caller sorts that buffer from the pass's digit on */
@@ -210,6 +225,5 @@ clsa_status clsa__radix_onesweep_passes(clsa__radix_run *r, cl_mem keys, cl_mem 
     }
     st = clsa__radix_copy_back(r, kcur, vcur, keys, values);
 done:
-    if (st) clFinish(ctx->queue); /* writes from this frame may still be queued */
     return st;
 }

@@ -17,13 +17,16 @@ typedef struct clsa__radix_run {
     unsigned warp;     /* scatter ranking by warps (tune.radix_warp) */
     unsigned vtile;    /* warp ranking: values in a local tile of their own */
     size_t wg, items, tile, n, nb;
-    cl_kernel hist, scatter;
+    cl_kernel hist, scatter, prepare;
     cl_mem table;      /* reduce-then-scan: (1 << bits) * nb counts, then offsets;
                           onesweep: the digit totals of every pass
                           (CLSA_RADIX_COUNT_WORDS), then table_slots look-back
                           status tables of slot_words each */
     cl_mem masks;      /* OR lo, OR hi, AND lo, AND hi of all keys; onesweep: then
                           the fault word, one ticket counter per pass, the plan */
+    cl_mem ctl;        /* onesweep: the caller's control words, used as masks and not
+                          released, the fault word not read (clsa__radix_sort_unchecked) */
+    int keep_fault;    /* with ctl: an earlier unchecked sort's fault word stays */
     unsigned table_slots; /* onesweep: a status table per pass (zeroed at once), or 1 */
     size_t slot_words;    /* onesweep: (1 << bits) * nb */
 } clsa__radix_run;

@@ -94,8 +94,12 @@ static clsa_status get_kernels(sort_run *r)
         len += snprintf(opts + len, sizeof opts - (size_t)len, " -cl-nv-maxrregcount=%u",
                         t->radix_regs);
     if (r->onesweep) {
+        /* tests: onesweep_fault = pass + 1 faults every single pass sort's
+         * pass, + 16 only those of unchecked sorts */
+        unsigned fault = t->onesweep_fault;
+        fault = fault < 16 || r->ctl ? fault % 16 : 0;
         snprintf(opts + len, sizeof opts - (size_t)len, " -DONESWEEP_FAULT=%u -DLOOKBACK=%u",
-                 r->ctx->tune.onesweep_fault, r->ctx->tune.lookback);
+                 fault, r->ctx->tune.lookback);
         return clsa__radix_onesweep_kernels(r, opts);
     }
     clsa_status st = clsa__kernel(r->ctx, "radix_rank+radix_sort", 0, opts, "radix_hist", &r->hist);
@@ -317,6 +321,17 @@ clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem value
                                     unsigned end_bit, cl_mem scratch_keys, cl_mem scratch_values,
                                     size_t max_table_bytes)
 {
+    return clsa__radix_sort_unchecked(ctx, keys, values, n, key_bytes, value_bytes, begin_bit,
+                                      end_bit, scratch_keys, scratch_values, max_table_bytes,
+                                      NULL, NULL);
+}
+
+clsa_status clsa__radix_sort_unchecked(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,
+                                       int key_bytes, int value_bytes, unsigned begin_bit,
+                                       unsigned end_bit, cl_mem scratch_keys,
+                                       cl_mem scratch_values, size_t max_table_bytes, cl_mem ctl,
+                                       int *pending)
+{
     if ((key_bytes != 4 && key_bytes != 8) ||
         (value_bytes != 0 && value_bytes != 4 && value_bytes != 8))
         return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "radix sort: %d-byte keys, %d-byte values",
@@ -339,6 +354,8 @@ clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem value
                                                                  : CLSA_RADIX_SUB_BITS;
     r.onesweep = ctx->tune.onesweep && n < ONESWEEP_MAX_N && n < ctx->tune.onesweep_max;
     r.warp = ctx->tune.radix_warp;
+    r.ctl = r.onesweep && ctl ? ctl : NULL;
+    r.keep_fault = pending && *pending;
     cl_mem own_k = NULL, own_v = NULL;
     clsa_status st = CLSA_OK;
     CLSA_TRY(choose_shape(&r));
@@ -361,12 +378,13 @@ clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem value
         clsa__radix_redo redo;
         CLSA_TRY(clsa__radix_onesweep_passes(&r, keys, values, sk, sv, begin_bit, end_bit, &redo));
         if (redo.bit < end_bit) CLSA_TRY(redo_sort(&r, &redo, keys, values, end_bit, max_table_bytes));
+        if (r.ctl) *pending = 1;
     } else {
         CLSA_TRY(sort_passes(&r, keys, values, sk, sv, begin_bit, end_bit));
     }
 done:
     clsa__free(ctx, &r.table);
-    clsa__free(ctx, &r.masks);
+    if (r.masks != r.ctl) clsa__free(ctx, &r.masks);
     clsa__free(ctx, &own_k);
     clsa__free(ctx, &own_v);
     return st;

@@ -28,4 +28,22 @@ clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem value
                                     int key_bytes, int value_bytes, unsigned begin_bit,
                                     unsigned end_bit, cl_mem scratch_keys, cl_mem scratch_values,
                                     size_t max_table_bytes);
+/* Control words of clsa__radix_sort_unchecked (CLSA_RADIX_CTL_ALL uints)
+ * and the fault word among them. */
+#define CLSA_RADIX_CTL_BYTES (4 * (4 + 1 + 16 + 32))
+#define CLSA_RADIX_FAULT_AT (4 * 4)
+/* clsa__radix_sort_capped, where a single-pass sort would read its fault
+ * word (a blocking read): it leaves it in ctl (CLSA_RADIX_CTL_BYTES) for
+ * the caller to read once after several sorts, at CLSA_RADIX_FAULT_AT.
+ * *pending: in, whether an earlier unchecked sort's fault word is in ctl
+ * (kept: a fault makes every later single pass write nothing); out, set to
+ * 1 where this sort left its check there.  A fault (nonzero) means keys
+ * and values hold no valid sort, only values each written from a pass's
+ * input or left as they were: the caller sorts again with
+ * ctx->tune.onesweep = 0, and reads nothing they index before that. */
+clsa_status clsa__radix_sort_unchecked(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,
+                                       int key_bytes, int value_bytes, unsigned begin_bit,
+                                       unsigned end_bit, cl_mem scratch_keys,
+                                       cl_mem scratch_values, size_t max_table_bytes, cl_mem ctl,
+                                       int *pending);
 #endif

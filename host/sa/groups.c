@@ -404,42 +404,77 @@ clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
                CLSA_KARG(lens));
 }
 
+/* The two sorts of clsa__groups_sort_long: by key2 (views 0 and 2), then
+ * regrouped into views 1 and 3 and sorted by group.  Their single-pass
+ * faults are read once, after both (ctl); *faulted: the sorts are to be
+ * redone (the regroup clamps the positions it reads, so a faulted sort's
+ * values are never used as an index out of range). */
+static clsa_status long_sorts(clsa_context *ctx, clsa__sa_work *w, cl_mem offs, cl_mem cstart,
+                              uint32_t count, uint32_t total, const cl_mem views[4],
+                              size_t table_bytes, cl_mem ctl, int *faulted)
+{
+    int iw = w->index64 ? 8 : 4, pending = 0;
+    cl_uint f32, fault = 0;
+    cl_ulong f64;
+    clsa_status st;
+    *faulted = 0;
+    if ((st = clsa__radix_sort_unchecked(ctx, views[0], views[2], total, iw, iw, 0,
+                                         clsa__bits_of(w->n), views[1], views[3], table_bytes,
+                                         ctl, &pending)) ||
+        (st = RUN(w, "grp_large_regroup", total, CLSA_KARG(w->u), CLSA_KARG(offs),
+                  CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(views[0]),
+                  CLSA_KARG(views[2]), CLSA_KARG(views[1]), CLSA_KARG(views[3]),
+                  FLAG_KARG(w, f32, f64))))
+        return st;
+    if (count > 1 &&
+        (st = clsa__radix_sort_unchecked(ctx, views[1], views[3], total, iw, iw, 0,
+                                         clsa__bits_of(count - 1), views[0], views[2],
+                                         table_bytes, ctl, &pending)))
+        return st;
+    if (!pending) return CLSA_OK;
+    if ((st = clsa__read(ctx, ctl, CLSA_RADIX_FAULT_AT, &fault, sizeof fault))) return st;
+    *faulted = fault != 0;
+    return CLSA_OK;
+}
+
 clsa_status clsa__groups_sort_long(clsa_context *ctx, clsa__sa_work *w, const clsa__grp_classes *c,
                                    uint64_t h, const cl_mem views[4], size_t table_bytes)
 {
     int iw = w->index64 ? 8 : 4;
     uint32_t count = c->count[c->nclass], total = (uint32_t)c->large_slots;
     cl_ulong m = w->m, g = w->g, n = w->n, hh = h, cc = count;
-    cl_uint nc = c->nclass, f32;
-    cl_ulong f64;
-    cl_mem offs = NULL, cstart = NULL;
+    cl_uint nc = c->nclass;
+    cl_mem offs = NULL, cstart = NULL, ctl = NULL;
+    int faulted = 1;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)count * iw, &offs));
     CLSA_TRY(clsa__alloc(ctx, (size_t)count * 4, &cstart));
+    CLSA_TRY(clsa__alloc(ctx, CLSA_RADIX_CTL_BYTES, &ctl));
     /* the class lists are in k, where the keys go: spans first */
     CLSA_TRY(RUN(w, "grp_large_spans", count, CLSA_KARG(w->k), CLSA_KARG(nc), CLSA_KARG(cc),
                  CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(offs),
                  CLSA_KARG(cstart)));
     CLSA_TRY(clsa__scan(ctx, cstart, cstart, count, 0, 0, NULL));
-    CLSA_TRY(RUN(w, "grp_large_keys", total, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(n),
-                 CLSA_KARG(hh), CLSA_KARG(offs), CLSA_KARG(cstart), CLSA_KARG(count),
-                 CLSA_KARG(total), CLSA_KARG(views[0]), CLSA_KARG(views[2])));
-    CLSA_TRY(clsa__radix_sort_capped(ctx, views[0], views[2], total, iw, iw, 0,
-                                     clsa__bits_of(n), views[1], views[3], table_bytes));
-    /* regrouped into the scratch arrays (the flags compare neighbours of
-     * the key2 order), sorted by group there */
-    CLSA_TRY(RUN(w, "grp_large_regroup", total, CLSA_KARG(w->u), CLSA_KARG(offs),
-                 CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(views[0]),
-                 CLSA_KARG(views[2]), CLSA_KARG(views[1]), CLSA_KARG(views[3]),
-                 FLAG_KARG(w, f32, f64)));
-    if (count > 1)
-        CLSA_TRY(clsa__radix_sort_capped(ctx, views[1], views[3], total, iw, iw, 0,
-                                         clsa__bits_of(count - 1), views[0], views[2],
-                                         table_bytes));
+    /* a fault: once more from the keys, by reduce-then-scan (the context
+     * keeps it, as radix_sort.c does after a fault it finds itself) */
+    for (int round = 0; faulted && round < 2; round++) {
+        if (round) ctx->tune.onesweep = 0;
+        CLSA_TRY(RUN(w, "grp_large_keys", total, CLSA_KARG(w->u), CLSA_KARG(w->isa),
+                     CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(offs), CLSA_KARG(cstart),
+                     CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(views[0]),
+                     CLSA_KARG(views[2])));
+        CLSA_TRY(long_sorts(ctx, w, offs, cstart, count, total, views, table_bytes, ctl,
+                            &faulted));
+    }
+    if (faulted) {
+        st = clsa__fail(ctx, CLSA_ERR_OPENCL, "suffix array: the long groups' sorts faulted twice");
+        goto done;
+    }
     CLSA_TRY(RUN(w, "grp_large_put", total, CLSA_KARG(views[3]), CLSA_KARG(offs),
                  CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(w->u)));
 done:
     clsa__free(ctx, &offs);
     clsa__free(ctx, &cstart);
+    clsa__free(ctx, &ctl);
     return st;
 }
