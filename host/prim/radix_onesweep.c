@@ -15,10 +15,10 @@
  * few enough that the global atomics of the per-group tables stay cheap. */
 #define HIST_GROUPS_PER_CU 4
 
-/* Look-back tables of every pass zeroed by one fill (one command instead
- * of one a pass: small sorts are bound by the commands issued) where they
- * fit the caller's cap, or this many bytes whatever the cap; else one
- * table zeroed before each pass. */
+/* Look-back tables of every pass zeroed at once by radix_prepare (one
+ * command instead of one a pass: small sorts are bound by the commands
+ * issued) where they fit the caller's cap, or this many bytes whatever the
+ * cap; else one table zeroed before each pass. */
 #define ALL_TABLES_MIN ((size_t)1 << 20)
 
 clsa_status clsa__radix_onesweep_alloc(clsa__radix_run *r, unsigned begin_bit, unsigned end_bit,

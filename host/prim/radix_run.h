@@ -3,6 +3,7 @@
  * path (radix_onesweep.c).  Internal to host/prim. */
 #ifndef CLSA_PRIM_RADIX_RUN_H
 #define CLSA_PRIM_RADIX_RUN_H
+#include "radix_sort.h"
 #include "runtime.h"
 
 /* Most digit passes of one call (64-bit keys, 4-bit digits). */
@@ -38,6 +39,9 @@ typedef struct clsa__radix_run {
 #define CLSA_RADIX_CTL_WORDS (CLSA_RADIX_CTL_FAULT + 1 + CLSA_RADIX_MAX_PASSES)
 #define CLSA_RADIX_CTL_PLAN CLSA_RADIX_CTL_WORDS
 #define CLSA_RADIX_CTL_ALL (CLSA_RADIX_CTL_PLAN + 2 * CLSA_RADIX_MAX_PASSES)
+_Static_assert(CLSA_RADIX_CTL_BYTES == 4 * CLSA_RADIX_CTL_ALL &&
+                   CLSA_RADIX_FAULT_AT == 4 * CLSA_RADIX_CTL_FAULT,
+               "radix_sort.h's control words are radix_run.h's");
 /* onesweep: words of every pass's digit totals at the table's start */
 #define CLSA_RADIX_COUNT_WORDS (CLSA_RADIX_MAX_PASSES * 256)
 

@@ -104,7 +104,8 @@ typedef struct clsa_tuning {
     unsigned lazy_shift;      /* tests: s > 0 makes a bit of its need bitmap cover
                                * 2^(s - 1) positions (0: by size, prefix_doubling.c) */
     unsigned lookback;        /* its look-back reads this many tiles' words at once */
-    unsigned onesweep_fault;  /* tests only: p > 0 makes single pass p - 1 fault */
+    unsigned onesweep_fault;  /* tests only: p > 0 makes single pass p - 1 fault;
+                               * p + 16 only in unchecked sorts (radix_sort.h) */
     unsigned onesweep_tables; /* its look-back tables: 0 one a pass where they fit
                                * (radix_onesweep.c), 1 one for all, 2 one a pass */
     unsigned out_of_core;     /* 1: host-pointer device SAs always take the out-of-core
