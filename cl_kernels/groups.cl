@@ -76,6 +76,16 @@ static idx_t grp_head_val(ulong i, idx_t start, idx_t delta, int single, ulong n
     return same && grp_single_same_ok(n) && !direct ? GRP_SAME : (idx_t)i + delta;
 }
 
+/* The split's summary (grp_split_ranks, grp_long_lengths): GRP_SUM_WORDS
+ * words, zeroed by the split's first kernel. */
+#define GRP_SUM_WORDS 32
+#define GRP_SUM_LONGS (GRP_SUM_WORDS - 1) /* long groups listed */
+static void grp_summary_zero(__global uint *sum, ulong i)
+{
+    if (i == 0)
+        for (uint w = 0; w < GRP_SUM_WORDS; w++) sum[w] = 0;
+}
+
 /* First kernel of a split, one pass over the m slots (scan = inclusive
  * scan of the old heads, starts = their first slots, g of them):
  *  - flags (in place of scan): the slot heads a new group that stays
@@ -97,10 +107,11 @@ static idx_t grp_head_val(ulong i, idx_t start, idx_t delta, int single, ulong n
 __kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa,
                               const __global idx_t *starts, ulong g, ulong m, ulong n, ulong h,
                               __global uint *scan, __global idx_t *val, __local idx_t *lk,
-                              int direct)
+                              int direct, __global uint *sum, ulong sum_at)
 {
     ulong i = get_global_id(0);
     uint lid = get_local_id(0), ls = get_local_size(0);
+    grp_summary_zero(sum + sum_at, i);
     if (i < m) grp_load_key(u, isa, n, h, i, lk, lid + 1);
     if (lid == 0 && i > 0 && i - 1 < m) grp_load_key(u, isa, n, h, i - 1, lk, 0);
     if (lid == ls - 1 && i + 1 < m) grp_load_key(u, isa, n, h, i + 1, lk, ls + 1);
@@ -122,9 +133,11 @@ __kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa
  * and the compaction, which drop them. */
 __kernel void grp_split_bits(const __global idx_t *u, const __global idx_t *isa,
                              const __global idx_t *starts, ulong m, ulong n,
-                             __global uint *scan, __global idx_t *val, int direct)
+                             __global uint *scan, __global idx_t *val, int direct,
+                             __global uint *sum, ulong sum_at)
 {
     ulong i = get_global_id(0);
+    grp_summary_zero(sum + sum_at, i);
     if (i >= m) return;
     idx_t ui = u[i];
     int head = (ui & GRP_TOP) != 0, next = i + 1 >= m || (u[i + 1] & GRP_TOP) != 0;
@@ -238,6 +251,95 @@ __kernel void grp_head_ranks(__global idx_t *heads, ulong g, __global idx_t *del
     idx_t s = heads[j], d = delta[s];
     delta[s] = marks ? GRP_HEAD : GRP_NONE;
     heads[j] = d == GRP_NONE ? GRP_SAME : s + d;
+}
+
+/* Slot x lies inside the unsorted group whose head scan value is id, past
+ * its first slot: the scan has not moved on and the split left no value
+ * there (a singleton holds its rank or GRP_SAME, a head its delta). */
+static int grp_inside(const __global uint *scan, const __global idx_t *val, ulong x, ulong m,
+                      uint id)
+{
+    return x < m && scan[x] == id && val[x] == GRP_NONE;
+}
+
+/* grp_head_ranks, also counting the groups that stay unsorted by length
+ * class as grp_classify will (their lengths survive the compaction), into
+ * the summary sum[sum_at ..]: [c] groups of class c <= nclass, the long
+ * ones (class nclass) listed in longs (first slot, head scan value) for
+ * grp_long_lengths, [GRP_SUM_LONGS] of them.  A group's class comes from
+ * probes at its first slot + GRP_TINY << c (grp_inside); the probed slots
+ * are no group's head, the only val entries written meanwhile.  lc:
+ * nclass + 1 uints.  32-bit slots. */
+__kernel void grp_split_ranks(__global idx_t *heads, const __global uint *scan,
+                              __global idx_t *delta, ulong g, ulong m, int marks, uint nclass,
+                              __global uint *sum, ulong sum_at, __global uint *longs,
+                              __local uint *lc)
+{
+    ulong j = get_global_id(0);
+    uint lid = get_local_id(0);
+    sum += sum_at;
+    for (uint c = lid; c <= nclass; c += get_local_size(0)) lc[c] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (j < g) {
+        ulong s = (ulong)heads[j];
+        uint id = (uint)j + 1u;
+        if (grp_inside(scan, delta, s + GRP_TINY, m, id)) {
+            uint c = 0;
+            while (c < nclass && grp_inside(scan, delta, s + ((ulong)GRP_TINY << (c + 1)), m, id))
+                c++;
+            atomic_inc(&lc[c]);
+            if (c == nclass) {
+                uint at = atomic_inc(&sum[GRP_SUM_LONGS]);
+                longs[2 * (ulong)at] = (uint)s;
+                longs[2 * (ulong)at + 1] = id;
+            }
+        }
+        idx_t d = delta[s];
+        delta[s] = marks ? GRP_HEAD : GRP_NONE;
+        heads[j] = d == GRP_NONE ? GRP_SAME : (idx_t)s + d;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint c = lid; c <= nclass; c += get_local_size(0))
+        if (lc[c]) atomic_add(&sum[c], lc[c]);
+}
+
+/* The long groups' slots into the summary's [nclass + 1]: a work-group a
+ * listed group (a stride over the list), its length found by rounds of
+ * local-size probes between a slot inside (GRP_TINY << nclass) and one
+ * past the end (m), each round keeping the last probe inside and the
+ * first outside, so that a group of 10^5 slots takes 3 rounds, not a
+ * chain of 17 dependent probes. */
+__kernel void grp_long_lengths(const __global uint *scan, const __global idx_t *val, ulong m,
+                               uint nclass, __global uint *sum, ulong sum_at,
+                               const __global uint *longs)
+{
+    __local uint lo, hi;
+    uint lid = get_local_id(0), lsize = get_local_size(0);
+    sum += sum_at;
+    uint nlong = sum[GRP_SUM_LONGS];
+    for (uint k = (uint)get_group_id(0); k < nlong; k += (uint)get_num_groups(0)) {
+        ulong s = longs[2 * (ulong)k];
+        uint id = longs[2 * (ulong)k + 1];
+        if (lid == 0) {
+            lo = (uint)GRP_TINY << nclass; /* inside: the group is long */
+            hi = (uint)(m - s);            /* s + hi = m: outside */
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint a = lo, b = hi;
+        while (b - a > 1) {
+            barrier(CLK_LOCAL_MEM_FENCE); /* every work-item has read lo and hi */
+            uint x = a + (uint)(((ulong)(b - a) * (lid + 1)) / (lsize + 1));
+            if (x > a && x < b) {
+                if (grp_inside(scan, val, s + x, m, id)) atomic_max(&lo, x);
+                else atomic_min(&hi, x);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            a = lo;
+            b = hi;
+        }
+        if (lid == 0) atomic_add(&sum[nclass + 1], b);
+        barrier(CLK_LOCAL_MEM_FENCE); /* lo and hi are the next group's */
+    }
 }
 
 /* heads[j] += base: the initial ranks of one part of the suffixes (its

@@ -74,7 +74,9 @@ __kernel void scan_reduce(const __global uint *in, ulong n, uint items, int mode
 
 /* ---- the single pass's look-back state (scan_onepass) ----------------------
  * state[SP_TICKET + p], state[SP_FAULTS + p]: the ticket and fault counters
- * of the scans of parity p; state[SP_TOTAL]: the sum of all; then a status
+ * of the scans of parity p; state[SP_TOTAL]: the sum of all; SP_USER_WORDS
+ * words from SP_USER for the scans' callers (no scan writes them, the host
+ * reads them with the total); then a status
  * word a tile (SP_HEAD + tile), then an aggregate word a tile (SP_HEAD +
  * cap + tile).  A status word holds the scan's parity in SP_EPOCH, what
  * the tile published in SP_STATE and a value below 2^29 (host: n < 2^29):
@@ -84,7 +86,9 @@ __kernel void scan_reduce(const __global uint *in, ulong n, uint items, int mode
 #define SP_TICKET 0
 #define SP_FAULTS 2
 #define SP_TOTAL 4
-#define SP_HEAD 8
+#define SP_USER 8
+#define SP_USER_WORDS 32
+#define SP_HEAD (SP_USER + SP_USER_WORDS)
 #define SP_EPOCH 0x80000000u
 #define SP_STATE 0x60000000u
 #define SP_AGG 0x20000000u    /* the tile's own sum */

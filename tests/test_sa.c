@@ -155,7 +155,10 @@ static void hard_inputs(void **state)
  * second tile faulting in every scan (the tiles from there on redone by
  * the host's repair); onesweep_fault + 16: a fault in the long groups'
  * sorts alone, whose check comes once after both (the two sorted again by
- * reduce-then-scan).  Every set with sa64_narrow=0, so that the 64-bit
+ * reduce-then-scan); scan_onepass=1 also has each split count its groups
+ * by length class for the next pass (the long ones' lengths searched by
+ * work-groups: r1=16 and 32 make many long groups).  Every set with
+ * sa64_narrow=0, so that the 64-bit
  * calls run the 64-bit pipeline's kernels (elsewhere they build 32-bit
  * entries and widen them). */
 static void forced_paths(void **state)
@@ -180,7 +183,9 @@ static void forced_paths(void **state)
                                   "isa_lazy=0",         "scan_onepass=1,wg=16,scan_items=2",
                                   "scan_onepass=1,scan_fault=2,sa_path=2,wg=16,scan_items=2",
                                   "onesweep=1,onesweep_fault=18,r1=32",
-                                  "onesweep=1,onesweep_fault=17,radix_warp=2,r1=16"};
+                                  "onesweep=1,onesweep_fault=17,radix_warp=2,r1=16",
+                                  "scan_onepass=1,r1=32",
+                                  "scan_onepass=1,r1=16,wg=32,sa_path=2"};
     static const hard_case kinds[] = {{GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 100},
                                       {GEN_RANDOM, 2}, {GEN_MUTATED, 3000}, {GEN_THUE_MORSE, 0}};
     size_t sizes[] = {100, 3000, 40000};

@@ -3,6 +3,7 @@
 #include "scan.h"
 
 #include <stdio.h>
+#include <string.h>
 
 typedef struct scan_shape {
     size_t wg, items, tile;
@@ -144,7 +145,7 @@ static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
                              int mode, uint32_t *total, scan_index ix);
 
 /* scan.cl's look-back state layout (SP_*). */
-#define SP_HEAD 8
+#define SP_HEAD (CLSA_SCAN_USER_AT + CLSA_SCAN_USER_WORDS)
 #define SP_FAULTS 2
 #define SP_FAULTED 0x80000000u
 #define SP_TOTAL 4
@@ -245,10 +246,10 @@ clsa_status clsa__onepass_begin(clsa_context *ctx, size_t n, size_t extra, clsa_
     return st;
 }
 
-clsa_status clsa__onepass_end(clsa_context *ctx, const clsa__onepass *op, uint32_t *total,
+clsa_status clsa__onepass_end(clsa_context *ctx, clsa__onepass *op, uint32_t *total,
                               int *faulted)
 {
-    uint32_t ctl[SP_TOTAL + 1];
+    uint32_t ctl[SP_HEAD];
     clsa_status st = clsa__read(ctx, op->state, 0, ctl, sizeof ctl);
     if (st) { /* the state is in an unknown state: the next scan makes a new one */
         clsa__free(ctx, &ctx->scan_state);
@@ -258,6 +259,7 @@ clsa_status clsa__onepass_end(clsa_context *ctx, const clsa__onepass *op, uint32
     ctx->scan_tiles = op->nb;
     if (op->nb > ctx->scan_dirty) ctx->scan_dirty = op->nb;
     *total = ctl[SP_TOTAL];
+    memcpy(op->user, ctl + CLSA_SCAN_USER_AT, sizeof op->user);
     *faulted = ctl[SP_FAULTS + (op->epoch & 1u)] != 0;
     if (*faulted && !ctx->tune.scan_fault) ctx->tune.scan_onepass = 0;
     return CLSA_OK;

@@ -27,17 +27,25 @@ clsa_status clsa__scan_index(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
  * memory (the tile, `extra` words more a tile value, two words a
  * work-item) or the state does not fit; then the caller takes its other
  * path.  The kernel's state arguments are state, cap, epoch and fault_at. */
+/* Words of ctx->scan_state, from CLSA_SCAN_USER_AT, that belong to the
+ * scans' callers: zero when the state is made, written by no scan, read
+ * back into clsa__onepass.user with every single pass's total (scan.cl
+ * SP_USER). */
+#define CLSA_SCAN_USER_AT 8
+#define CLSA_SCAN_USER_WORDS 32
 typedef struct clsa__onepass {
     size_t wg, items, nb, tile_bytes; /* tile_bytes: the padded tile (scan.cl TILE_AT) */
     cl_mem state;
     cl_uint cap, epoch, fault_at;
+    uint32_t user[CLSA_SCAN_USER_WORDS]; /* clsa__onepass_end: the callers' words */
 } clsa__onepass;
 clsa_status clsa__onepass_begin(clsa_context *ctx, size_t n, size_t extra, clsa__onepass *op,
                                 int *ok);
-/* After the launch: one read of the total and the fault counter.
+/* After the launch: one read of the total, the fault counter and the
+ * callers' words (op->user).
  * *faulted: a tile faulted (the context then keeps reduce-then-scan unless
  * tests force faults); *total is then not known (see clsa__onepass_sums). */
-clsa_status clsa__onepass_end(clsa_context *ctx, const clsa__onepass *op, uint32_t *total,
+clsa_status clsa__onepass_end(clsa_context *ctx, clsa__onepass *op, uint32_t *total,
                               int *faulted);
 /* After a fault: the tiles' sums (nb words, read), *first = the first tile
  * that faulted (a later tile that read a faulted tile's sum before its

@@ -81,7 +81,9 @@ typedef struct clsa_tuning {
                                  the sorts' new-group flags (docs/SA.md); + 8192
                                  the split's ranks, keep scan and compaction in
                                  three launches where the single pass would
-                                 take them in one (groups.c rank_compact) */
+                                 take them in one (groups.c rank_compact);
+                                 + 16384 each pass reads its class counts,
+                                 not the split's summary (groups.c) */
     unsigned onesweep;        /* radix sort: 1 single pass with decoupled look-back
                                  (radix_onesweep.cl), 0 reduce-then-scan; cleared
                                  when a single pass faults (radix_sort.c) */

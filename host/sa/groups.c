@@ -168,12 +168,68 @@ done:
     return st;
 }
 
+/* Whether this split counts the new groups by class for the next pass's
+ * classify (the summary, groups.cl grp_split_ranks): where the compaction
+ * will take the single pass, whose read brings the summary's words from
+ * ctx->scan_state along (rank_compact's conditions, and a state that
+ * exists already), unless CLSA_TUNE sa_path + 16384. */
+static int summary_wanted(const clsa_context *ctx, const clsa__sa_work *w)
+{
+    return marks_on(ctx, w) && !w->index64 && !(ctx->tune.sa_path & (8192 | 16384)) &&
+           ctx->tune.scan_onepass && ctx->scan_state;
+}
+
+/* grp_split_ranks over the g new groups (heads in sv, their scan in sk,
+ * deltas in k), then grp_long_lengths; the summary into summary's words. */
+static clsa_status split_ranks(clsa_context *ctx, clsa__sa_work *w, uint32_t g, cl_mem summary)
+{
+    cl_uint nc = clsa__groups_nclass(ctx, 0);
+    size_t r1 = (size_t)CLSA_GRP_TINY << nc, cap = w->m / (r1 + 1) + 1, wg = ctx->tune.wg;
+    cl_ulong gg = g, m = w->m, at = CLSA_SCAN_USER_AT;
+    cl_int marks = 1;
+    cl_mem longs = NULL;
+    clsa_status st = CLSA_OK;
+    if (!g) return CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, cap * 8, &longs));
+    CLSA_TRY(RUN(w, "grp_split_ranks", g, CLSA_KARG(w->sv), CLSA_KARG(w->sk), CLSA_KARG(w->k),
+                 CLSA_KARG(gg), CLSA_KARG(m), CLSA_KARG(marks), CLSA_KARG(nc),
+                 CLSA_KARG(summary), CLSA_KARG(at), CLSA_KARG(longs),
+                 CLSA_KLOCAL((nc + 1) * 4)));
+    CLSA_TRY(RUN_WG(w, "grp_long_lengths", (cap < 1024 ? cap : 1024) * wg, wg, CLSA_KARG(w->sk),
+                    CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(nc), CLSA_KARG(summary),
+                    CLSA_KARG(at), CLSA_KARG(longs)));
+done:
+    clsa__free(ctx, &longs);
+    return st;
+}
+
+/* The summary against the groups the compaction kept (w->g of them, w->m
+ * slots, each group two slots or more): a device that counted wrong fails
+ * the call rather than sort by wrong counts. */
+static clsa_status check_summary(clsa_context *ctx, clsa__sa_work *w)
+{
+    if (!w->classes_known) return CLSA_OK;
+    const uint32_t *s = w->summary;
+    unsigned nc = clsa__groups_nclass(ctx, w->index64);
+    uint64_t groups = 0, r1 = (uint64_t)CLSA_GRP_TINY << nc;
+    for (unsigned c = 0; c <= nc; c++) groups += s[c];
+    if (groups > w->g || s[nc + 1] > w->m || s[31] != s[nc] || s[nc + 1] < (r1 + 1) * s[nc] ||
+        2 * (uint64_t)w->g > w->m) {
+        w->classes_known = 0;
+        return clsa__fail(ctx, CLSA_ERR_OPENCL,
+                          "suffix array: the split's class counts (%llu groups, %u long in "
+                          "%u slots) do not fit the %zu groups in %zu slots kept",
+                          (unsigned long long)groups, s[nc], s[nc + 1], w->g, w->m);
+    }
+    return CLSA_OK;
+}
+
 /* grp_rank_split, the scan of its keep flags and the compaction in one
  * single pass (groups.cl grp_rank_compact) where the single-pass scan runs,
  * marks are on and slots are 32-bit (CLSA_TUNE sa_path + 8192: never);
  * *done = 0: not taken. */
 static clsa_status rank_compact(clsa_context *ctx, clsa__sa_work *w, cl_mem sa, int direct,
-                                int *done)
+                                cl_mem summary, int *done)
 {
     clsa__onepass op;
     *done = 0;
@@ -197,6 +253,11 @@ static clsa_status rank_compact(clsa_context *ctx, clsa__sa_work *w, cl_mem sa, 
         (st = clsa__onepass_end(ctx, &op, &kept, &faulted)) ||
         (faulted && (st = rank_compact_repair(ctx, w, &op, &kept))))
         return st;
+    /* the split's summary came with the read, where it went to this state */
+    if (summary && summary == op.state) {
+        memcpy(w->summary, op.user, sizeof w->summary);
+        w->classes_known = 1;
+    }
     cl_mem t = w->u;
     w->u = w->sk;
     w->sk = t;
@@ -220,25 +281,34 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
         return clsa__fail(ctx, CLSA_ERR_OPENCL, "suffix array: flagged groups without starts");
     /* Old groups (sk: scan of their heads, sv: first slots) give each
      * slot's delta. */
+    if (!starts_valid && !w->flagged && (st = clsa__groups_starts(ctx, w))) return st;
+    /* the summary's words, zeroed by the split's first kernel (where there
+     * is no summary, the first words of counts, which classify zeroes) */
+    int want = summary_wanted(ctx, w);
+    cl_mem sbuf = want ? ctx->scan_state : w->counts;
+    cl_ulong sat = want ? CLSA_SCAN_USER_AT : 0;
     if (w->flagged)
         st = RUN(w, "grp_split_bits", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(w->sv),
                  CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->sk), CLSA_KARG(w->k),
-                 CLSA_KARG(direct));
-    else if (!starts_valid && (st = clsa__groups_starts(ctx, w)))
-        return st;
+                 CLSA_KARG(direct), CLSA_KARG(sbuf), CLSA_KARG(sat));
     else
         st = RUN(w, "grp_split_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
                  CLSA_KARG(w->sv), CLSA_KARG(g_old), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
-                 CLSA_KARG(w->sk), CLSA_KARG(w->k), local_keys(ctx, w, 2), CLSA_KARG(direct));
+                 CLSA_KARG(w->sk), CLSA_KARG(w->k), local_keys(ctx, w, 2), CLSA_KARG(direct),
+                 CLSA_KARG(sbuf), CLSA_KARG(sat));
     w->flagged = 0;
-    if (st || (st = scan_heads(ctx, w, w->sk, w->k, w->sv, &g))) return st;
+    w->classes_known = 0;
+    if (st || (st = scan_heads(ctx, w, w->sk, want ? NULL : w->k, w->sv, &g))) return st;
+    /* the scan may have made a new state (zeroed): the summary goes there */
+    cl_mem summary = want ? ctx->scan_state : NULL;
+    if (want && (st = split_ranks(ctx, w, g, summary))) return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     cl_int marks = marks_on(ctx, w);
     cl_ulong b64;
     cl_uint b32;
     int fused = 0;
     w->g = g;
-    if (g > 0 && (st = rank_compact(ctx, w, sa, direct, &fused))) return st;
+    if (g > 0 && (st = rank_compact(ctx, w, sa, direct, summary, &fused))) return st;
     if (!fused &&
         (st = RUN(w, "grp_rank_split", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KARG(w->sv),
                   CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->isa),
@@ -250,7 +320,7 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
         w->m = 0;
         return CLSA_OK;
     }
-    if (fused) return CLSA_OK;
+    if (fused) return check_summary(ctx, w);
     /* keep flags in sk; their scan into k (its values are dead), as the
      * compaction writes u into sk */
     return compact_kept(ctx, w, w->sk, w->k);
@@ -270,6 +340,7 @@ clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_del
     uint32_t counts[2] = {0, 0}, heads = 0;
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
+    w->classes_known = 0;
     if ((st = scan_heads(ctx, w, w->sk, has_delta ? w->k : NULL, w->sv, &heads))) return st;
     if (heads == w->m) { /* every suffix is a singleton: u is final, no rank needed */
         w->g = w->m = 0;
@@ -339,15 +410,19 @@ clsa_status clsa__groups_classify(clsa_context *ctx, clsa__sa_work *w, clsa__grp
     uint32_t counts[36];
     size_t bytes = (c->nclass + 2) * 4;
     clsa_status st;
+    /* known: the split counted them (its summary), no read */
+    int known = w->classes_known;
     memset(counts, 0, sizeof counts);
+    w->classes_known = 0;
     if ((st = clsa__fill_zero(ctx, w->counts, 0, bytes)) ||
         (st = RUN(w, "grp_classify", w->g, CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m),
                   CLSA_KARG(nc), CLSA_KARG(w->counts), CLSA_KARG(w->k),
                   CLSA_KLOCAL((c->nclass + 1) * 4), CLSA_KLOCAL((c->nclass + 1) * 4))) ||
-        (st = clsa__read(ctx, w->counts, 0, counts, bytes)))
+        (!known && (st = clsa__read(ctx, w->counts, 0, counts, bytes))))
         return st;
-    memcpy(c->count, counts, (c->nclass + 1) * 4);
-    c->large_slots = counts[c->nclass + 1];
+    const uint32_t *from = known ? w->summary : counts;
+    memcpy(c->count, from, (c->nclass + 1) * 4);
+    c->large_slots = from[c->nclass + 1];
     return CLSA_OK;
 }
 

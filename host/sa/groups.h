@@ -44,6 +44,10 @@ typedef struct clsa__sa_work {
     cl_mem u, isa, k, sk, sv;
     cl_mem counter; /* two uints */
     cl_mem counts;  /* 36 uints: class counts */
+    uint32_t summary[32]; /* the split's class counts (groups.cl grp_split_ranks),
+                           * read with the compaction's single pass */
+    int classes_known;    /* summary holds the current groups' classes:
+                           * clsa__groups_classify reads none */
     int isa_unset;  /* clsa__groups_settle found only singletons: u holds
                      * every suffix in its final order, isa was not written */
     uint64_t rank_base; /* SA index of u's first suffix before any sort: 0,
