@@ -34,6 +34,8 @@ typedef struct clsa_tuning {
                                * their bit range instead of first reading back which
                                * digits vary (a blocking read costs a GPU more than a
                                * pass over so few keys); 0: always read */
+    size_t summary_max;       /* a split counts its new groups by class for the next
+                                 pass (no read there) up to this many groups */
     size_t starts_read;       /* a doubling pass's first scan (the marked heads) reads
                                * its total, so that it can take the single pass, from
                                * this many slots on; 0: always */

@@ -25,6 +25,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "radix_reg")) t->radix_reg = v != 0;
     else if (!strcmp(key, "radix_blind")) t->radix_blind = (size_t)v;
     else if (!strcmp(key, "starts_read")) t->starts_read = (size_t)v;
+    else if (!strcmp(key, "summary_max")) t->summary_max = (size_t)v;
     else if (!strcmp(key, "radix_warp")) t->radix_warp = v > 2 ? 2 : (unsigned)v;
     else if (!strcmp(key, "radix_match")) t->radix_match = v > 3 ? 3 : (unsigned)v;
     else if (!strcmp(key, "radix_regs")) t->radix_regs = (unsigned)v;
@@ -72,7 +73,8 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
 static int zero_allowed(const char *key)
 {
     return !strcmp(key, "onesweep") || !strcmp(key, "scan_onepass") || !strcmp(key, "init_msd") || !strcmp(key, "isa_lazy") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
-           !strcmp(key, "radix_blind") || !strcmp(key, "starts_read") || !strcmp(key, "radix_warp") ||
+           !strcmp(key, "radix_blind") || !strcmp(key, "starts_read") ||
+           !strcmp(key, "summary_max") || !strcmp(key, "radix_warp") ||
            !strcmp(key, "radix_match") || !strcmp(key, "radix_vtile") ||
            !strcmp(key, "radix_shfl") ||
            !strcmp(key, "pool") || !strcmp(key, "part_decline") || !strcmp(key, "pack_min") ||
@@ -151,6 +153,11 @@ void clsa__tuning_init(clsa_tuning *t)
      * queue drained) costs about a read of 2^24 slots.  CPU devices (and
      * the tests' forced single passes there) always read. */
     t->starts_read = t->is_gpu ? (size_t)1 << 24 : 0;
+    /* The split's class counts (groups.c summary_wanted) probe two words
+     * near each new group's head; past about 2^18 groups that costs more
+     * than the read it saves (H100, BENCHMARKS.md run 33e: text@1M +9%,
+     * text@10M -5% with no bound). */
+    t->summary_max = (size_t)1 << 18;
     /* GPUs: the same 4096-key tile as 128 work-items x 32 keys ranks
      * faster (H200, 2^28 u32 pairs: 1.27e10 vs 9.9e9 pairs/s). */
     if (t->is_gpu && t->sort_wg >= 128) {

@@ -51,6 +51,17 @@ int clsa__groups_flag_ok(const clsa_context *ctx, const clsa__sa_work *w)
                  sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),               \
                  (clsa__karg[]){__VA_ARGS__})
 
+/* grp_head_ranks over the g groups whose first slots are in heads. */
+static clsa_status head_ranks(clsa_context *ctx, clsa__sa_work *w, cl_mem heads, uint32_t g,
+                              cl_mem delta)
+{
+    cl_ulong gg = g;
+    cl_int marks = marks_on(ctx, w);
+    if (!g) return CLSA_OK;
+    return RUN(w, "grp_head_ranks", g, CLSA_KARG(heads), CLSA_KARG(gg), CLSA_KARG(delta),
+               CLSA_KARG(marks));
+}
+
 /* Inclusive scan of the head flags in scan (in place), with heads[group]
  * = the group's first slot (the scan writes it), then + delta[slot] when
  * delta is given (grp_head_ranks, which needs groups); *groups (optional):
@@ -61,12 +72,9 @@ static clsa_status scan_heads(clsa_context *ctx, clsa__sa_work *w, cl_mem scan, 
     uint32_t g = 0; /* read back only when asked for (a blocking read) */
     clsa_status st = clsa__scan_index(ctx, scan, scan, w->m, 1, CLSA_SCAN_FLAGS,
                                       groups ? &g : NULL, heads, w->index64);
-    cl_ulong gg = g;
-    cl_int marks = marks_on(ctx, w);
     if (groups) *groups = g;
-    if (st || !delta || !g) return st;
-    return RUN(w, "grp_head_ranks", g, CLSA_KARG(heads), CLSA_KARG(gg), CLSA_KARG(delta),
-               CLSA_KARG(marks));
+    if (st || !delta) return st;
+    return head_ranks(ctx, w, heads, g, delta);
 }
 
 /* Local memory for `extra` + one idx_t per work-item (the head kernels
@@ -300,8 +308,10 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
     w->classes_known = 0;
     if (st || (st = scan_heads(ctx, w, w->sk, want ? NULL : w->k, w->sv, &g))) return st;
     /* the scan may have made a new state (zeroed): the summary goes there */
-    cl_mem summary = want ? ctx->scan_state : NULL;
-    if (want && (st = split_ranks(ctx, w, g, summary))) return st;
+    cl_mem summary = want && g <= ctx->tune.summary_max ? ctx->scan_state : NULL;
+    if (want && (st = summary ? split_ranks(ctx, w, g, summary)
+                              : head_ranks(ctx, w, w->sv, g, w->k)))
+        return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     cl_int marks = marks_on(ctx, w);
     cl_ulong b64;
