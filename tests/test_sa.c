@@ -155,7 +155,8 @@ static void hard_inputs(void **state)
  * second tile faulting in every scan (the tiles from there on redone by
  * the host's repair); onesweep_fault + 16: a fault in the long groups'
  * sorts alone, whose check comes once after both (the two sorted again by
- * reduce-then-scan); scan_onepass=1 also has each split count its groups
+ * reduce-then-scan; radix_blind=100: the other sorts read which digits
+ * vary, these run all of them); scan_onepass=1 also has each split count its groups
  * by length class for the next pass (the long ones' lengths searched by
  * work-groups: r1=16 and 32 make many long groups; summary_max: only
  * splits of up to 300 groups do).  Every set with
@@ -187,7 +188,8 @@ static void forced_paths(void **state)
                                   "onesweep=1,onesweep_fault=17,radix_warp=2,r1=16",
                                   "scan_onepass=1,r1=32",
                                   "scan_onepass=1,r1=16,wg=32,sa_path=2",
-                                  "scan_onepass=1,summary_max=300,r1=32"};
+                                  "scan_onepass=1,summary_max=300,r1=32",
+                                  "onesweep=1,radix_blind=100,r1=32"};
     static const hard_case kinds[] = {{GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 100},
                                       {GEN_RANDOM, 2}, {GEN_MUTATED, 3000}, {GEN_THUE_MORSE, 0}};
     size_t sizes[] = {100, 3000, 40000};

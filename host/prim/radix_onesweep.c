@@ -170,7 +170,9 @@ static clsa_status histograms(clsa__radix_run *r, cl_mem keys, unsigned begin_bi
     cl_uint m[4];
     make_plan(r, p, ~0ull, begin_bit, end_bit);
     clsa_status st;
-    int blind = r->n <= r->ctx->tune.radix_blind; /* small: every digit, no read back */
+    /* small, or the caller's control words (its keys vary in every digit):
+     * every digit, no read back */
+    int blind = r->n <= r->ctx->tune.radix_blind || r->ctl;
     size_t zeros = CLSA_RADIX_COUNT_WORDS + r->slot_words * r->table_slots;
     if ((st = prepare(r, 0, p, zeros)) || (st = hist_all(r, keys, p->count, !blind))) return st;
     for (unsigned i = 0; i < p->count; i++) run[i] = 1;

@@ -35,6 +35,9 @@ clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem value
 /* clsa__radix_sort_capped, where a single-pass sort would read its fault
  * word (a blocking read): it leaves it in ctl (CLSA_RADIX_CTL_BYTES) for
  * the caller to read once after several sorts, at CLSA_RADIX_FAULT_AT.
+ * Nor does it read which digits vary (the other blocking read of a large
+ * sort): it runs every digit of [begin_bit, end_bit), for keys that vary
+ * in all of them.
  * *pending: in, whether an earlier unchecked sort's fault word is in ctl
  * (kept: a fault makes every later single pass write nothing); out, set to
  * 1 where this sort left its check there.  A fault (nonzero) means keys
