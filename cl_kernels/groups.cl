@@ -78,7 +78,7 @@ static idx_t grp_head_val(ulong i, idx_t start, idx_t delta, int single, ulong n
 
 /* The split's summary (grp_split_ranks, grp_long_lengths): GRP_SUM_WORDS
  * words, zeroed by the split's first kernel. */
-#define GRP_SUM_WORDS 32
+#define GRP_SUM_WORDS SP_USER_WORDS /* scan.cl: the scan state's callers' words */
 #define GRP_SUM_LONGS (GRP_SUM_WORDS - 1) /* long groups listed */
 static void grp_summary_zero(__global uint *sum, ulong i)
 {
@@ -244,13 +244,17 @@ __kernel void grp_rank_compact_repair(const __global uint *state, ulong at, uint
  * delta is GRP_NONE (grp_split_heads: the group keeps its old rank); the
  * delta read is set to GRP_NONE (the slot is no singleton: see
  * grp_rank_split).  One work-item per group, not per slot. */
-__kernel void grp_head_ranks(__global idx_t *heads, ulong g, __global idx_t *delta, int marks)
+static void grp_head_rank(__global idx_t *heads, __global idx_t *delta, ulong j, int marks)
 {
-    ulong j = get_global_id(0);
-    if (j >= g) return;
     idx_t s = heads[j], d = delta[s];
     delta[s] = marks ? GRP_HEAD : GRP_NONE;
     heads[j] = d == GRP_NONE ? GRP_SAME : s + d;
+}
+
+__kernel void grp_head_ranks(__global idx_t *heads, ulong g, __global idx_t *delta, int marks)
+{
+    ulong j = get_global_id(0);
+    if (j < g) grp_head_rank(heads, delta, j, marks);
 }
 
 /* Slot x lies inside the unsorted group whose head scan value is id, past
@@ -294,9 +298,7 @@ __kernel void grp_split_ranks(__global idx_t *heads, const __global uint *scan,
                 longs[2 * (ulong)at + 1] = id;
             }
         }
-        idx_t d = delta[s];
-        delta[s] = marks ? GRP_HEAD : GRP_NONE;
-        heads[j] = d == GRP_NONE ? GRP_SAME : (idx_t)s + d;
+        grp_head_rank(heads, delta, j, marks);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint c = lid; c <= nclass; c += get_local_size(0))

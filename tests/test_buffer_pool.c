@@ -3,8 +3,9 @@
  * as a region; the regions of one parent never overlap; the peak reported
  * counts the parents whole; parents no call used go as the next call ends,
  * all free ones with clsa_trim; and suffix arrays of changing sizes
- * through the pool stay right (libdivsufsort).  Oclgrind keeps no pool (a reused buffer would hide
- * reads of unwritten memory): skipped there (each simulated SA takes minutes). */
+ * through the pool stay right (libdivsufsort).  Oclgrind keeps no pool (a
+ * reused buffer would hide reads of unwritten memory): skipped there (each
+ * simulated SA takes minutes). */
 #include "testutil.h"
 #include "runtime.h"
 #include "gen.h"

@@ -176,6 +176,14 @@ done:
     return st;
 }
 
+/* Whether the split's ranks, keep scan and compaction may run as one single
+ * pass (rank_compact, where the single-pass scan then takes them): marks
+ * on, 32-bit slots, unless CLSA_TUNE sa_path + 8192. */
+static int compact_fusable(const clsa_context *ctx, const clsa__sa_work *w)
+{
+    return marks_on(ctx, w) && !w->index64 && !(ctx->tune.sa_path & 8192);
+}
+
 /* Whether this split counts the new groups by class for the next pass's
  * classify (the summary, groups.cl grp_split_ranks): where the compaction
  * will take the single pass, whose read brings the summary's words from
@@ -183,15 +191,15 @@ done:
  * exists already), unless CLSA_TUNE sa_path + 16384. */
 static int summary_wanted(const clsa_context *ctx, const clsa__sa_work *w)
 {
-    return marks_on(ctx, w) && !w->index64 && !(ctx->tune.sa_path & (8192 | 16384)) &&
-           ctx->tune.scan_onepass && ctx->scan_state;
+    return compact_fusable(ctx, w) && !(ctx->tune.sa_path & 16384) && ctx->tune.scan_onepass &&
+           ctx->scan_state;
 }
 
 /* grp_split_ranks over the g new groups (heads in sv, their scan in sk,
  * deltas in k), then grp_long_lengths; the summary into summary's words. */
 static clsa_status split_ranks(clsa_context *ctx, clsa__sa_work *w, uint32_t g, cl_mem summary)
 {
-    cl_uint nc = clsa__groups_nclass(ctx, 0);
+    cl_uint nc = clsa__groups_nclass(ctx, w->index64);
     size_t r1 = (size_t)CLSA_GRP_TINY << nc, cap = w->m / (r1 + 1) + 1, wg = ctx->tune.wg;
     cl_ulong gg = g, m = w->m, at = CLSA_SCAN_USER_AT;
     cl_int marks = 1;
@@ -211,6 +219,10 @@ done:
     return st;
 }
 
+/* The summary's word that counts the long groups listed (groups.cl
+ * GRP_SUM_LONGS). */
+#define SUMMARY_LONGS (CLSA_SCAN_USER_WORDS - 1)
+
 /* The summary against the groups the compaction kept (w->g of them, w->m
  * slots, each group two slots or more): a device that counted wrong fails
  * the call rather than sort by wrong counts. */
@@ -221,7 +233,8 @@ static clsa_status check_summary(clsa_context *ctx, clsa__sa_work *w)
     unsigned nc = clsa__groups_nclass(ctx, w->index64);
     uint64_t groups = 0, r1 = (uint64_t)CLSA_GRP_TINY << nc;
     for (unsigned c = 0; c <= nc; c++) groups += s[c];
-    if (groups > w->g || s[nc + 1] > w->m || s[31] != s[nc] || s[nc + 1] < (r1 + 1) * s[nc] ||
+    if (groups > w->g || s[nc + 1] > w->m || s[SUMMARY_LONGS] != s[nc] ||
+        s[nc + 1] < (r1 + 1) * s[nc] ||
         2 * (uint64_t)w->g > w->m) {
         w->classes_known = 0;
         return clsa__fail(ctx, CLSA_ERR_OPENCL,
@@ -241,7 +254,7 @@ static clsa_status rank_compact(clsa_context *ctx, clsa__sa_work *w, cl_mem sa, 
 {
     clsa__onepass op;
     *done = 0;
-    if (!marks_on(ctx, w) || w->index64 || (ctx->tune.sa_path & 8192)) return CLSA_OK;
+    if (!compact_fusable(ctx, w)) return CLSA_OK;
     clsa_status st = clsa__onepass_begin(ctx, w->m, 1, &op, done);
     if (st || !*done) return st;
     cl_ulong m = w->m, n = w->n;
@@ -436,6 +449,35 @@ clsa_status clsa__groups_classify(clsa_context *ctx, clsa__sa_work *w, clsa__grp
     return CLSA_OK;
 }
 
+/* The classes of one grp_sort_local launch from class k on: those up to
+ * P / 2 = wg (their teams fill a work-group at 2 wg slots) eight at a
+ * time, a longer one alone.  firsts, counts: each class's first work-group
+ * and groups (the unused lanes past the last work-group, empty); *wgs:
+ * work-groups in all; *slots: local keys a work-group.  Returns the
+ * classes taken. */
+static unsigned local_batch(const clsa__grp_classes *c, unsigned k, size_t wg, cl_uint8 *firsts,
+                            cl_uint8 *counts, size_t *wgs, size_t *slots)
+{
+    int shared = class_slots(k) / 2 <= wg;
+    unsigned j = 0;
+    *wgs = 0;
+    do {
+        /* a team of up to P/2 work-items per group, wg / team groups per
+         * work-group */
+        size_t P = class_slots(k + j), team = P / 2 < wg ? P / 2 : wg, per = wg / team;
+        firsts->s[j] = (cl_uint)*wgs;
+        counts->s[j] = c->count[k + j];
+        *wgs += clsa__div_up(c->count[k + j], per);
+        *slots = per * P;
+        j++;
+    } while (shared && j < 8 && k + j < c->nclass && class_slots(k + j) / 2 <= wg);
+    for (unsigned i = j; i < 8; i++) {
+        firsts->s[i] = (cl_uint)*wgs;
+        counts->s[i] = 0;
+    }
+    return j;
+}
+
 clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
                                     const clsa__grp_classes *c, uint64_t h)
 {
@@ -446,29 +488,11 @@ clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
     clsa_status st = RUN(w, "grp_sort_tiny", w->g, CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m),
                          CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->u),
                          FLAG_KARG(w, f32, f64));
-    /* the classes up to P / 2 = wg (their teams fill a work-group at 2 wg
-     * slots) eight at a time in one launch, each longer one in its own */
     for (unsigned k = 0; st == CLSA_OK && k < c->nclass;) {
-        size_t wg = ctx->tune.wg, slots = 0, wgs = 0;
+        size_t wg = ctx->tune.wg, slots, wgs;
         cl_uint8 firsts, counts;
-        unsigned j = 0;
-        do {
-            /* a team of up to P/2 work-items per group, wg / team groups per
-             * work-group */
-            size_t P = class_slots(k + j), team = P / 2 < wg ? P / 2 : wg, per = wg / team;
-            firsts.s[j] = (cl_uint)wgs;
-            counts.s[j] = c->count[k + j];
-            wgs += clsa__div_up(c->count[k + j], per);
-            slots = per * P;
-            j++;
-        } while (j < 8 && k + j < c->nclass && class_slots(k + j) / 2 <= wg &&
-                 class_slots(k) / 2 <= wg);
-        for (unsigned i = j; i < 8; i++) {
-            firsts.s[i] = (cl_uint)wgs;
-            counts.s[i] = 0;
-        }
         cl_uint cls0 = k;
-        k += j;
+        k += local_batch(c, k, wg, &firsts, &counts, &wgs, &slots);
         if (!wgs) continue;
         st = RUN_WG(w, "grp_sort_local", wgs * wg, wg, CLSA_KARG(w->k), CLSA_KARG(cls0),
                     CLSA_KARG(firsts), CLSA_KARG(counts), CLSA_KARG(nc), CLSA_KARG(w->sv),

@@ -3,6 +3,7 @@
  * whose group is still unsorted (host/sa/groups.c, cl_kernels/groups.cl). */
 #ifndef CLSA_SA_GROUPS_H
 #define CLSA_SA_GROUPS_H
+#include "prim/scan.h"
 #include "runtime.h"
 
 /* One kernel argument: a value of `size` bytes at ptr, or (ptr NULL) a
@@ -44,8 +45,9 @@ typedef struct clsa__sa_work {
     cl_mem u, isa, k, sk, sv;
     cl_mem counter; /* two uints */
     cl_mem counts;  /* 36 uints: class counts */
-    uint32_t summary[32]; /* the split's class counts (groups.cl grp_split_ranks),
-                           * read with the compaction's single pass */
+    /* the split's class counts (groups.cl grp_split_ranks), read with the
+     * compaction's single pass */
+    uint32_t summary[CLSA_SCAN_USER_WORDS];
     int classes_known;    /* summary holds the current groups' classes:
                            * clsa__groups_classify reads none */
     int isa_unset;  /* clsa__groups_settle found only singletons: u holds
