@@ -77,7 +77,8 @@ static idx_t grp_head_val(ulong i, idx_t start, idx_t delta, int single, ulong n
 }
 
 /* The split's summary (grp_split_ranks, grp_long_lengths): GRP_SUM_WORDS
- * words, zeroed by the split's first kernel. */
+ * words, zeroed by the split's first kernel, which also zeroes the next
+ * classify's counts (as many words: no fill before it). */
 #define GRP_SUM_WORDS SP_USER_WORDS /* scan.cl: the scan state's callers' words */
 #define GRP_SUM_LONGS (GRP_SUM_WORDS - 1) /* long groups listed */
 static void grp_summary_zero(__global uint *sum, ulong i)
@@ -107,11 +108,13 @@ static void grp_summary_zero(__global uint *sum, ulong i)
 __kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa,
                               const __global idx_t *starts, ulong g, ulong m, ulong n, ulong h,
                               __global uint *scan, __global idx_t *val, __local idx_t *lk,
-                              int direct, __global uint *sum, ulong sum_at)
+                              int direct, __global uint *sum, ulong sum_at,
+                              __global uint *counts)
 {
     ulong i = get_global_id(0);
     uint lid = get_local_id(0), ls = get_local_size(0);
     grp_summary_zero(sum + sum_at, i);
+    grp_summary_zero(counts, i);
     if (i < m) grp_load_key(u, isa, n, h, i, lk, lid + 1);
     if (lid == 0 && i > 0 && i - 1 < m) grp_load_key(u, isa, n, h, i - 1, lk, 0);
     if (lid == ls - 1 && i + 1 < m) grp_load_key(u, isa, n, h, i + 1, lk, ls + 1);
@@ -134,10 +137,11 @@ __kernel void grp_split_heads(const __global idx_t *u, const __global idx_t *isa
 __kernel void grp_split_bits(const __global idx_t *u, const __global idx_t *isa,
                              const __global idx_t *starts, ulong m, ulong n,
                              __global uint *scan, __global idx_t *val, int direct,
-                             __global uint *sum, ulong sum_at)
+                             __global uint *sum, ulong sum_at, __global uint *counts)
 {
     ulong i = get_global_id(0);
     grp_summary_zero(sum + sum_at, i);
+    grp_summary_zero(counts, i);
     if (i >= m) return;
     idx_t ui = u[i];
     int head = (ui & GRP_TOP) != 0, next = i + 1 >= m || (u[i + 1] & GRP_TOP) != 0;
@@ -466,10 +470,9 @@ __kernel void grp_classify(const __global idx_t *starts, ulong g, ulong m, uint 
 
 /* Tiny groups: gather the keys, insertion sort in private memory.  flag
  * (GRP_TOP or 0): marked in u where a new group starts (grp_split_bits). */
-__kernel void grp_sort_tiny(const __global idx_t *starts, ulong g, ulong m, ulong n, ulong h,
-                            const __global idx_t *isa, __global idx_t *u, idx_t flag)
+static void grp_tiny_one(const __global idx_t *starts, ulong g, ulong m, ulong n, ulong h,
+                         const __global idx_t *isa, __global idx_t *u, idx_t flag, ulong j)
 {
-    ulong j = get_global_id(0);
     if (j >= g) return;
     ulong s = starts[j], len = grp_len(starts, g, m, j);
     if (len > GRP_TINY) return;
@@ -487,6 +490,12 @@ __kernel void grp_sort_tiny(const __global idx_t *starts, ulong g, ulong m, ulon
         v[q] = p;
     }
     for (uint i = 0; i < (uint)len; i++) u[s + i] = v[i] | grp_new_flag(k, i, flag);
+}
+
+__kernel void grp_sort_tiny(const __global idx_t *starts, ulong g, ulong m, ulong n, ulong h,
+                            const __global idx_t *isa, __global idx_t *u, idx_t flag)
+{
+    grp_tiny_one(starts, g, m, n, h, isa, u, flag, get_global_id(0));
 }
 
 /* Component j of v (a switch: no address of a vector taken). */
@@ -513,13 +522,20 @@ static uint grp_lane(uint8 v, uint j)
  * every class of one launch needs the same local memory where P / 2 <=
  * local size: 2 x local size keys and values.  Keys gathered straight
  * into local memory (no key array in global memory), bitonic sort over P,
- * padding keys sort last; flag as in grp_sort_tiny. */
+ * padding keys sort last; flag as in grp_sort_tiny.  The work-groups from
+ * tiny_from on do grp_sort_tiny's work instead (one launch fewer), a
+ * work-item a group. */
 __kernel void grp_sort_local(const __global uint *lists, uint cls0, uint8 firsts, uint8 counts,
                              uint nclass, const __global idx_t *starts, ulong g, ulong m, ulong n,
                              ulong h, const __global idx_t *isa, __global idx_t *u,
-                             __local idx_t *lk_all, __local idx_t *lv_all, idx_t flag)
+                             __local idx_t *lk_all, __local idx_t *lv_all, idx_t flag,
+                             uint tiny_from)
 {
     uint lid = get_local_id(0), wgid = (uint)get_group_id(0), lsize = get_local_size(0), j = 0;
+    if (wgid >= tiny_from) { /* the whole work-group: no barrier is left waiting */
+        grp_tiny_one(starts, g, m, n, h, isa, u, flag, (ulong)(wgid - tiny_from) * lsize + lid);
+        return;
+    }
     for (uint c = 1; c < 8; c++)
         if (grp_lane(firsts, c) <= wgid) j = c;
     uint cls = cls0 + j, count = grp_lane(counts, j);
@@ -635,6 +651,37 @@ __kernel void grp_large_keys(const __global idx_t *u, const __global idx_t *isa,
     idx_t p = u[grp_large_slot(offs, cstart, grp_large_of(cstart, count, j), j)];
     keys[j] = grp_key2(isa, n, h, p);
     vals[j] = j;
+}
+
+/* The long groups in one sort where the group number and key2 fit one
+ * key (groups.c long_sorts): keys[j] = the long group of j above key2's kb
+ * bits, vals[j] = the suffix itself (no regroup by position). */
+__kernel void grp_large_joint_keys(const __global idx_t *u, const __global idx_t *isa, ulong n,
+                                   ulong h, const __global idx_t *offs,
+                                   const __global uint *cstart, uint count, uint total, uint kb,
+                                   __global idx_t *keys, __global idx_t *vals)
+{
+    uint j = (uint)get_global_id(0);
+    if (j >= total) return;
+    uint i = grp_large_of(cstart, count, j);
+    idx_t p = u[grp_large_slot(offs, cstart, i, j)];
+    /* i > 0 only with two long groups or more, whose number takes a bit:
+     * kb < the key's width there */
+    keys[j] = grp_key2(isa, n, h, p) | (i ? (idx_t)i << kb : (idx_t)0);
+    vals[j] = p;
+}
+
+/* After the joint sort: the suffixes back to their groups' slots, | flag
+ * where the key differs from the one before (a new group starts). */
+__kernel void grp_large_joint_put(const __global idx_t *keys, const __global idx_t *vals,
+                                  const __global idx_t *offs, const __global uint *cstart,
+                                  uint count, uint total, __global idx_t *u, idx_t flag)
+{
+    uint k = (uint)get_global_id(0);
+    if (k >= total) return;
+    int same = k > 0 && keys[k - 1] == keys[k];
+    u[grp_large_slot(offs, cstart, grp_large_of(cstart, count, k), k)] =
+        vals[k] | (same ? (idx_t)0 : flag);
 }
 
 /* After the sort by key2 (keys, vals): gk[k] = the long group of position

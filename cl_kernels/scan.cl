@@ -176,7 +176,8 @@ static uint scan_tile(__global uint *in, __global uint *out, ulong n, ulong base
 }
 
 /* tile: local_size * items uints.  offsets: exclusive scan of block sums
- * (NULL-equivalent when has_offsets == 0: a single tile).  want_total
+ * (has_offsets 1), the block sums themselves (2), or NULL-equivalent
+ * (0: a single tile).  want_total
  * (single tile): the tile's sum into *total, so that a one-tile scan with
  * a total is one launch.  want_index: index[exclusive sum at i] = i for
  * every i with a nonzero element (with flags: where each group of an
@@ -190,11 +191,18 @@ __kernel void scan_downsweep(__global uint *in, __global uint *out, ulong n, uin
                              ulong only_at, int has_only, __local uint *tile, __local uint *a,
                              __local uint *b)
 {
-    uint g = get_group_id(0);
+    uint g = get_group_id(0), lid = get_local_id(0), lsize = get_local_size(0);
     uint count = has_only && !(only[only_at + g] & SP_FAULTED) ? 0u : items;
-    ulong base = (ulong)g * get_local_size(0) * items;
-    uint sum = scan_tile(in, out, n, base, items, count, mode, inclusive,
-                         has_offsets ? offsets[g] : 0, want_index, index, tile, a, b);
+    ulong base = (ulong)g * lsize * items;
+    /* has_offsets 2: offsets holds the tiles' sums (few of them), whose sum
+     * before g every work-group adds up itself: no launch scans them */
+    uint part = 0;
+    for (uint t = lid; has_offsets == 2 && t < g; t += lsize) part += offsets[t];
+    a[lid] = part;
+    uint before = scan_group(a, b, lid, lsize);
+    uint run0 = has_offsets == 1 ? offsets[g] : has_offsets == 2 ? before : 0u;
+    uint sum = scan_tile(in, out, n, base, items, count, mode, inclusive, run0, want_index, index,
+                         tile, a, b);
     if (want_total && get_local_id(0) == 0) *total = sum;
 }
 

@@ -154,9 +154,10 @@ static void hard_inputs(void **state)
  * single pass (the NVIDIA default) over tiles of 32 values, also with the
  * second tile faulting in every scan (the tiles from there on redone by
  * the host's repair); onesweep_fault + 16: a fault in the long groups'
- * sorts alone, whose check comes once after both (the two sorted again by
- * reduce-then-scan; radix_blind=100: the other sorts read which digits
- * vary, these run all of them); scan_onepass=1 also has each split count its groups
+ * sort alone (one sort by group number and key2 together; with sa_path +
+ * 32768 two, by key2 then by group, whose check comes once after both),
+ * sorted again by reduce-then-scan (radix_blind=100: the other sorts read
+ * which digits vary, these run all of them); scan_onepass=1 also has each split count its groups
  * by length class for the next pass (the long ones' lengths searched by
  * work-groups: r1=16 and 32 make many long groups; summary_max: only
  * splits of up to 300 groups do).  Every set with
@@ -189,7 +190,9 @@ static void forced_paths(void **state)
                                   "scan_onepass=1,r1=32",
                                   "scan_onepass=1,r1=16,wg=32,sa_path=2",
                                   "scan_onepass=1,summary_max=300,r1=32",
-                                  "onesweep=1,radix_blind=100,r1=32"};
+                                  "onesweep=1,radix_blind=100,r1=32",
+                                  "sa_path=32768,r1=32",
+                                  "onesweep=1,onesweep_fault=17,sa_path=32768,r1=16"};
     static const hard_case kinds[] = {{GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 100},
                                       {GEN_RANDOM, 2}, {GEN_MUTATED, 3000}, {GEN_THUE_MORSE, 0}};
     size_t sizes[] = {100, 3000, 40000};
@@ -256,12 +259,15 @@ static void lazy_blocks(void **state)
  * block whose few copies make short ones; the long groups' share of the
  * unsorted suffixes (a sixth, a third) puts the sorts' arrays in k alone
  * or in k and sk (then the split gathers the old heads: grp_old_heads).
- * Checked against libdivsufsort, the route by the kernels that ran; the
- * segmented sort of the same groups (sa_path + 256) must not meet them. */
+ * Checked against libdivsufsort, the route by the kernels that ran: one
+ * sort by group number and key2 together (grp_large_joint_put), or with
+ * sa_path + 32768 two, by key2 then by group (grp_large_regroup); the
+ * segmented sort of the same groups (sa_path + 256) must meet neither. */
 static void long_groups(void **state)
 {
     (void)state;
-    static const char *tunes[] = {"r1=16", "r1=32,sa_path=4", "r1=16,sa_path=256"};
+    static const char *tunes[] = {"r1=16", "r1=32,sa_path=4", "r1=16,sa_path=256",
+                                  "r1=16,sa_path=32768", "r1=32,sa_path=32772"};
     clsa_context *saved = ctx;
     for (size_t t = 0; t < sizeof tunes / sizeof *tunes; t++) {
         ctx = tu_context_tuned(tunes[t], 1);
@@ -279,11 +285,13 @@ static void long_groups(void **state)
                 snprintf(what, sizeof what, "two blocks, a %zuth, %s", share, tunes[t]);
                 clsa_reset_stats(ctx);
                 check_sa(text, n, index64, what);
-                int ran = tu_kernel_ran(ctx, "grp_large_regroup");
+                int two = strstr(tunes[t], "sa_path=327") != NULL,
+                    joint = tu_kernel_ran(ctx, "grp_large_joint_put"),
+                    regroup = tu_kernel_ran(ctx, "grp_large_regroup");
                 if (strstr(tunes[t], "256")) {
-                    assert_false(ran);
+                    assert_false(joint || regroup);
                 } else {
-                    assert_true(ran);
+                    assert_true(two ? regroup && !joint : joint && !regroup);
                     assert_int_equal(tu_kernel_ran(ctx, "grp_old_heads"), share == 3);
                 }
                 free(text);

@@ -41,21 +41,27 @@ static void scan_lengths(void **state)
     }
 }
 
-/* Both multi-tile forms: one work-group looping over the tiles
- * (scan_serial, the default up to tune.scan_serial values) and the tiled
- * reduce-then-scan, each forced on the same lengths. */
+/* The three multi-tile forms: one work-group looping over the tiles
+ * (scan_serial, the default up to tune.scan_serial values), the tiled
+ * reduce-then-scan whose downsweep adds up the tile sums itself (up to
+ * tune.scan_sums_raw tiles) and the one that scans them in a launch of
+ * their own, each forced on the same lengths, and a compaction (whose
+ * scan reads its total) through each. */
+static void check_compact(size_t n, uint64_t seed, uint32_t density);
 static void scan_forms(void **state)
 {
     (void)state;
     size_t lens[] = {4097, 20000, 32768, 32769, 131073};
-    for (int form = 0; form < 2; form++)
+    for (int form = 0; form < 3; form++)
         for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
             if (tu_small() && lens[i] > 5000) continue;
-            size_t saved = ctx->tune.scan_serial;
-            ctx->tune.scan_serial = form ? (size_t)1 << 20 : 0;
-            check_scan_in(lens[i], 41 + i, 3, form);
-            check_scan_in(lens[i], 53 + i, 0, !form);
-            ctx->tune.scan_serial = saved;
+            clsa_tuning saved = ctx->tune;
+            ctx->tune.scan_serial = form == 1 ? (size_t)1 << 20 : 0;
+            ctx->tune.scan_sums_raw = form == 2 ? (size_t)1 << 20 : 0;
+            check_scan_in(lens[i], 41 + i, 3, form % 2);
+            check_scan_in(lens[i], 53 + i, 0, !(form % 2));
+            check_compact(lens[i], 67 + i, 40);
+            ctx->tune = saved;
         }
 }
 

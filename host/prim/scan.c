@@ -3,6 +3,7 @@
 #include "scan.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct scan_shape {
@@ -98,7 +99,10 @@ static clsa_status tile_args(clsa_context *ctx, cl_kernel k, const char *name, s
     return clsa__arg_local(ctx, k, name, locals + 2, sh.wg * 4);
 }
 
-/* total (single tile only, else NULL): receives the tile's sum. */
+/* total (single tile only, else NULL): receives the tile's sum.
+ * offsets: the exclusive scan of the tiles' sums, or with SUMS_RAW or'ed
+ * into nb the sums themselves (each work-group adds up those before it). */
+#define SUMS_RAW ((size_t)1 << (sizeof(size_t) * 8 - 1))
 static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem out, cl_ulong n,
                              int mode, int inclusive, cl_mem offsets, cl_mem total,
                              scan_index ix, size_t nb, scan_only only)
@@ -107,7 +111,9 @@ static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem
     cl_kernel k;
     clsa_status st =
         scan_kernel(ctx, program_width(mode, ix.index, ix.index64), name, &k);
-    cl_int has = offsets != NULL, want = total != NULL, want_ix = ix.index != NULL;
+    cl_int has = offsets == NULL ? 0 : nb & SUMS_RAW ? 2 : 1, want = total != NULL,
+           want_ix = ix.index != NULL;
+    nb &= ~SUMS_RAW;
     cl_mem off = offsets ? offsets : in; /* any valid buffer when unused */
     cl_mem tot = total ? total : out;    /* not written when unused */
     cl_mem idx = ix.index ? ix.index : out;
@@ -324,6 +330,22 @@ static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
         CLSA_TRY(downsweep(ctx, sh, in, out, n, mode, inclusive, NULL, sums, ix, 1, all));
         if (total) CLSA_TRY(clsa__read(ctx, sums, 0, total, 4));
         goto done;
+    }
+    if (nb <= ctx->tune.scan_sums_raw) {
+        /* few tiles: the downsweep adds up the sums before each (a launch
+         * fewer); a total is the sum of them all */
+        uint32_t *host_sums = total ? malloc(nb * 4) : NULL;
+        if (total && !host_sums)
+            return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "scan: %zu tile sums", nb);
+        if (!(st = clsa__alloc(ctx, nb * 4, &sums)) &&
+            !(st = reduce_tiles(ctx, sh, in, n, mode, ix.index64, 0, sums, nb)) &&
+            !(st = downsweep(ctx, sh, in, out, n, mode, inclusive, sums, NULL, ix, nb | SUMS_RAW,
+                             all)) &&
+            total && !(st = clsa__read(ctx, sums, 0, host_sums, nb * 4)))
+            for (size_t t = 0; t < nb; t++) *total += host_sums[t];
+        free(host_sums);
+        clsa__free(ctx, &sums);
+        return st;
     }
     /* With a total, the tile sums get one more entry, 0, so that the last
      * offset is the total: one read instead of two. */

@@ -27,6 +27,9 @@ typedef struct clsa_tuning {
     size_t scan_items;        /* items per work-item in scan/compact tiles */
     size_t scan_serial;       /* scans of up to this many values (and more than one
                                  tile) run in one work-group: one launch, not three */
+    size_t scan_sums_raw;     /* scans of up to this many tiles (and more than
+                                 scan_serial values) in two launches: the downsweep
+                                 adds up the tile sums itself */
     size_t sort_wg;           /* work-group size for radix sort */
     unsigned radix_bits;      /* LSD radix sort digit width, 4..8 bits */
     size_t radix_items;       /* keys per work-item in LSD radix sort tiles */

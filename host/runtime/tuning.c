@@ -19,6 +19,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     if (!strcmp(key, "wg")) t->wg = pow2_floor(v);
     else if (!strcmp(key, "scan_items")) t->scan_items = v;
     else if (!strcmp(key, "scan_serial")) t->scan_serial = v;
+    else if (!strcmp(key, "scan_sums_raw")) t->scan_sums_raw = v;
     else if (!strcmp(key, "sort_wg")) t->sort_wg = pow2_floor(v);
     else if (!strcmp(key, "radix_bits")) t->radix_bits = v < 4 ? 4 : v > 8 ? 8 : (unsigned)v;
     else if (!strcmp(key, "radix_items")) t->radix_items = v;
@@ -72,7 +73,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
 /* Keys whose value 0 means something (others ignore 0). */
 static int zero_allowed(const char *key)
 {
-    return !strcmp(key, "onesweep") || !strcmp(key, "scan_onepass") || !strcmp(key, "init_msd") || !strcmp(key, "isa_lazy") || !strcmp(key, "scan_serial") || !strcmp(key, "radix_reg") ||
+    return !strcmp(key, "onesweep") || !strcmp(key, "scan_onepass") || !strcmp(key, "init_msd") || !strcmp(key, "isa_lazy") || !strcmp(key, "scan_serial") || !strcmp(key, "scan_sums_raw") || !strcmp(key, "radix_reg") ||
            !strcmp(key, "radix_blind") || !strcmp(key, "starts_read") ||
            !strcmp(key, "summary_max") || !strcmp(key, "radix_warp") ||
            !strcmp(key, "radix_match") || !strcmp(key, "radix_vtile") ||
@@ -117,6 +118,10 @@ void clsa__tuning_init(clsa_tuning *t)
      * BENCHMARKS.md run 10: text@1M 4.5 / 5.1 / 5.4 ms at 2^15 / 2^16 /
      * 2^17, 4.6 ms with the tiled scan only). */
     t->scan_serial = (size_t)1 << 15;
+    /* Up to 256 tiles (2^20 values at 4096 a tile), each downsweep
+     * work-group adds up the tile sums before its own (at most 1 KB, read
+     * from cache) in place of a launch that scans them. */
+    t->scan_sums_raw = 256;
     t->sort_wg = t->wg;
     /* 8-bit digits: 4 passes over u32 keys; the tile's local ranking does
      * them as two 4-bit splits, so local memory does not grow with it. */

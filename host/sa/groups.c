@@ -303,22 +303,23 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
     /* Old groups (sk: scan of their heads, sv: first slots) give each
      * slot's delta. */
     if (!starts_valid && !w->flagged && (st = clsa__groups_starts(ctx, w))) return st;
-    /* the summary's words, zeroed by the split's first kernel (where there
-     * is no summary, the first words of counts, which classify zeroes) */
+    /* the summary's words and the next classify's counts, zeroed by the
+     * split's first kernel (where there is no summary, counts twice) */
     int want = summary_wanted(ctx, w);
     cl_mem sbuf = want ? ctx->scan_state : w->counts;
     cl_ulong sat = want ? CLSA_SCAN_USER_AT : 0;
     if (w->flagged)
         st = RUN(w, "grp_split_bits", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(w->sv),
                  CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->sk), CLSA_KARG(w->k),
-                 CLSA_KARG(direct), CLSA_KARG(sbuf), CLSA_KARG(sat));
+                 CLSA_KARG(direct), CLSA_KARG(sbuf), CLSA_KARG(sat), CLSA_KARG(w->counts));
     else
         st = RUN(w, "grp_split_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
                  CLSA_KARG(w->sv), CLSA_KARG(g_old), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
                  CLSA_KARG(w->sk), CLSA_KARG(w->k), local_keys(ctx, w, 2), CLSA_KARG(direct),
-                 CLSA_KARG(sbuf), CLSA_KARG(sat));
+                 CLSA_KARG(sbuf), CLSA_KARG(sat), CLSA_KARG(w->counts));
     w->flagged = 0;
     w->classes_known = 0;
+    w->counts_zero = st == CLSA_OK;
     if (st || (st = scan_heads(ctx, w, w->sk, want ? NULL : w->k, w->sv, &g))) return st;
     /* the scan may have made a new state (zeroed): the summary goes there */
     cl_mem summary = want && g <= ctx->tune.summary_max ? ctx->scan_state : NULL;
@@ -433,11 +434,12 @@ clsa_status clsa__groups_classify(clsa_context *ctx, clsa__sa_work *w, clsa__grp
     uint32_t counts[36];
     size_t bytes = (c->nclass + 2) * 4;
     clsa_status st;
-    /* known: the split counted them (its summary), no read */
-    int known = w->classes_known;
+    /* known: the split counted them (its summary), no read; zeroed: the
+     * split zeroed counts */
+    int known = w->classes_known, zeroed = w->counts_zero && bytes <= CLSA_SCAN_USER_WORDS * 4;
     memset(counts, 0, sizeof counts);
-    w->classes_known = 0;
-    if ((st = clsa__fill_zero(ctx, w->counts, 0, bytes)) ||
+    w->classes_known = w->counts_zero = 0;
+    if ((!zeroed && (st = clsa__fill_zero(ctx, w->counts, 0, bytes))) ||
         (st = RUN(w, "grp_classify", w->g, CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m),
                   CLSA_KARG(nc), CLSA_KARG(w->counts), CLSA_KARG(w->k),
                   CLSA_KLOCAL((c->nclass + 1) * 4), CLSA_KLOCAL((c->nclass + 1) * 4))) ||
@@ -481,26 +483,32 @@ static unsigned local_batch(const clsa__grp_classes *c, unsigned k, size_t wg, c
 clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
                                     const clsa__grp_classes *c, uint64_t h)
 {
-    size_t iw = w->index64 ? 8 : 4;
+    size_t iw = w->index64 ? 8 : 4, wg = ctx->tune.wg;
     cl_ulong m = w->m, g = w->g, n = w->n, hh = h;
     cl_uint nc = c->nclass, f32;
     cl_ulong f64;
-    clsa_status st = RUN(w, "grp_sort_tiny", w->g, CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m),
-                         CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->u),
-                         FLAG_KARG(w, f32, f64));
+    /* the tiny groups: work-groups after the first local launch's own, a
+     * group a work-item (a launch of their own where no class is local) */
+    size_t tiny_wgs = clsa__div_up(w->g, wg);
+    clsa_status st = CLSA_OK;
     for (unsigned k = 0; st == CLSA_OK && k < c->nclass;) {
-        size_t wg = ctx->tune.wg, slots, wgs;
+        size_t slots, wgs;
         cl_uint8 firsts, counts;
         cl_uint cls0 = k;
         k += local_batch(c, k, wg, &firsts, &counts, &wgs, &slots);
-        if (!wgs) continue;
-        st = RUN_WG(w, "grp_sort_local", wgs * wg, wg, CLSA_KARG(w->k), CLSA_KARG(cls0),
-                    CLSA_KARG(firsts), CLSA_KARG(counts), CLSA_KARG(nc), CLSA_KARG(w->sv),
-                    CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa),
-                    CLSA_KARG(w->u), CLSA_KLOCAL(slots * iw), CLSA_KLOCAL(slots * iw),
-                    FLAG_KARG(w, f32, f64));
+        if (!wgs && !tiny_wgs) continue;
+        cl_uint tiny_from = (cl_uint)wgs;
+        st = RUN_WG(w, "grp_sort_local", (wgs + tiny_wgs) * wg, wg, CLSA_KARG(w->k),
+                    CLSA_KARG(cls0), CLSA_KARG(firsts), CLSA_KARG(counts), CLSA_KARG(nc),
+                    CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
+                    CLSA_KARG(w->isa), CLSA_KARG(w->u), CLSA_KLOCAL(slots * iw),
+                    CLSA_KLOCAL(slots * iw), FLAG_KARG(w, f32, f64), CLSA_KARG(tiny_from));
+        tiny_wgs = 0;
     }
-    return st;
+    if (st || !tiny_wgs) return st;
+    return RUN(w, "grp_sort_tiny", w->g, CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m),
+               CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->u),
+               FLAG_KARG(w, f32, f64));
 }
 
 clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
@@ -546,14 +554,59 @@ static clsa_status long_sorts(clsa_context *ctx, clsa__sa_work *w, cl_mem offs, 
     return CLSA_OK;
 }
 
+/* The bits of the long groups' joint key (group number above key2), 0
+ * where it does not fit an index (two sorts then) or CLSA_TUNE sa_path +
+ * 32768 asks for two sorts. */
+static unsigned joint_bits(const clsa_context *ctx, const clsa__sa_work *w, uint32_t count)
+{
+    unsigned bits = clsa__bits_of(w->n) + (count > 1 ? clsa__bits_of(count - 1) : 0);
+    return bits <= (w->index64 ? 64u : 32u) && !(ctx->tune.sa_path & 32768) ? bits : 0;
+}
+
+/* The long groups as one sort by (group, key2) (joint > 0: its bits) or
+ * two (long_sorts), from their keys; *faulted as long_sorts'. */
+static clsa_status long_sort(clsa_context *ctx, clsa__sa_work *w, uint64_t h, cl_mem offs,
+                             cl_mem cstart, uint32_t count, uint32_t total, unsigned joint,
+                             const cl_mem views[4], size_t table_bytes, cl_mem ctl, int *faulted)
+{
+    int iw = w->index64 ? 8 : 4, pending = 0;
+    cl_ulong n = w->n, hh = h;
+    cl_uint kb = clsa__bits_of(w->n), f32, fault = 0;
+    cl_ulong f64;
+    clsa_status st;
+    if (!joint)
+        return (st = RUN(w, "grp_large_keys", total, CLSA_KARG(w->u), CLSA_KARG(w->isa),
+                         CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(offs), CLSA_KARG(cstart),
+                         CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(views[0]),
+                         CLSA_KARG(views[2])))
+                   ? st
+                   : long_sorts(ctx, w, offs, cstart, count, total, views, table_bytes, ctl,
+                                faulted);
+    *faulted = 0;
+    if ((st = RUN(w, "grp_large_joint_keys", total, CLSA_KARG(w->u), CLSA_KARG(w->isa),
+                  CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(offs), CLSA_KARG(cstart),
+                  CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(kb), CLSA_KARG(views[0]),
+                  CLSA_KARG(views[2]))) ||
+        (st = clsa__radix_sort_unchecked(ctx, views[0], views[2], total, iw, iw, 0, joint,
+                                         views[1], views[3], table_bytes, ctl, &pending)))
+        return st;
+    if (pending && (st = clsa__read(ctx, ctl, CLSA_RADIX_FAULT_AT, &fault, sizeof fault)))
+        return st;
+    if ((*faulted = fault != 0)) return CLSA_OK;
+    return RUN(w, "grp_large_joint_put", total, CLSA_KARG(views[0]), CLSA_KARG(views[2]),
+               CLSA_KARG(offs), CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total),
+               CLSA_KARG(w->u), FLAG_KARG(w, f32, f64));
+}
+
 clsa_status clsa__groups_sort_long(clsa_context *ctx, clsa__sa_work *w, const clsa__grp_classes *c,
                                    uint64_t h, const cl_mem views[4], size_t table_bytes)
 {
     int iw = w->index64 ? 8 : 4;
     uint32_t count = c->count[c->nclass], total = (uint32_t)c->large_slots;
-    cl_ulong m = w->m, g = w->g, n = w->n, hh = h, cc = count;
+    cl_ulong m = w->m, g = w->g, cc = count;
     cl_uint nc = c->nclass;
     cl_mem offs = NULL, cstart = NULL, ctl = NULL;
+    unsigned joint = joint_bits(ctx, w, count);
     int faulted = 1;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)count * iw, &offs));
@@ -568,19 +621,16 @@ clsa_status clsa__groups_sort_long(clsa_context *ctx, clsa__sa_work *w, const cl
      * keeps it, as radix_sort.c does after a fault it finds itself) */
     for (int round = 0; faulted && round < 2; round++) {
         if (round) ctx->tune.onesweep = 0;
-        CLSA_TRY(RUN(w, "grp_large_keys", total, CLSA_KARG(w->u), CLSA_KARG(w->isa),
-                     CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(offs), CLSA_KARG(cstart),
-                     CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(views[0]),
-                     CLSA_KARG(views[2])));
-        CLSA_TRY(long_sorts(ctx, w, offs, cstart, count, total, views, table_bytes, ctl,
-                            &faulted));
+        CLSA_TRY(long_sort(ctx, w, h, offs, cstart, count, total, joint, views, table_bytes,
+                           ctl, &faulted));
     }
     if (faulted) {
         st = clsa__fail(ctx, CLSA_ERR_OPENCL, "suffix array: the long groups' sorts faulted twice");
         goto done;
     }
-    CLSA_TRY(RUN(w, "grp_large_put", total, CLSA_KARG(views[3]), CLSA_KARG(offs),
-                 CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(w->u)));
+    if (!joint)
+        CLSA_TRY(RUN(w, "grp_large_put", total, CLSA_KARG(views[3]), CLSA_KARG(offs),
+                     CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(w->u)));
 done:
     clsa__free(ctx, &offs);
     clsa__free(ctx, &cstart);

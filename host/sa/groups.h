@@ -50,6 +50,7 @@ typedef struct clsa__sa_work {
     uint32_t summary[CLSA_SCAN_USER_WORDS];
     int classes_known;    /* summary holds the current groups' classes:
                            * clsa__groups_classify reads none */
+    int counts_zero;      /* the split zeroed counts for the next classify */
     int isa_unset;  /* clsa__groups_settle found only singletons: u holds
                      * every suffix in its final order, isa was not written */
     uint64_t rank_base; /* SA index of u's first suffix before any sort: 0,
@@ -116,7 +117,8 @@ clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
                                       const clsa__grp_classes *c, cl_mem offs, cl_mem lens);
 
 /* Groups longer than R1 sorted by key2 at distance h with radix sorts over
- * their suffixes only: views = keys, scratch keys, values, scratch values,
+ * their suffixes only (one by group number and key2 together where both
+ * fit an index, else by key2 then by group): views = keys, scratch keys, values, scratch values,
  * c->large_slots idx_t each, cut from free work arrays by the caller;
  * table_bytes bounds the radix sort's digit table.  Reads the class lists
  * in k and the starts in sv before anything is written to the views;
