@@ -1,6 +1,7 @@
 /* The context's device memory kept for reuse (host/runtime/buffer_pool.c):
  * a freed buffer serves a later request of its size whole and a smaller one
- * as a region; the regions of one parent never overlap; the peak reported
+ * as a region (a freed region keeps its sub-buffer for a request it
+ * fits); the regions of one parent never overlap; the peak reported
  * counts the parents whole; parents no call used go as the next call ends,
  * all free ones with clsa_trim; and suffix arrays of changing sizes
  * through the pool stay right (libdivsufsort).  Oclgrind keeps no pool (a
@@ -90,6 +91,47 @@ static void regions(void **state)
     clsa_destroy(ctx);
 }
 
+/* A freed region keeps its sub-buffer (idle): a request a little smaller
+ * takes one of them, no new sub-buffer; a region carved across idle ones
+ * releases them, and live data stays apart. */
+static void idle_regions(void **state)
+{
+    (void)state;
+    clsa_context *ctx = tu_context();
+    size_t big = (size_t)1 << 20, q = big / 4;
+    cl_mem a = NULL, f = NULL, g = NULL, h = NULL;
+    clsa__lock(ctx);
+    if (!ctx->oclgrind) {
+        assert_int_equal(clsa__alloc(ctx, big, &a), CLSA_OK);
+        clsa__free(ctx, &a);
+        assert_int_equal(clsa__alloc(ctx, q, &f), CLSA_OK);
+        assert_int_equal(clsa__alloc(ctx, q, &g), CLSA_OK);
+        cl_mem f_was = f, g_was = g;
+        clsa__free(ctx, &f);
+        clsa__free(ctx, &g);
+        assert_int_equal(ctx->pool[0].nsub, 2);
+        assert_int_equal(clsa__alloc(ctx, q - 4096, &f), CLSA_OK);
+        assert_true(f == f_was || f == g_was);
+        assert_int_equal(ctx->npool, 1);
+        assert_int_equal(ctx->pool[0].nsub, 2);
+        clsa__free(ctx, &f);
+        assert_int_equal(clsa__alloc(ctx, 3 * q, &h), CLSA_OK); /* over both idle ones */
+        assert_int_equal(ctx->pool[0].nsub, 1);
+        write_u32(ctx, h, 3 * q / 4, 7);
+        assert_int_equal(clsa__alloc(ctx, q / 4, &f), CLSA_OK);
+        assert_int_equal(ctx->npool, 1);
+        assert_int_equal(ctx->pool[0].nsub, 2);
+        write_u32(ctx, f, q / 16, 8);
+        check_u32(ctx, h, 3 * q / 4, 7);
+        check_u32(ctx, f, q / 16, 8);
+        clsa__free(ctx, &f);
+        clsa__free(ctx, &h);
+        assert_int_equal(ctx->stats.current_device_bytes, 0);
+    }
+    clsa__unlock(ctx);
+    clsa_destroy(ctx);
+}
+
 static void suffix_arrays_of_changing_sizes(void **state)
 {
     (void)state;
@@ -130,7 +172,7 @@ static void suffix_arrays_of_changing_sizes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(regions),
+        cmocka_unit_test(regions), cmocka_unit_test(idle_regions),
         cmocka_unit_test(suffix_arrays_of_changing_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

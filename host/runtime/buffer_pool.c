@@ -11,7 +11,11 @@
  * wholly free parents, the largest first (a parent's spare bytes beside its
  * regions may still pass that bound: the peak reported counts them; no
  * pool under a caller's memory limit, buffer.c).  A parent no call used
- * since the one before is released as a call ends. */
+ * since the one before is released as a call ends.  A freed region keeps
+ * its sub-buffer (idle) for a later request it fits without much to spare:
+ * a new sub-buffer's first use costs the host 10-15 us more than a launch
+ * (run 32), and the suffix array's passes ask for the same small arrays
+ * each time; a region carved across an idle one releases it first. */
 #include "runtime.h"
 
 #include <stdlib.h>
@@ -45,8 +49,24 @@ static size_t used_of(const struct clsa_pooled *p)
 {
     if (p->whole) return p->bytes;
     size_t used = 0;
-    for (size_t j = 0; j < p->nsub; j++) used += p->sub[j].len;
+    for (size_t j = 0; j < p->nsub; j++) used += p->sub[j].idle ? 0 : p->sub[j].len;
     return used;
+}
+
+/* Removes p's sub-buffer j (releases it). */
+static void drop_sub(clsa_context *ctx, struct clsa_pooled *p, size_t j)
+{
+    clsa__release_mem(ctx, p->sub[j].mem);
+    memmove(p->sub + j, p->sub + j + 1, (p->nsub - j - 1) * sizeof *p->sub);
+    p->nsub--;
+}
+
+/* Releases p's idle sub-buffers within [off, off + len). */
+static void drop_idle(clsa_context *ctx, struct clsa_pooled *p, size_t off, size_t len)
+{
+    for (size_t j = p->nsub; j-- > 0;)
+        if (p->sub[j].idle && p->sub[j].off < off + len && off < p->sub[j].off + p->sub[j].len)
+            drop_sub(ctx, p, j);
 }
 
 /* The device memory clsa holds: live buffers outside the pool, and the
@@ -69,11 +89,11 @@ static void release_parent(clsa_context *ctx, size_t i)
     *p = ctx->pool[--ctx->npool];
 }
 
-static int is_free(const struct clsa_pooled *p) { return !p->whole && p->nsub == 0; }
+static int is_free(const struct clsa_pooled *p) { return !p->whole && used_of(p) == 0; }
 
-/* The best-fitting free region of c bytes: parent *pi, offset *off,
- * insertion index *at among its sub-buffers (sorted by offset). */
-static int find_region(clsa_context *ctx, size_t c, size_t *pi, size_t *off, size_t *at)
+/* The best-fitting free region of c bytes (idle sub-buffers' regions
+ * free): parent *pi, offset *off. */
+static int find_region(clsa_context *ctx, size_t c, size_t *pi, size_t *off)
 {
     size_t align = align_of(ctx), best = SIZE_MAX;
     for (size_t i = 0; i < ctx->npool; i++) {
@@ -81,11 +101,12 @@ static int find_region(clsa_context *ctx, size_t c, size_t *pi, size_t *off, siz
         if (p->whole) continue;
         size_t start = 0;
         for (size_t j = 0; j <= p->nsub; j++) {
+            if (j < p->nsub && p->sub[j].idle) continue;
             size_t end = j < p->nsub ? p->sub[j].off : p->bytes;
             size_t o = (start + align - 1) / align * align;
             if (o <= end && end - o >= c && end - o - c < best) {
                 best = end - o - c;
-                *pi = i, *off = o, *at = j;
+                *pi = i, *off = o;
             }
             if (j < p->nsub) start = p->sub[j].off + p->sub[j].len;
         }
@@ -93,11 +114,35 @@ static int find_region(clsa_context *ctx, size_t c, size_t *pi, size_t *off, siz
     return best != SIZE_MAX;
 }
 
+/* An idle sub-buffer of at least c bytes and not much more (up to twice c,
+ * or c + 256 KiB for small arrays), the tightest; taken. */
+static int reuse_idle(clsa_context *ctx, size_t c, cl_mem *out)
+{
+    size_t slack = c > ((size_t)256 << 10) ? c : (size_t)256 << 10, best = SIZE_MAX, bi = 0,
+           bj = 0;
+    for (size_t i = 0; i < ctx->npool; i++)
+        for (size_t j = 0; j < ctx->pool[i].nsub; j++) {
+            const struct clsa_carved *s = &ctx->pool[i].sub[j];
+            if (s->idle && s->len >= c && s->len - c <= slack && s->len - c < best) {
+                best = s->len - c;
+                bi = i, bj = j;
+            }
+        }
+    if (best == SIZE_MAX) return 0;
+    struct clsa_pooled *p = &ctx->pool[bi];
+    p->sub[bj].idle = 0;
+    p->call = ctx->calls;
+    ctx->pool_used += p->sub[bj].len;
+    *out = p->sub[bj].mem;
+    return 1;
+}
+
 static int carve(clsa_context *ctx, size_t c, cl_mem *out)
 {
-    size_t i, off, at;
-    if (!find_region(ctx, c, &i, &off, &at)) return 0;
+    size_t i, off, at = 0;
+    if (!find_region(ctx, c, &i, &off)) return 0;
     struct clsa_pooled *p = &ctx->pool[i];
+    drop_idle(ctx, p, off, c);
     struct clsa_carved *sub = room_for_one(p->sub, &p->sub_cap, p->nsub, sizeof *sub, 4);
     if (!sub) return 0;
     p->sub = sub;
@@ -105,10 +150,12 @@ static int carve(clsa_context *ctx, size_t c, cl_mem *out)
     cl_buffer_region r = {off, c};
     cl_mem m = clCreateSubBuffer(p->mem, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
     if (err != CL_SUCCESS) return 0;
+    while (at < p->nsub && p->sub[at].off < off) at++;
     memmove(p->sub + at + 1, p->sub + at, (p->nsub - at) * sizeof *p->sub);
     p->sub[at].mem = m;
     p->sub[at].off = off;
     p->sub[at].len = c;
+    p->sub[at].idle = 0;
     p->nsub++;
     p->call = ctx->calls;
     ctx->pool_used += c;
@@ -123,6 +170,7 @@ int clsa__pool_take(clsa_context *ctx, size_t c, cl_mem *out)
     for (size_t i = ctx->npool; i-- > 0;) {
         struct clsa_pooled *p = &ctx->pool[i];
         if (is_free(p) && p->bytes == c) {
+            drop_idle(ctx, p, 0, p->bytes);
             p->whole = 1;
             p->call = ctx->calls;
             ctx->pool_used += c;
@@ -130,7 +178,7 @@ int clsa__pool_take(clsa_context *ctx, size_t c, cl_mem *out)
             return 1;
         }
     }
-    return carve(ctx, c, out);
+    return reuse_idle(ctx, c, out) || carve(ctx, c, out);
 }
 
 void clsa__pool_make_room(clsa_context *ctx, size_t c)
@@ -180,11 +228,9 @@ int clsa__pool_give_back(clsa_context *ctx, cl_mem m)
             return 1;
         }
         for (size_t j = 0; j < p->nsub; j++)
-            if (p->sub[j].mem == m) {
-                clsa__release_mem(ctx, m);
+            if (p->sub[j].mem == m && !p->sub[j].idle) {
+                p->sub[j].idle = 1;
                 ctx->pool_used -= p->sub[j].len;
-                memmove(p->sub + j, p->sub + j + 1, (p->nsub - j - 1) * sizeof *p->sub);
-                p->nsub--;
                 p->call = ctx->calls;
                 return 1;
             }

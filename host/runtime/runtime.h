@@ -240,6 +240,7 @@ struct clsa_context {
         struct clsa_carved {
             cl_mem mem;
             size_t off, len;
+            int idle; /* freed: kept for a request it fits, its region free */
         } *sub;
         size_t nsub, sub_cap;
     } *pool;

@@ -51,6 +51,11 @@ typedef struct clsa__sa_work {
     int classes_known;    /* summary holds the current groups' classes:
                            * clsa__groups_classify reads none */
     int counts_zero;      /* the split zeroed counts for the next classify */
+    /* the long groups' views of k kept from pass to pass (prefix_doubling.c
+     * long_views; k stays the same buffer through the loop), released by
+     * clsa__drop_long_views before the loop's arrays are */
+    cl_mem lview[4], lview_k;
+    size_t lview_bytes;
     int isa_unset;  /* clsa__groups_settle found only singletons: u holds
                      * every suffix in its final order, isa was not written */
     uint64_t rank_base; /* SA index of u's first suffix before any sort: 0,
@@ -115,6 +120,8 @@ clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
  * than R1, for the segmented sort. */
 clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
                                       const clsa__grp_classes *c, cl_mem offs, cl_mem lens);
+
+void clsa__drop_long_views(clsa_context *ctx, clsa__sa_work *w);
 
 /* Groups longer than R1 sorted by key2 at distance h with radix sorts over
  * their suffixes only (one by group number and key2 together where both

@@ -500,18 +500,68 @@ done:
 /* Byte offsets of the long groups' sort arrays (clsa__groups_sort_long:
  * keys, scratch keys, values, scratch values) in the work arrays: all four
  * in k, or (*uses_sk) keys and values in k, the scratch in sk at the same
- * offsets.  k and sk hold at least m idx_t; 0 when the arrays do not fit. */
+ * offsets.  k holds at least m idx_t (as made: the passes' m shrinks, k
+ * does not), sk m; 0 when the arrays do not fit. */
 static int long_layout(clsa_context *ctx, const clsa__sa_work *w, uint64_t slots, size_t off[4],
                        int *uses_sk)
 {
-    size_t iw = w->index64 ? 8 : 4, a = align_elems(ctx, 1), cap = w->m * iw;
+    size_t iw = w->index64 ? 8 : 4, a = align_elems(ctx, 1), cap = w->m * iw, kcap = 0;
     size_t b = (size_t)slots * iw;
+    if (clGetMemObjectInfo(w->k, CL_MEM_SIZE, sizeof kcap, &kcap, NULL) != CL_SUCCESS ||
+        kcap < cap)
+        kcap = cap;
+    /* an earlier pass's views where they still fit (long_views) */
+    if (w->lview[0] && w->lview_k == w->k && b <= w->lview_bytes &&
+        3 * round_up(w->lview_bytes, a) + w->lview_bytes <= kcap)
+        b = w->lview_bytes;
     for (int i = 0; i < 4; i++) off[i] = i * round_up(b, a);
-    *uses_sk = off[3] + b > cap;
+    *uses_sk = off[3] + b > kcap;
     if (!*uses_sk) return 1;
     off[1] = 0;
     off[2] = off[3] = round_up(b, a);
     return off[2] + b <= cap;
+}
+
+void clsa__drop_long_views(clsa_context *ctx, clsa__sa_work *w)
+{
+    for (int i = 0; i < 4; i++) {
+        clsa__release_mem(ctx, w->lview[i]);
+        w->lview[i] = NULL;
+    }
+    w->lview_k = NULL;
+    w->lview_bytes = 0;
+}
+
+/* The long groups' four views: those of an earlier pass where long_layout
+ * chose their offsets again (a new sub-buffer's first use costs the host
+ * 10-15 us, docs/BENCHMARKS.md run 32), else new ones, kept for the next
+ * pass where all four are in k (which the loop keeps; *kept: not to be
+ * released now). */
+static clsa_status long_views(clsa_context *ctx, clsa__sa_work *w, size_t bytes,
+                              const size_t off[4], int uses_sk, cl_mem views[4], int *kept)
+{
+    size_t a = align_elems(ctx, 1);
+    *kept = !uses_sk;
+    if (!uses_sk && w->lview[0] && w->lview_k == w->k && bytes <= w->lview_bytes &&
+        off[1] == round_up(w->lview_bytes, a)) {
+        memcpy(views, w->lview, sizeof w->lview);
+        return CLSA_OK;
+    }
+    if (!uses_sk) clsa__drop_long_views(ctx, w);
+    for (int i = 0; i < 4; i++) {
+        clsa_status st = sub_view(ctx, uses_sk && (i & 1) ? w->sk : w->k, off[i], bytes, &views[i]);
+        if (st) {
+            for (int j = 0; j < i; j++) clsa__release_mem(ctx, views[j]);
+            *kept = 0;
+            return st;
+        }
+    }
+    if (!uses_sk) {
+        memcpy(w->lview, views, sizeof w->lview);
+        w->lview_k = w->k;
+        w->lview_bytes = bytes;
+    }
+    return CLSA_OK;
 }
 
 /* Groups longer than R1 by radix sorts over their suffixes, the arrays
@@ -522,14 +572,14 @@ static clsa_status sort_long(clsa_context *ctx, clsa__sa_work *w, const clsa__gr
 {
     size_t iw = w->index64 ? 8 : 4, bytes = (size_t)c->large_slots * iw;
     cl_mem views[4] = {NULL, NULL, NULL, NULL};
+    int kept = 0;
     clsa_status st = CLSA_OK;
     clsa__set_phase(ctx, CLSA_PHASE_SORT_L);
-    for (int i = 0; i < 4; i++)
-        CLSA_TRY(sub_view(ctx, uses_sk && (i & 1) ? w->sk : w->k, off[i], bytes, &views[i]));
+    CLSA_TRY(long_views(ctx, w, bytes, off, uses_sk, views, &kept));
     CLSA_TRY(clsa__groups_sort_long(ctx, w, c, h, views, table_cap(c->large_slots)));
     if (uses_sk) *starts_valid = 0;
 done:
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4 && !kept; i++)
         clsa__release_mem(ctx, views[i]);
     return st;
 }
@@ -938,6 +988,7 @@ static clsa_status invert(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
     size_t iw = w->index64 ? 8 : 4;
     cl_ulong nn = w->n;
     cl_mem dead[4] = {w->u, w->k, w->sk, w->sv}; /* the loop's work arrays (m = 0) */
+    clsa__drop_long_views(ctx, w);
     for (int i = 0; i < 4; i++)
         if (dead[i] != w->isa) release(ctx, b, dead[i]);
     w->u = w->k = w->sk = w->sv = NULL;
@@ -1042,6 +1093,7 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     }
     CLSA_TRY(clsa__progress(ctx, "inversion", 1.0));
 done:
+    clsa__drop_long_views(ctx, &w);
     release_all(ctx, &b);
     clsa__set_phase(ctx, prev);
     return st;
@@ -1104,6 +1156,7 @@ clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem *out, in
         if (w.m) st = doubling_pass(ctx, &w, h);
     }
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
+    clsa__drop_long_views(ctx, &w);
     if (!st) st = clsa__pd_part_invert(ctx, p, &w, text, sa);
     release_all(ctx, &b);
     clsa__free(ctx, &p->dsplit);
