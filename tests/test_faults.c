@@ -66,13 +66,28 @@ static void make_text(void)
     tu_kasai32(text, ref32, ref_lcp, rank, TEXT_N);
 }
 
+/* The pool's objects: its parents and their sub-buffers, every one of
+ * them idle between calls (fails otherwise). */
+static long pooled_objects(clsa_context *ctx, const char *after)
+{
+    long count = (long)ctx->npool;
+    for (size_t i = 0; i < ctx->npool; i++) {
+        if (ctx->pool[i].whole) fail_msg("after %s: a pooled buffer still taken", after);
+        for (size_t j = 0; j < ctx->pool[i].nsub; j++, count++)
+            if (!ctx->pool[i].sub[j].idle) fail_msg("after %s: a pooled region still taken", after);
+    }
+    return count;
+}
+
 /* (The context's page-locked slots of staged copies live until clsa_destroy,
- * its pooled device buffers until a later call leaves them unused.) */
+ * its pooled device buffers, and the idle sub-buffers of their regions,
+ * until a later call leaves them unused.) */
 static void no_buffers_left(clsa_context *ctx, const char *after)
 {
     clsa_stats s;
     clsa_get_stats(ctx, &s);
-    if (fi_live(FI_MEM) != (long)(ctx->nstage + ctx->npool) || fi_live(FI_EVENT) != 0)
+    if (fi_live(FI_MEM) != (long)ctx->nstage + pooled_objects(ctx, after) ||
+        fi_live(FI_EVENT) != 0)
         fail_msg("after %s (fault at %s): %ld cl_mem and %ld cl_event still alive", after,
                  fi_failed_call() ? fi_failed_call() : "none", fi_live(FI_MEM),
                  fi_live(FI_EVENT));
