@@ -157,7 +157,11 @@ static void hard_inputs(void **state)
  * sort alone (one sort by group number and key2 together; with sa_path +
  * 32768 two, by key2 then by group, whose check comes once after both),
  * sorted again by reduce-then-scan (radix_blind=100: the other sorts read
- * which digits vary, these run all of them); scan_onepass=1 also has each split count its groups
+ * which digits vary, these run all of them); radix_blind=100000 (and
+ * init_msd=0, the whole key from the start): the
+ * initial sort's two sorts (blind) read their fault word once, after both
+ * (with onesweep_fault=18, a fault in their second passes: both again by
+ * reduce-then-scan); scan_onepass=1 also has each split count its groups
  * by length class for the next pass (the long ones' lengths searched by
  * work-groups: r1=16 and 32 make many long groups; summary_max: only
  * splits of up to 300 groups do).  Every set with
@@ -192,7 +196,9 @@ static void forced_paths(void **state)
                                   "scan_onepass=1,summary_max=300,r1=32",
                                   "onesweep=1,radix_blind=100,r1=32",
                                   "sa_path=32768,r1=32",
-                                  "onesweep=1,onesweep_fault=17,sa_path=32768,r1=16"};
+                                  "onesweep=1,onesweep_fault=17,sa_path=32768,r1=16",
+                                  "onesweep=1,radix_blind=100000,init_msd=0",
+                                  "onesweep=1,radix_blind=100000,onesweep_fault=18,init_msd=0"};
     static const hard_case kinds[] = {{GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 100},
                                       {GEN_RANDOM, 2}, {GEN_MUTATED, 3000}, {GEN_THUE_MORSE, 0}};
     size_t sizes[] = {100, 3000, 40000};

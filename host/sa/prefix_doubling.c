@@ -148,10 +148,24 @@ static clsa_status tail_views(clsa_context *ctx, const clsa__sa_work *w, size_t 
     return st ? st : sub_view(ctx, w->u, from * kb, bytes, u2);
 }
 
+/* A radix sort of the initial sort's: checked (clsa__radix_sort_capped),
+ * or with ctl its single passes' fault word left there for the caller
+ * (clsa__radix_sort_unchecked, *pending as there). */
+static clsa_status init_sort(clsa_context *ctx, const clsa__sa_work *w, cl_mem keys, cl_mem pos,
+                             size_t m, unsigned bits, cl_mem sk, cl_mem sv, cl_mem ctl,
+                             int *pending)
+{
+    int vb = w->index64 ? 8 : 4;
+    if (!ctl) return clsa__radix_sort_capped(ctx, keys, pos, m, 4, vb, 0, bits, sk, sv, table_cap(m));
+    return clsa__radix_sort_unchecked(ctx, keys, pos, m, 4, vb, 0, bits, sk, sv, table_cap(m),
+                                      ctl, pending);
+}
+
 /* The low half of each suffix's packed key into k (u = 0..m-1 unless
- * given: u holds them) and a stable sort of (k, u) by it. */
+ * given: u holds them) and a stable sort of (k, u) by it (ctl, pending:
+ * init_sort's). */
 static clsa_status sort_lo(clsa_context *ctx, cl_mem text, clsa__sa_work *w, const pd_alphabet *a,
-                           cl_mem codes, int given)
+                           cl_mem codes, int given, cl_mem ctl, int *pending)
 {
     cl_ulong n = w->n, m = w->m;
     cl_uint sym = a->sym, b = a->b, h0 = a->h0, sep = a->sep_byte >= 0, j0 = key_lo_first(a);
@@ -161,15 +175,16 @@ static clsa_status sort_lo(clsa_context *ctx, cl_mem text, clsa__sa_work *w, con
                          CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0),
                          CLSA_KARG(j0), CLSA_KARG(sep), CLSA_KARG(w->k), CLSA_KARG(w->u),
                          CLSA_KARG(m), CLSA_KARG(giv));
-    return st ? st : clsa__radix_sort_capped(ctx, w->k, w->u, w->m, 4, w->index64 ? 8 : 4, 0,
-                                             total < 32 ? total : 32, w->sk, w->sv,
-                                             table_cap(w->m));
+    return st ? st : init_sort(ctx, w, w->k, w->u, w->m, total < 32 ? total : 32, w->sk, w->sv,
+                               ctl, pending);
 }
 
-/* The high half of the keys of the m suffixes in pos into keys, sorted. */
+/* The high half of the keys of the m suffixes in pos into keys, sorted
+ * (ctl, pending: init_sort's; pd_key_hi reads only the text below n,
+ * whatever pos holds after a faulted sort). */
 static clsa_status sort_hi(clsa_context *ctx, cl_mem text, const clsa__sa_work *w,
                            const pd_alphabet *a, cl_mem codes, cl_mem keys, cl_mem pos,
-                           size_t m, cl_mem sk, cl_mem sv)
+                           size_t m, cl_mem sk, cl_mem sv, cl_mem ctl, int *pending)
 {
     cl_ulong n = w->n, mm = m;
     cl_uint sym = a->sym, b = a->b, h0 = a->h0, sep = a->sep_byte >= 0, hi_skip = 32 / a->b;
@@ -178,18 +193,37 @@ static clsa_status sort_hi(clsa_context *ctx, cl_mem text, const clsa__sa_work *
                          CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0),
                          CLSA_KARG(j1), CLSA_KARG(sep), CLSA_KARG(pos), CLSA_KARG(keys),
                          CLSA_KARG(mm), CLSA_KLOCAL(256 * 2));
-    return st ? st : clsa__radix_sort_capped(ctx, keys, pos, m, 4, w->index64 ? 8 : 4, 0,
-                                             a->b * a->h0 - 32, sk, sv, table_cap(m));
+    return st ? st : init_sort(ctx, w, keys, pos, m, a->b * a->h0 - 32, sk, sv, ctl, pending);
 }
 
 /* The two stable sorts of all m suffixes: low half, then high half where
- * the key has one (u = 0..m-1 unless given: from the order u holds). */
+ * the key has one (u = 0..m-1 unless given: from the order u holds).
+ * Where their sorts run every digit anyway (m <= radix_blind) in single
+ * passes and u is made here, the two read their fault word once, after
+ * both; a fault sorts both again by reduce-then-scan. */
 static clsa_status sort_halves(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
                                const pd_alphabet *a, cl_mem codes, int given)
 {
-    clsa_status st = sort_lo(ctx, text, w, a, codes, given);
-    if (st || a->b * a->h0 <= 32) return st;
-    return sort_hi(ctx, text, w, a, codes, w->k, w->u, (size_t)w->m, w->sk, w->sv);
+    int two = a->b * a->h0 > 32;
+    cl_mem ctl = NULL;
+    clsa_status st = CLSA_OK;
+    if (!given && ctx->tune.onesweep && w->m <= ctx->tune.radix_blind)
+        CLSA_TRY(clsa__alloc(ctx, CLSA_RADIX_CTL_BYTES, &ctl));
+    for (int round = 0; round < 2; round++) {
+        int pending = 0;
+        cl_uint fault = 0;
+        if (round) ctx->tune.onesweep = 0; /* as radix_sort.c after a fault */
+        CLSA_TRY(sort_lo(ctx, text, w, a, codes, given, ctl, &pending));
+        if (two)
+            CLSA_TRY(sort_hi(ctx, text, w, a, codes, w->k, w->u, (size_t)w->m, w->sk, w->sv, ctl,
+                             &pending));
+        if (pending) CLSA_TRY(clsa__read(ctx, ctl, CLSA_RADIX_FAULT_AT, &fault, sizeof fault));
+        if (!fault) goto done;
+    }
+    st = clsa__fail(ctx, CLSA_ERR_OPENCL, "suffix array: the initial sorts faulted twice");
+done:
+    clsa__free(ctx, &ctl);
+    return st;
 }
 
 /* u = the suffixes p = i x stride (i < m; given: those u holds) sorted by
@@ -266,7 +300,7 @@ static clsa_status initial_sort_msd(clsa_context *ctx, cl_mem text, clsa__sa_wor
               /* the scan in sk is dead: sk's views are the sorts' scratch */
               (st = clsa__radix_sort_capped(ctx, v[2], v[1], t, 4, (int)iw, 0, 32, v[3], v[4],
                                             table_cap(t))) ||
-              (st = sort_hi(ctx, text, w, a, codes, v[2], v[1], t, v[3], v[4])) ||
+              (st = sort_hi(ctx, text, w, a, codes, v[2], v[1], t, v[3], v[4], NULL, NULL)) ||
               (st = RUN(ctx, w->index64, "pd_tied_put", t, CLSA_KARG(v[0]), CLSA_KARG(v[1]),
                         CLSA_KARG(tt), CLSA_KARG(w->u)))))
         goto done;
