@@ -110,6 +110,18 @@ __kernel void pd_histogram(const __global uchar *text, ulong n, __global uint *h
         if (lh[i]) atomic_add(&hist[i], lh[i]);
 }
 
+/* codes[c] = the code of byte c (host/sa/prefix_doubling.c alphabet):
+ * 1 for the separator sep (>= 0) where it occurs, then 1, 2, ... (after
+ * it) for the other bytes that occur, in byte order; 0 for the rest.  One
+ * work-item: 256 steps. */
+__kernel void pd_codes(const __global uint *hist, int sep, __global ushort *codes)
+{
+    if (get_global_id(0) != 0) return;
+    uint next = sep >= 0 && hist[sep] ? 2u : 1u;
+    for (int c = 0; c < 256; c++)
+        codes[c] = c == sep ? (hist[c] ? 1u : 0u) : hist[c] ? (ushort)next++ : (ushort)0;
+}
+
 /* First (least significant) half of the LSD initial sort: keys of suffix i
  * in text order, values = positions.  j0: the first symbol whose field
  * reaches the low 32 bits (from the host: a saturating difference here

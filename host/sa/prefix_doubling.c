@@ -37,6 +37,7 @@ typedef struct pd_alphabet {
     unsigned b, h0;      /* bits per symbol, symbols per key */
     int sep_byte;        /* bytes: the separator byte of a generalized SA (code 1), or -1 */
     uint16_t codes[256]; /* byte -> 1..sigma */
+    cl_mem dcodes;       /* the same on the device (pd_codes), or NULL; the caller frees it */
     unsigned msd_b;      /* bits a symbol of the short key (pd_key_msd); 0: none */
     int msd;             /* the short key is expected to set most suffixes apart */
 } pd_alphabet;
@@ -72,6 +73,11 @@ static clsa_status alphabet(clsa_context *ctx, cl_mem text, uint64_t n, pd_alpha
     CLSA_TRY(clsa__fill_zero(ctx, hist, 0, sizeof h));
     CLSA_TRY(RUN(ctx, 0, "pd_histogram", groups * wg, CLSA_KARG(text), CLSA_KARG(nn),
                  CLSA_KARG(hist), CLSA_KLOCAL(256 * 4)));
+    /* the codes made on the device as below, ahead of the read: no write of
+     * them after it (a blocking copy; the device idles meanwhile) */
+    cl_int sep = a->sep_byte;
+    CLSA_TRY(clsa__alloc(ctx, sizeof a->codes, &a->dcodes));
+    CLSA_TRY(RUN(ctx, 0, "pd_codes", 1, CLSA_KARG(hist), CLSA_KARG(sep), CLSA_KARG(a->dcodes)));
     CLSA_TRY(clsa__read(ctx, hist, 0, h, sizeof h));
     a->sigma = 0;
     memset(a->codes, 0, sizeof a->codes);
@@ -892,7 +898,9 @@ static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_
     cl_uint csym = a->sym, cb = a->b, ch0 = a->h0, csep = a->sep_byte >= 0;
     cl_mem codes = text; /* unread when the codes are in the text */
     clsa_status st = CLSA_OK;
-    if (a->sym == 1) {
+    if (a->sym == 1 && a->dcodes) {
+        codes = a->dcodes;
+    } else if (a->sym == 1) {
         CLSA_TRY(alloc(ctx, b, sizeof a->codes, &codes));
         CLSA_TRY(clsa__write(ctx, codes, 0, a->codes, sizeof a->codes));
     }
@@ -1079,6 +1087,7 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     w.sa_len = w.n;
     w.direct_ok = !ranks; /* ranks: the final ISA is wanted, kept as before */
     pd_alphabet a;
+    memset(&a, 0, sizeof a);
     cl_ulong nn = (cl_ulong)n;
     clsa_status st = CLSA_OK;
     ctx->stats.doubling_passes = 0;
@@ -1128,6 +1137,7 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     CLSA_TRY(clsa__progress(ctx, "inversion", 1.0));
 done:
     clsa__drop_long_views(ctx, &w);
+    clsa__free(ctx, &a.dcodes);
     release_all(ctx, &b);
     clsa__set_phase(ctx, prev);
     return st;
@@ -1191,6 +1201,7 @@ clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem *out, in
     }
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     clsa__drop_long_views(ctx, &w);
+    clsa__free(ctx, &a.dcodes);
     if (!st) st = clsa__pd_part_invert(ctx, p, &w, text, sa);
     release_all(ctx, &b);
     clsa__free(ctx, &p->dsplit);
