@@ -326,6 +326,15 @@ clsa_status clsa__radix_sort_capped(clsa_context *ctx, cl_mem keys, cl_mem value
                                       NULL, NULL);
 }
 
+clsa_status clsa__radix_sort_faulted(clsa_context *ctx, cl_mem ctl, int pending, int *faulted)
+{
+    cl_uint fault = 0;
+    clsa_status st = pending ? clsa__read(ctx, ctl, CLSA_RADIX_FAULT_AT, &fault, sizeof fault)
+                             : CLSA_OK;
+    *faulted = fault != 0;
+    return st;
+}
+
 clsa_status clsa__radix_sort_unchecked(clsa_context *ctx, cl_mem keys, cl_mem values, size_t n,
                                        int key_bytes, int value_bytes, unsigned begin_bit,
                                        unsigned end_bit, cl_mem scratch_keys,

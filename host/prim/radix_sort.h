@@ -49,4 +49,7 @@ clsa_status clsa__radix_sort_unchecked(clsa_context *ctx, cl_mem keys, cl_mem va
                                        unsigned end_bit, cl_mem scratch_keys,
                                        cl_mem scratch_values, size_t max_table_bytes, cl_mem ctl,
                                        int *pending);
+/* The check after unchecked sorts: *faulted = whether one of them faulted
+ * (the fault word read where pending says one was left in ctl). */
+clsa_status clsa__radix_sort_faulted(clsa_context *ctx, cl_mem ctl, int pending, int *faulted);
 #endif

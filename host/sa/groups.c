@@ -521,21 +521,26 @@ clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
                CLSA_KARG(lens));
 }
 
-/* The two sorts of clsa__groups_sort_long: by key2 (views 0 and 2), then
- * regrouped into views 1 and 3 and sorted by group.  Their single-pass
- * faults are read once, after both (ctl); *faulted: the sorts are to be
- * redone (the regroup clamps the positions it reads, so a faulted sort's
- * values are never used as an index out of range). */
-static clsa_status long_sorts(clsa_context *ctx, clsa__sa_work *w, cl_mem offs, cl_mem cstart,
-                              uint32_t count, uint32_t total, const cl_mem views[4],
-                              size_t table_bytes, cl_mem ctl, int *faulted)
+/* The two sorts of clsa__groups_sort_long, from the keys
+ * (grp_large_keys): by key2 (views 0 and 2), then regrouped into views 1
+ * and 3 and sorted by group.  Their single-pass faults are read once,
+ * after both (ctl); *faulted: the sorts are to be redone (the regroup
+ * clamps the positions it reads, so a faulted sort's values are never
+ * used as an index out of range). */
+static clsa_status long_sorts(clsa_context *ctx, clsa__sa_work *w, uint64_t h, cl_mem offs,
+                              cl_mem cstart, uint32_t count, uint32_t total,
+                              const cl_mem views[4], size_t table_bytes, cl_mem ctl, int *faulted)
 {
     int iw = w->index64 ? 8 : 4, pending = 0;
-    cl_uint f32, fault = 0;
+    cl_ulong n = w->n, hh = h;
+    cl_uint f32;
     cl_ulong f64;
     clsa_status st;
     *faulted = 0;
-    if ((st = clsa__radix_sort_unchecked(ctx, views[0], views[2], total, iw, iw, 0,
+    if ((st = RUN(w, "grp_large_keys", total, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(n),
+                  CLSA_KARG(hh), CLSA_KARG(offs), CLSA_KARG(cstart), CLSA_KARG(count),
+                  CLSA_KARG(total), CLSA_KARG(views[0]), CLSA_KARG(views[2]))) ||
+        (st = clsa__radix_sort_unchecked(ctx, views[0], views[2], total, iw, iw, 0,
                                          clsa__bits_of(w->n), views[1], views[3], table_bytes,
                                          ctl, &pending)) ||
         (st = RUN(w, "grp_large_regroup", total, CLSA_KARG(w->u), CLSA_KARG(offs),
@@ -548,10 +553,7 @@ static clsa_status long_sorts(clsa_context *ctx, clsa__sa_work *w, cl_mem offs, 
                                          clsa__bits_of(count - 1), views[0], views[2],
                                          table_bytes, ctl, &pending)))
         return st;
-    if (!pending) return CLSA_OK;
-    if ((st = clsa__read(ctx, ctl, CLSA_RADIX_FAULT_AT, &fault, sizeof fault))) return st;
-    *faulted = fault != 0;
-    return CLSA_OK;
+    return clsa__radix_sort_faulted(ctx, ctl, pending, faulted);
 }
 
 /* The bits of the long groups' joint key (group number above key2), 0
@@ -571,28 +573,20 @@ static clsa_status long_sort(clsa_context *ctx, clsa__sa_work *w, uint64_t h, cl
 {
     int iw = w->index64 ? 8 : 4, pending = 0;
     cl_ulong n = w->n, hh = h;
-    cl_uint kb = clsa__bits_of(w->n), f32, fault = 0;
+    cl_uint kb = clsa__bits_of(w->n), f32;
     cl_ulong f64;
     clsa_status st;
     if (!joint)
-        return (st = RUN(w, "grp_large_keys", total, CLSA_KARG(w->u), CLSA_KARG(w->isa),
-                         CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(offs), CLSA_KARG(cstart),
-                         CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(views[0]),
-                         CLSA_KARG(views[2])))
-                   ? st
-                   : long_sorts(ctx, w, offs, cstart, count, total, views, table_bytes, ctl,
-                                faulted);
-    *faulted = 0;
+        return long_sorts(ctx, w, h, offs, cstart, count, total, views, table_bytes, ctl,
+                          faulted);
     if ((st = RUN(w, "grp_large_joint_keys", total, CLSA_KARG(w->u), CLSA_KARG(w->isa),
                   CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(offs), CLSA_KARG(cstart),
                   CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(kb), CLSA_KARG(views[0]),
                   CLSA_KARG(views[2]))) ||
         (st = clsa__radix_sort_unchecked(ctx, views[0], views[2], total, iw, iw, 0, joint,
-                                         views[1], views[3], table_bytes, ctl, &pending)))
+                                         views[1], views[3], table_bytes, ctl, &pending)) ||
+        (st = clsa__radix_sort_faulted(ctx, ctl, pending, faulted)) || *faulted)
         return st;
-    if (pending && (st = clsa__read(ctx, ctl, CLSA_RADIX_FAULT_AT, &fault, sizeof fault)))
-        return st;
-    if ((*faulted = fault != 0)) return CLSA_OK;
     return RUN(w, "grp_large_joint_put", total, CLSA_KARG(views[0]), CLSA_KARG(views[2]),
                CLSA_KARG(offs), CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total),
                CLSA_KARG(w->u), FLAG_KARG(w, f32, f64));

@@ -53,7 +53,7 @@ typedef struct clsa__sa_work {
     int counts_zero;      /* the split zeroed counts for the next classify */
     /* the long groups' views of k kept from pass to pass (prefix_doubling.c
      * long_views; k stays the same buffer through the loop), released by
-     * clsa__drop_long_views before the loop's arrays are */
+     * its drop_long_views before the loop's arrays are */
     cl_mem lview[4], lview_k;
     size_t lview_bytes;
     int isa_unset;  /* clsa__groups_settle found only singletons: u holds
@@ -121,12 +121,11 @@ clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
 clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
                                       const clsa__grp_classes *c, cl_mem offs, cl_mem lens);
 
-void clsa__drop_long_views(clsa_context *ctx, clsa__sa_work *w);
-
 /* Groups longer than R1 sorted by key2 at distance h with radix sorts over
  * their suffixes only (one by group number and key2 together where both
- * fit an index, else by key2 then by group): views = keys, scratch keys, values, scratch values,
- * c->large_slots idx_t each, cut from free work arrays by the caller;
+ * fit an index, else by key2 then by group): views = keys, scratch keys,
+ * values, scratch values, c->large_slots idx_t each, cut from free work
+ * arrays by the caller;
  * table_bytes bounds the radix sort's digit table.  Reads the class lists
  * in k and the starts in sv before anything is written to the views;
  * marks new groups with w->flagged. */

@@ -32,12 +32,12 @@
                  (clsa__karg[]){__VA_ARGS__})
 
 typedef struct pd_alphabet {
-    unsigned sym;        /* bytes per symbol: 1 (codes[] maps them) or 2, 4 (codes in the text) */
+    unsigned sym;        /* bytes per symbol: 1 (dcodes maps them) or 2, 4 (codes in the text) */
     unsigned sigma;      /* distinct symbols */
     unsigned b, h0;      /* bits per symbol, symbols per key */
     int sep_byte;        /* bytes: the separator byte of a generalized SA (code 1), or -1 */
-    uint16_t codes[256]; /* byte -> 1..sigma */
-    cl_mem dcodes;       /* the same on the device (pd_codes), or NULL; the caller frees it */
+    cl_mem dcodes;       /* bytes: 256 ushorts, byte -> 1..sigma (pd_codes), or NULL; the
+                          * caller frees it */
     unsigned msd_b;      /* bits a symbol of the short key (pd_key_msd); 0: none */
     int msd;             /* the short key is expected to set most suffixes apart */
 } pd_alphabet;
@@ -73,17 +73,17 @@ static clsa_status alphabet(clsa_context *ctx, cl_mem text, uint64_t n, pd_alpha
     CLSA_TRY(clsa__fill_zero(ctx, hist, 0, sizeof h));
     CLSA_TRY(RUN(ctx, 0, "pd_histogram", groups * wg, CLSA_KARG(text), CLSA_KARG(nn),
                  CLSA_KARG(hist), CLSA_KLOCAL(256 * 4)));
-    /* the codes made on the device as below, ahead of the read: no write of
-     * them after it (a blocking copy; the device idles meanwhile) */
+    /* the codes made on the device, numbered as sigma counts below, ahead
+     * of the read: no write of them after it (a blocking copy; the device
+     * idles meanwhile) */
     cl_int sep = a->sep_byte;
-    CLSA_TRY(clsa__alloc(ctx, sizeof a->codes, &a->dcodes));
+    CLSA_TRY(clsa__alloc(ctx, 256 * sizeof(cl_ushort), &a->dcodes));
     CLSA_TRY(RUN(ctx, 0, "pd_codes", 1, CLSA_KARG(hist), CLSA_KARG(sep), CLSA_KARG(a->dcodes)));
     CLSA_TRY(clsa__read(ctx, hist, 0, h, sizeof h));
     a->sigma = 0;
-    memset(a->codes, 0, sizeof a->codes);
-    if (a->sep_byte >= 0 && h[a->sep_byte]) a->codes[a->sep_byte] = (uint16_t)++a->sigma;
+    if (a->sep_byte >= 0 && h[a->sep_byte]) a->sigma++;
     for (int c = 0; c < 256; c++)
-        if (h[c] && c != a->sep_byte) a->codes[c] = (uint16_t)++a->sigma;
+        if (h[c] && c != a->sep_byte) a->sigma++;
     /* codes 1..sigma, 0 = past the end */
     a->b = clsa__bits_of(a->sigma);
     a->h0 = 64 / a->b;
@@ -216,15 +216,14 @@ static clsa_status sort_halves(clsa_context *ctx, cl_mem text, clsa__sa_work *w,
     if (!given && ctx->tune.onesweep && w->m <= ctx->tune.radix_blind)
         CLSA_TRY(clsa__alloc(ctx, CLSA_RADIX_CTL_BYTES, &ctl));
     for (int round = 0; round < 2; round++) {
-        int pending = 0;
-        cl_uint fault = 0;
+        int pending = 0, faulted = 0;
         if (round) ctx->tune.onesweep = 0; /* as radix_sort.c after a fault */
         CLSA_TRY(sort_lo(ctx, text, w, a, codes, given, ctl, &pending));
         if (two)
             CLSA_TRY(sort_hi(ctx, text, w, a, codes, w->k, w->u, (size_t)w->m, w->sk, w->sv, ctl,
                              &pending));
-        if (pending) CLSA_TRY(clsa__read(ctx, ctl, CLSA_RADIX_FAULT_AT, &fault, sizeof fault));
-        if (!fault) goto done;
+        CLSA_TRY(clsa__radix_sort_faulted(ctx, ctl, pending, &faulted));
+        if (!faulted) goto done;
     }
     st = clsa__fail(ctx, CLSA_ERR_OPENCL, "suffix array: the initial sorts faulted twice");
 done:
@@ -537,6 +536,13 @@ done:
     return st;
 }
 
+/* Whether an earlier pass's long-group views (long_views) are of k and
+ * at least b bytes long. */
+static int views_fit(const clsa__sa_work *w, size_t b)
+{
+    return w->lview[0] && w->lview_k == w->k && b <= w->lview_bytes;
+}
+
 /* Byte offsets of the long groups' sort arrays (clsa__groups_sort_long:
  * keys, scratch keys, values, scratch values) in the work arrays: all four
  * in k, or (*uses_sk) keys and values in k, the scratch in sk at the same
@@ -551,8 +557,7 @@ static int long_layout(clsa_context *ctx, const clsa__sa_work *w, uint64_t slots
         kcap < cap)
         kcap = cap;
     /* an earlier pass's views where they still fit (long_views) */
-    if (w->lview[0] && w->lview_k == w->k && b <= w->lview_bytes &&
-        3 * round_up(w->lview_bytes, a) + w->lview_bytes <= kcap)
+    if (views_fit(w, b) && 3 * round_up(w->lview_bytes, a) + w->lview_bytes <= kcap)
         b = w->lview_bytes;
     for (int i = 0; i < 4; i++) off[i] = i * round_up(b, a);
     *uses_sk = off[3] + b > kcap;
@@ -562,7 +567,7 @@ static int long_layout(clsa_context *ctx, const clsa__sa_work *w, uint64_t slots
     return off[2] + b <= cap;
 }
 
-void clsa__drop_long_views(clsa_context *ctx, clsa__sa_work *w)
+static void drop_long_views(clsa_context *ctx, clsa__sa_work *w)
 {
     for (int i = 0; i < 4; i++) {
         clsa__release_mem(ctx, w->lview[i]);
@@ -582,12 +587,11 @@ static clsa_status long_views(clsa_context *ctx, clsa__sa_work *w, size_t bytes,
 {
     size_t a = align_elems(ctx, 1);
     *kept = !uses_sk;
-    if (!uses_sk && w->lview[0] && w->lview_k == w->k && bytes <= w->lview_bytes &&
-        off[1] == round_up(w->lview_bytes, a)) {
+    if (!uses_sk && views_fit(w, bytes) && off[1] == round_up(w->lview_bytes, a)) {
         memcpy(views, w->lview, sizeof w->lview);
         return CLSA_OK;
     }
-    if (!uses_sk) clsa__drop_long_views(ctx, w);
+    if (!uses_sk) drop_long_views(ctx, w);
     for (int i = 0; i < 4; i++) {
         clsa_status st = sub_view(ctx, uses_sk && (i & 1) ? w->sk : w->k, off[i], bytes, &views[i]);
         if (st) {
@@ -898,12 +902,7 @@ static clsa_status initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, pd_
     cl_uint csym = a->sym, cb = a->b, ch0 = a->h0, csep = a->sep_byte >= 0;
     cl_mem codes = text; /* unread when the codes are in the text */
     clsa_status st = CLSA_OK;
-    if (a->sym == 1 && a->dcodes) {
-        codes = a->dcodes;
-    } else if (a->sym == 1) {
-        CLSA_TRY(alloc(ctx, b, sizeof a->codes, &codes));
-        CLSA_TRY(clsa__write(ctx, codes, 0, a->codes, sizeof a->codes));
-    }
+    if (a->sym == 1) codes = a->dcodes; /* alphabet made them */
     if (!given) {
         CLSA_TRY(alloc(ctx, b, n * iw, &w->k));
         CLSA_TRY(alloc(ctx, b, n * iw, &w->sk));
@@ -1030,7 +1029,7 @@ static clsa_status invert(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
     size_t iw = w->index64 ? 8 : 4;
     cl_ulong nn = w->n;
     cl_mem dead[4] = {w->u, w->k, w->sk, w->sv}; /* the loop's work arrays (m = 0) */
-    clsa__drop_long_views(ctx, w);
+    drop_long_views(ctx, w);
     for (int i = 0; i < 4; i++)
         if (dead[i] != w->isa) release(ctx, b, dead[i]);
     w->u = w->k = w->sk = w->sv = NULL;
@@ -1136,7 +1135,7 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     }
     CLSA_TRY(clsa__progress(ctx, "inversion", 1.0));
 done:
-    clsa__drop_long_views(ctx, &w);
+    drop_long_views(ctx, &w);
     clsa__free(ctx, &a.dcodes);
     release_all(ctx, &b);
     clsa__set_phase(ctx, prev);
@@ -1200,7 +1199,7 @@ clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem *out, in
         if (w.m) st = doubling_pass(ctx, &w, h);
     }
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
-    clsa__drop_long_views(ctx, &w);
+    drop_long_views(ctx, &w);
     clsa__free(ctx, &a.dcodes);
     if (!st) st = clsa__pd_part_invert(ctx, p, &w, text, sa);
     release_all(ctx, &b);
