@@ -198,25 +198,31 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
      * barriers stay out of conditional code, which some CPU compilers
      * (PoCL) handle badly. */
 #if RANK_WARP
+    /* The keys and ranks (32 registers a work-item) die once placed, so
+     * the digits' global scan and the look-back come after the placing;
+     * with the unguarded full tiles and PIN (radix_rank.cl) the kernel
+     * takes 56 registers on the H100 instead of 110 (BENCHMARKS.md run
+     * 35a: four work-groups a core instead of two). */
     key_t k[ITEMS];
     uint rk[ITEMS];
     load_warp(kin, base, valid, k, lid);
     count_warp(k, rk, shift, dmask, cnt, wx, buf, lid, lsize);
-    scan_digits(counts + pass * 256, dbase, nd, wx, wy, lid, lsize);
+    scan_warp(k, rk, shift, dmask, cnt, wx, wy, lid, lsize);
     /* The counts are known before the keys are placed: published now, the
      * tiles after this one find them sooner (Onesweep's early counts).
      * The padding keys of a last partial tile all have the last digit. */
     for (uint d = lid; d < nd; d += lsize) {
-        uint c = warp_digit_count(cnt, d, nd, lsize) - (d == dmask ? lsize * ITEMS - valid : 0u);
+        uint start = warp_digit_start(cnt, d);
+        uint c = (d == dmask ? valid : warp_digit_start(cnt, d + 1)) - start;
+        dstart[d] = start;
         dend[d] = c;
-        atomic_xchg(&own[d], g == 0 ? ST_PREFIX | (dbase[d] + c) : ST_AGG | c);
+        if (g) atomic_xchg(&own[d], ST_AGG | c);
     }
-    scan_warp(k, rk, shift, dmask, cnt, wx, wy, lid, lsize);
     for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
 #if VAL_BYTES && VAL_TILE
     place_values_warp(vin, base, valid, rk, pbuf, lid); /* in flight during the look-back */
 #endif
-    for (uint d = lid; d < nd; d += lsize) dstart[d] = warp_digit_start(cnt, d);
+    scan_digits(counts + pass * 256, dbase, nd, wx, wy, lid, lsize);
 #else
     rank_tile(kin, base, valid, shift, dmask, tile, perm, (__local ushort *)cnt, wx, wy, lid,
               lsize, VAL_BYTES != 0);
@@ -232,7 +238,7 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
     for (uint d = lid; d < nd; d += lsize) {
         uint c = dend[d] - dstart[d];
         dend[d] = c;
-        atomic_xchg(&own[d], g == 0 ? ST_PREFIX | (dbase[d] + c) : ST_AGG | c);
+        if (g) atomic_xchg(&own[d], ST_AGG | c);
     }
 #endif
     /* Look back digit by digit (the same work-item's digits as above),
@@ -242,7 +248,7 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
     for (uint d = lid; d < nd; d += lsize) {
         uint c = dend[d], t = g;
         uint before = g == 0 ? dbase[d] : look_back(status, &t, d, nd);
-        if (g) atomic_xchg(&own[d], ST_PREFIX | (before + c));
+        atomic_xchg(&own[d], ST_PREFIX | (before + c)); /* tile 0's first word */
         dbase[d] = before - dstart[d];
         done += t == 0;
     }

@@ -318,6 +318,10 @@ static uint warp_bcast(uint v, uint src, __local uint *x, uint lid)
 }
 /* Orders the local accesses of the warp's lanes around it. */
 static void warp_sync(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
+/* Makes v final where it stands: LLVM would sink a key's rank (a shuffled
+ * count plus a popcount) past the scan's barriers to where it is used,
+ * keeping its parts live instead of the sum (2-3 registers a key). */
+#define PIN(v) asm volatile("" : "+r"(v))
 #else
 static uint warp_match(uint d, __local uint *x, uint lid)
 {
@@ -337,6 +341,7 @@ static uint warp_bcast(uint v, uint src, __local uint *x, uint lid)
 /* One of these follows every warp_bcast, so x is read before warp_match
  * writes it again. */
 static void warp_sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
+#define PIN(v)
 #endif
 
 #if RANK_WARP == 1
@@ -379,10 +384,13 @@ static uint warp_pos(uint j, uint lid)
  * warp_pos, padded with PAD_KEY (whose digit is the last). */
 static void load_warp(const __global key_t *kin, ulong base, uint valid, key_t *k, uint lid)
 {
-    for (uint j = 0; j < ITEMS; j++) {
-        uint p = warp_pos(j, lid);
-        k[j] = p < valid ? kin[base + p] : PAD_KEY;
-    }
+    /* item j is WARP * j past item 0: a full tile (all but the last)
+     * loads from one address with constant offsets, unguarded */
+    const __global key_t *src = kin + base + warp_pos(0, lid);
+    if (valid == get_local_size(0) * ITEMS)
+        for (uint j = 0; j < ITEMS; j++) k[j] = src[j * WARP];
+    else
+        for (uint j = 0; j < ITEMS; j++) k[j] = warp_pos(j, lid) < valid ? src[j * WARP] : PAD_KEY;
 }
 
 /* Ranks the keys k[] (load_warp) by digit in two steps.  count_warp:
@@ -428,7 +436,9 @@ static void count_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local
             before = wc[WC(w, d, ndig)];
             wc[WC(w, d, ndig)] = before + popcount(peers);
         }
-        rk[j] = warp_bcast(before, leader, x, lid) + popcount(peers & below);
+        /* the digit rides below the rank (see scan_warp) */
+        rk[j] = (warp_bcast(before, leader, x, lid) + popcount(peers & below)) << 8 | d;
+        PIN(rk[j]);
 #if RANK_MATCH == 3
         if ((peers & below) == 0u) mm[WC(w, d, ndig)] = 0; /* all lanes read it */
 #endif
@@ -464,7 +474,10 @@ static void scan_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local 
         run += c;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = 0; j < ITEMS; j++) rk[j] += wc[WC(w, digit_of(k[j], shift, dmask), ndig)];
+    /* The digit from rk, not from k: the counters' addresses of
+     * count_warp, which the compiler would otherwise keep for this loop,
+     * are not live across the scan (H100: 2 registers a key). */
+    for (uint j = 0; j < ITEMS; j++) rk[j] = (rk[j] >> 8) + wc[WC(w, rk[j] & 0xffu, ndig)];
 }
 
 /* Tile count of digit d from count_warp's counters (before scan_warp). */
@@ -517,10 +530,12 @@ static void place_values_warp(const __global val_t *vin, ulong base, uint valid,
                               __local ulong *vtile, uint lid)
 {
     __local val_t *vals = (__local val_t *)vtile;
-    for (uint j = 0; j < ITEMS; j++) {
-        uint p = warp_pos(j, lid);
-        if (p < valid) vals[TPAD(rk[j])] = vin[base + p];
-    }
+    const __global val_t *src = vin + base + warp_pos(0, lid); /* as load_warp */
+    if (valid == get_local_size(0) * ITEMS)
+        for (uint j = 0; j < ITEMS; j++) vals[TPAD(rk[j])] = src[j * WARP];
+    else
+        for (uint j = 0; j < ITEMS; j++)
+            if (warp_pos(j, lid) < valid) vals[TPAD(rk[j])] = src[j * WARP];
 }
 #endif
 
@@ -538,9 +553,10 @@ static void write_tile_warp(__global key_t *kout,
 #if VAL_BYTES && VAL_TILE
     const __local key_t *tile = (const __local key_t *)buf;
     const __local val_t *vals = (const __local val_t *)vtile;
+    uint full = valid == lsize * ITEMS;
     for (uint j = 0; j < ITEMS; j++) {
         uint r = j * lsize + lid;
-        if (r < valid) {
+        if (full || r < valid) {
             key_t key = tile[TPAD(r)];
             uint at = dbase[digit_of(key, shift, dmask)] + r;
             kout[at] = key;
