@@ -46,10 +46,19 @@ static uint digit_of(key_t k, uint shift, uint dmask) { return (uint)(k >> shift
 static uint load_keys(const __global key_t *keys, ulong base, uint valid, key_t *k, key_t *or_k,
                       key_t *and_k, uint lid, uint lsize)
 {
+    const __global key_t *src = keys + base + lid;
+    if (valid == lsize * ITEMS) { /* all tiles but the last: unguarded */
+        for (uint j = 0; j < ITEMS; j++) {
+            k[j] = src[j * lsize];
+            *or_k |= k[j];
+            *and_k &= k[j];
+        }
+        return ITEMS;
+    }
     uint m = 0;
     for (uint j = 0; j < ITEMS; j++) {
         uint r = j * lsize + lid;
-        k[j] = r < valid ? keys[base + r] : 0;
+        k[j] = r < valid ? src[j * lsize] : 0;
         if (r < valid) {
             *or_k |= k[j];
             *and_k &= k[j];
