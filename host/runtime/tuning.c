@@ -222,11 +222,12 @@ void clsa__tuning_init(clsa_tuning *t)
      * the device 6.0 -> 9.4 GB/s, random DNA 3.5 -> 4.8). */
     t->init_msd = 1;
     t->isa_lazy = 1;
-    /* Its look-back reads the words of this many tiles at once: 2 on
-     * NVIDIA (run 18i, 2^28 pairs: 18.4 -> 17.2 ms of single passes at 4
-     * against 1; run 25a, the sort of 2^28 pairs: 12.70 / 12.71 ms at 2
-     * against 13.11 / 13.06 at 4). */
-    t->lookback = t->radix_warp ? 2 : 1;
+    /* Its look-back reads the words of this many tiles at once: one (H100,
+     * BENCHMARKS.md run 35e, 2^28 pairs: single passes 10.74 / 10.70 ms at
+     * 1 against 11.08 / 11.11 at 2; the SA's rows within their spread).
+     * With the 110-register kernel of before, 2 had been faster (runs 18i,
+     * 25a). */
+    t->lookback = 1;
     t->pool = 1;
     t->copy_threads = 1;
     t->copy_min = (size_t)64 << 20;
