@@ -403,7 +403,8 @@ static void load_warp(const __global key_t *kin, ulong base, uint valid, key_t *
 }
 
 /* Ranks the keys k[] (load_warp) by digit in two steps.  count_warp:
- * rk[j] = the key's rank among the keys of its digit in its warp, and
+ * rk[j] = the key's rank among the keys of its digit in its warp (<< 8,
+ * the digit in the low byte), and
  * wc[WC(w, d, ndig)] = warp w's count of digit d; wc: (lsize / WARP) *
  * (dmask + 1) uints; x: group_exclusive_scan's scratch (also serves the
  * emulated warp_match); scratch: the tile buffer, unused until the tile is
@@ -487,14 +488,6 @@ static void scan_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local 
      * count_warp, which the compiler would otherwise keep for this loop,
      * are not live across the scan (H100: 2 registers a key). */
     for (uint j = 0; j < ITEMS; j++) rk[j] = (rk[j] >> 8) + wc[WC(w, rk[j] & 0xffu, ndig)];
-}
-
-/* Tile count of digit d from count_warp's counters (before scan_warp). */
-static uint warp_digit_count(const __local uint *wc, uint d, uint ndig, uint lsize)
-{
-    uint c = 0;
-    for (uint w = 0; w < lsize / WARP; w++) c += wc[WC(w, d, ndig)];
-    return c;
 }
 
 /* Digit d's first place in the tile scan_warp sorted (warp 0's counter,
