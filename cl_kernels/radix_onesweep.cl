@@ -207,7 +207,7 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
     uint rk[ITEMS];
     load_warp(kin, base, valid, k, lid);
     count_warp(k, rk, shift, dmask, cnt, wx, buf, lid, lsize);
-    scan_warp(k, rk, shift, dmask, cnt, wx, wy, lid, lsize);
+    scan_warp(rk, dmask, cnt, wx, wy, lid, lsize);
     /* The counts are known before the keys are placed: published now, the
      * tiles after this one find them sooner (Onesweep's early counts).
      * The padding keys of a last partial tile all have the last digit. */

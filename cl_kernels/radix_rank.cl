@@ -466,8 +466,8 @@ static void count_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local
  * by a value the compiler cannot see (Oclgrind's checker stops on the
  * freeze LLVM emits for one).  No barrier at the end: wc is read-only from
  * here, and the caller's next barrier covers what it writes. */
-static void scan_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local uint *wc,
-                      __local uint *x, __local uint *y, uint lid, uint lsize)
+static void scan_warp(uint *rk, uint dmask, __local uint *wc, __local uint *x, __local uint *y,
+                      uint lid, uint lsize)
 {
     uint ndig = dmask + 1, nw = lsize / WARP, w = lid / WARP;
     uint ne = ndig * nw, per = (ndig + WARP - 1) / WARP, e0 = min(ne, lid * per),
@@ -593,7 +593,7 @@ static void scatter_warp(const __global key_t *kin, __global key_t *kout,
     uint rk[ITEMS];
     load_warp(kin, base, valid, k, lid);
     count_warp(k, rk, shift, dmask, wc, x, buf, lid, lsize);
-    scan_warp(k, rk, shift, dmask, wc, x, y, lid, lsize);
+    scan_warp(rk, dmask, wc, x, y, lid, lsize);
     for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
 #if VAL_BYTES && VAL_TILE
     place_values_warp(vin, base, valid, rk, vtile, lid);
