@@ -36,8 +36,16 @@ static size_t perm_bytes(const sort_run *r, size_t t)
     if (r->vb && !r->warp) return t * 2;
     return r->vtile ? t * (size_t)r->vb : 8;
 }
-static size_t counter_bytes(const sort_run *r, size_t wg, size_t digits)
+/* The single pass keeps the warp ranking's counters (one uint per warp
+ * and digit: 32 bytes a work-item for 8-bit digits) in the value tile,
+ * which is empty until they are read (radix_onesweep.cl WC_IN_VTILE). */
+static int counters_in_vtile(const sort_run *r, size_t items)
 {
+    return r->onesweep && r->warp && r->vtile && items * (size_t)r->vb >= 32;
+}
+static size_t counter_bytes(const sort_run *r, size_t wg, size_t items, size_t digits)
+{
+    if (counters_in_vtile(r, items)) return 4;
     return r->warp ? wg / RANK_WARP_LANES * digits * 4 : clsa__radix_counter_elems(wg, r->sub) * 2;
 }
 
@@ -45,7 +53,7 @@ size_t clsa__radix_scatter_local(const sort_run *r, size_t wg, size_t items)
 {
     size_t t = clsa__radix_tile_elems(wg * items), w = (size_t)(r->kb > r->vb ? r->kb : r->vb);
     size_t digits = (size_t)1 << r->bits;
-    return t * w + perm_bytes(r, t) + counter_bytes(r, wg, digits) + 2 * wg * 4 +
+    return t * w + perm_bytes(r, t) + counter_bytes(r, wg, items, digits) + 2 * wg * 4 +
            4 * digits * (r->onesweep ? 3 : 1) + 64;
 }
 
@@ -57,7 +65,8 @@ clsa_status clsa__radix_rank_args(const sort_run *r, cl_kernel k, const char *na
     clsa_status st;
     if ((st = clsa__arg_local(ctx, k, name, a++, t * w)) ||
         (st = clsa__arg_local(ctx, k, name, a++, perm_bytes(r, t))) ||
-        (st = clsa__arg_local(ctx, k, name, a++, counter_bytes(r, r->wg, (size_t)dmask + 1))) ||
+        (st = clsa__arg_local(ctx, k, name, a++,
+                              counter_bytes(r, r->wg, r->items, (size_t)dmask + 1))) ||
         (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
         (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
         (st = clsa__arg_local(ctx, k, name, a++, ((size_t)dmask + 1) * 4)))
@@ -71,6 +80,13 @@ static size_t pow2_floor(size_t x)
     size_t p = 1;
     while (p * 2 <= x) p *= 2;
     return p;
+}
+
+/* The next smaller item count tried: the power of two below, then halves. */
+static size_t smaller(size_t items)
+{
+    size_t p = pow2_floor(items);
+    return p < items ? p : items / 2;
 }
 
 static clsa_status get_kernels(sort_run *r)
@@ -98,8 +114,10 @@ static clsa_status get_kernels(sort_run *r)
          * pass, + 16 only those of unchecked sorts */
         unsigned fault = t->onesweep_fault;
         fault = fault < 16 || r->ctl ? fault % 16 : 0;
-        snprintf(opts + len, sizeof opts - (size_t)len, " -DONESWEEP_FAULT=%u -DLOOKBACK=%u",
-                 fault, r->ctx->tune.lookback);
+        snprintf(opts + len, sizeof opts - (size_t)len,
+                 " -DONESWEEP_FAULT=%u -DLOOKBACK=%u -DWC_IN_VTILE=%d -DEARLY_COUNTS=%u",
+                 fault, r->ctx->tune.lookback, counters_in_vtile(r, r->items),
+                 r->ctx->tune.onesweep_early);
         return clsa__radix_onesweep_kernels(r, opts);
     }
     clsa_status st = clsa__kernel(r->ctx, "radix_rank+radix_sort", 0, opts, "radix_hist", &r->hist);
@@ -126,16 +144,25 @@ static clsa_status choose_shape_once(sort_run *r)
 {
     const clsa_tuning *t = &r->ctx->tune;
     size_t wg = pow2_floor(t->sort_wg ? t->sort_wg : 1);
-    size_t items = pow2_floor(t->radix_items ? t->radix_items : 1);
+    /* any item count: the tile need not be a power of two (H100: 20 u32
+     * pairs a work-item fit 48 KB, where the counters share the value
+     * tile) */
+    size_t items = t->radix_items ? t->radix_items : 1;
     if (items > 32) items = 32;
     if (wg > t->max_wg) wg = pow2_floor(t->max_wg ? t->max_wg : 1);
     if (wg < RANK_WARP_LANES) r->warp = 0;
     r->vtile = r->warp && r->vb && (t->radix_vtile == 2 || (t->radix_vtile && r->onesweep));
-    while (wg * items > MAX_TILE) items > 1 ? (items /= 2) : (wg /= 2);
+    while (wg * items > MAX_TILE) items > 1 ? (items = smaller(items)) : (wg /= 2);
     uint64_t lm = t->local_mem ? t->local_mem : 16384;
     /* the value tile is the first thing to go, the tuned shape the last */
-    while (clsa__radix_scatter_local(r, wg, items) > lm && wg * items > 1)
-        r->vtile ? (void)(r->vtile = 0) : items > 1 ? (void)(items /= 2) : (void)(wg /= 2);
+    while (clsa__radix_scatter_local(r, wg, items) > lm && wg * items > 1) {
+        if (r->vtile)
+            r->vtile = 0;
+        else if (items > 1)
+            items = smaller(items);
+        else
+            wg /= 2;
+    }
     if (clsa__radix_scatter_local(r, wg, items) > lm)
         return clsa__fail(r->ctx, CLSA_ERR_UNSUPPORTED,
                           "radix sort: device local memory (%llu bytes) is too small",

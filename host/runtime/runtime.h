@@ -111,6 +111,8 @@ typedef struct clsa_tuning {
     unsigned lazy_shift;      /* tests: s > 0 makes a bit of its need bitmap cover
                                * 2^(s - 1) positions (0: by size, prefix_doubling.c) */
     unsigned lookback;        /* its look-back reads this many tiles' words at once */
+    unsigned onesweep_early;  /* its warp ranking publishes the tile's digit counts
+                                 from a local histogram before ranking (1) */
     unsigned onesweep_fault;  /* tests only: p > 0 makes single pass p - 1 fault;
                                * p + 16 only in unchecked sorts (radix_sort.h) */
     unsigned onesweep_tables; /* its look-back tables: 0 one a pass where they fit
@@ -161,8 +163,8 @@ typedef struct clsa_tuning {
  * grow with the input: llvmpipe (rusticl) ends every loop of an invocation
  * once 65535 iterations have run in all, silently (docs/DESIGN.md). */
 #define CLSA_LOOP_BUDGET 16384
-#define CLSA_MAX_PROGRAMS 64
-#define CLSA_MAX_KERNELS 256
+#define CLSA_MAX_PROGRAMS 128
+#define CLSA_MAX_KERNELS 512
 /* Extra queues for copies split over threads (copy_threads.c). */
 #define CLSA_COPY_QUEUES 7
 /* Most host threads of a staged copy (staged_copy.c). */

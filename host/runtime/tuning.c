@@ -48,6 +48,7 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "onesweep_tables")) t->onesweep_tables = v > 2 ? 2 : (unsigned)v;
     else if (!strcmp(key, "onesweep_max")) t->onesweep_max = (size_t)v;
     else if (!strcmp(key, "lookback")) t->lookback = v < 1 ? 1 : v > 32 ? 32 : (unsigned)v;
+    else if (!strcmp(key, "onesweep_early")) t->onesweep_early = v != 0;
     else if (!strcmp(key, "ooc")) t->out_of_core = v != 0;
     else if (!strcmp(key, "pool")) t->pool = v != 0;
     else if (!strcmp(key, "copy_threads")) t->copy_threads = v > 8 ? 8 : (unsigned)v;
@@ -175,6 +176,13 @@ void clsa__tuning_init(clsa_tuning *t)
     if (t->radix_warp && t->wg >= 256) {
         t->sort_wg = 256;
         t->radix_items = 16;
+        /* 20 keys (a tile of 5120): fewer tiles to look back over, and
+         * with the single pass's counters in the value tile u32 pairs fit
+         * 48 KB (H200, BENCHMARKS.md run 36b, 2^28 u32 pairs: single
+         * passes 8.6 -> 7.7 ms; 64 registers, still four work-groups a
+         * core).  Only where local memory takes it: 64-bit keys fall back
+         * to 16 (radix_sort.c). */
+        t->radix_items = 20;
     }
     /* S groups are sorted in local memory (bitonic_segsort.cl; the merge
      * passes of merge_segsort.cl use the same tile), which holds a key of
