@@ -23,9 +23,6 @@
 #ifndef WC_IN_VTILE
 #define WC_IN_VTILE 0
 #endif
-#ifndef EARLY_COUNTS
-#define EARLY_COUNTS 0
-#endif
 #define ST_AGG 0x40000000u    /* the tile's own count of the digit */
 #define ST_PREFIX 0x80000000u /* global start of the digit + counts of tiles <= this */
 #define ST_VALUE 0x3fffffffu
@@ -187,7 +184,7 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
         tile_no = atomic_inc(&ctl[CTL_TICKET + pass]);
         skip = status_load(&ctl[CTL_FAULT]);
     }
-#if !RANK_WARP || EARLY_COUNTS
+#if !RANK_WARP
     for (uint d = lid; d < nd; d += lsize) dstart[d] = dend[d] = 0;
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -218,19 +215,6 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
     key_t k[ITEMS];
     uint rk[ITEMS];
     load_warp(kin, base, valid, k, lid);
-#if EARLY_COUNTS
-    /* The tile's digit counts from a local histogram (runs of a digit
-     * added once), published before the ranking, as Onesweep's early
-     * counts: the tiles after this one find them sooner. */
-    {
-        uint m = 0;
-        for (uint j = 0; j < ITEMS; j++) m = warp_pos(j, lid) < valid ? j + 1 : m;
-        count_digits(k, m, shift, dmask, dend);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint d = lid; d < nd; d += lsize)
-            if (g) atomic_xchg(&own[d], ST_AGG | dend[d]);
-    }
-#endif
     count_warp(k, rk, shift, dmask, cnt, wx, buf, lid, lsize);
     scan_warp(rk, dmask, cnt, wx, wy, lid, lsize);
     /* The counts are known before the keys are placed: published now, the
@@ -238,12 +222,10 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
      * The padding keys of a last partial tile all have the last digit. */
     for (uint d = lid; d < nd; d += lsize) {
         uint start = warp_digit_start(cnt, d);
-        dstart[d] = start;
-#if !EARLY_COUNTS
         uint c = (d == dmask ? valid : warp_digit_start(cnt, d + 1)) - start;
+        dstart[d] = start;
         dend[d] = c;
         if (g) atomic_xchg(&own[d], ST_AGG | c);
-#endif
     }
     for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
     scan_digits(counts + pass * 256, dbase, nd, wx, wy, lid, lsize);

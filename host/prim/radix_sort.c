@@ -115,9 +115,8 @@ static clsa_status get_kernels(sort_run *r)
         unsigned fault = t->onesweep_fault;
         fault = fault < 16 || r->ctl ? fault % 16 : 0;
         snprintf(opts + len, sizeof opts - (size_t)len,
-                 " -DONESWEEP_FAULT=%u -DLOOKBACK=%u -DWC_IN_VTILE=%d -DEARLY_COUNTS=%u",
-                 fault, r->ctx->tune.lookback, counters_in_vtile(r, r->items),
-                 r->ctx->tune.onesweep_early);
+                 " -DONESWEEP_FAULT=%u -DLOOKBACK=%u -DWC_IN_VTILE=%d", fault,
+                 r->ctx->tune.lookback, counters_in_vtile(r, r->items));
         return clsa__radix_onesweep_kernels(r, opts);
     }
     clsa_status st = clsa__kernel(r->ctx, "radix_rank+radix_sort", 0, opts, "radix_hist", &r->hist);
@@ -144,9 +143,8 @@ static clsa_status choose_shape_once(sort_run *r)
 {
     const clsa_tuning *t = &r->ctx->tune;
     size_t wg = pow2_floor(t->sort_wg ? t->sort_wg : 1);
-    /* any item count: the tile need not be a power of two (H100: 20 u32
-     * pairs a work-item fit 48 KB, where the counters share the value
-     * tile) */
+    /* any item count: the tile need not be a power of two (NVIDIA's 48 KB
+     * take 256 x 20 u32 pairs where the counters share the value tile) */
     size_t items = t->radix_items ? t->radix_items : 1;
     if (items > 32) items = 32;
     if (wg > t->max_wg) wg = pow2_floor(t->max_wg ? t->max_wg : 1);

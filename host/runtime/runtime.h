@@ -111,8 +111,6 @@ typedef struct clsa_tuning {
     unsigned lazy_shift;      /* tests: s > 0 makes a bit of its need bitmap cover
                                * 2^(s - 1) positions (0: by size, prefix_doubling.c) */
     unsigned lookback;        /* its look-back reads this many tiles' words at once */
-    unsigned onesweep_early;  /* its warp ranking publishes the tile's digit counts
-                                 from a local histogram before ranking (1) */
     unsigned onesweep_fault;  /* tests only: p > 0 makes single pass p - 1 fault;
                                * p + 16 only in unchecked sorts (radix_sort.h) */
     unsigned onesweep_tables; /* its look-back tables: 0 one a pass where they fit

@@ -48,7 +48,6 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "onesweep_tables")) t->onesweep_tables = v > 2 ? 2 : (unsigned)v;
     else if (!strcmp(key, "onesweep_max")) t->onesweep_max = (size_t)v;
     else if (!strcmp(key, "lookback")) t->lookback = v < 1 ? 1 : v > 32 ? 32 : (unsigned)v;
-    else if (!strcmp(key, "onesweep_early")) t->onesweep_early = v != 0;
     else if (!strcmp(key, "ooc")) t->out_of_core = v != 0;
     else if (!strcmp(key, "pool")) t->pool = v != 0;
     else if (!strcmp(key, "copy_threads")) t->copy_threads = v > 8 ? 8 : (unsigned)v;
@@ -175,7 +174,6 @@ void clsa__tuning_init(clsa_tuning *t)
      * 19.6 against 21.0 ms at 128 x 32; xml.txt@16Mi on the device +14%). */
     if (t->radix_warp && t->wg >= 256) {
         t->sort_wg = 256;
-        t->radix_items = 16;
         /* 20 keys (a tile of 5120): fewer tiles to look back over, and
          * with the single pass's counters in the value tile u32 pairs fit
          * 48 KB (H200, BENCHMARKS.md run 36b, 2^28 u32 pairs: single
