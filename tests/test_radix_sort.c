@@ -112,10 +112,10 @@ static void check_one(layout l, enum pattern p, size_t n, unsigned b, unsigned e
     ctx->tune.radix_reg = (unsigned)(seed & 1);
     ctx->tune.radix_vtile = (unsigned)(seed & 1) * 2;
     ctx->tune.radix_match = (unsigned)(seed & 1) * 3; /* the local-memory match */
-    /* tiles of 20 keys a work-item (not a power of two; with the value
-     * tile, the single pass's counters live in it) beside the tuned count
-     * (under Oclgrind the small tiles of CLSA_TUNE) */
-    if (!tu_small()) ctx->tune.radix_items = (seed >> 1 & 1) ? 20 : tuned_items;
+    /* tiles of 20 keys a work-item (10 under Oclgrind, whose tiles are
+     * small: not a power of two; with the value tile, the single pass's
+     * counters live in it) beside the tuned count */
+    ctx->tune.radix_items = (seed >> 1 & 1) ? (tu_small() ? 10 : 20) : tuned_items;
     /* the single pass's look-back tables: one a pass, or one zeroed
      * before each pass, or as they fit */
     ctx->tune.onesweep_tables = (unsigned)(seed % 3);

@@ -78,6 +78,9 @@ def variants():
         v.append(("radix_rank+radix_onesweep", 0,
                   radix % kv + " -DRANK_WARP=2 -DVAL_TILE=1 -DRANK_MATCH=3"))
     v.append(("radix_rank+radix_onesweep", 0, radix % (4, 4) + " -DRANK_WARP=2 -DONESWEEP_FAULT=2"))
+    # NVIDIA's shape: 20 keys a work-item, the warp counters in the value tile
+    v.append(("radix_rank+radix_onesweep", 0, (radix % (4, 4)).replace("ITEMS=32", "ITEMS=20") +
+              " -DRANK_WARP=2 -DVAL_TILE=1 -DRANK_MATCH=3 -DWC_IN_VTILE=1"))
     # Segmented-sort layouts: clsa__segmented_sort (key = value width =
     # index width, values or none) and clsa_batched_sort (u32/float keys,
     # CSR, 64-bit offsets).
