@@ -253,31 +253,8 @@ clsa_status clsa__write_nowait(clsa_context *ctx, cl_mem dst, size_t off, const 
     return timed(ctx, err, ev, "clEnqueueWriteBuffer");
 }
 
-/* A small read that waits by polling its event: a blocking read returns
- * only once the driver's waiting thread wakes, which leaves the device
- * idle after the queue drains (docs/BENCHMARKS.md run 37).  Errors of the
- * read or of earlier commands come back through the event's status. */
-static clsa_status read_polled(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes)
-{
-    cl_event ev = NULL;
-    cl_int err = clEnqueueReadBuffer(ctx->queue, src, CL_FALSE, off, bytes, dst, 0, NULL, &ev);
-    if (err == CL_SUCCESS) err = clFlush(ctx->queue);
-    cl_int status = CL_QUEUED;
-    while (err == CL_SUCCESS && status > CL_COMPLETE)
-        err = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
-    if (err == CL_SUCCESS && status < 0) err = status;
-    if (err != CL_SUCCESS && ev) clWaitForEvents(1, &ev); /* dst is never left being written */
-    if (!ctx->profiling && ev) {
-        clReleaseEvent(ev);
-        ev = NULL;
-    }
-    return timed(ctx, err, ev, "clEnqueueReadBuffer");
-}
-
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes)
 {
-    if (bytes && bytes <= ctx->tune.read_spin && !ctx->oclgrind)
-        return read_polled(ctx, src, off, dst, bytes);
     int split = 0;
     clsa_status st = staged(ctx, dst, bytes) ? clsa__staged_read(ctx, src, off, dst, bytes, &split)
                                              : CLSA_OK;

@@ -593,7 +593,6 @@ static void release_kernels(clsa_context *ctx)
     for (int i = 0; i < ctx->nkernels; i++)
         if (ctx->kernels[i].kernel) clReleaseKernel(ctx->kernels[i].kernel);
     ctx->nkernels = 0;
-    memset(ctx->kernel_hint, 0, sizeof ctx->kernel_hint);
 }
 
 void clsa__unlock(clsa_context *ctx)

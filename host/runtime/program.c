@@ -351,14 +351,6 @@ static clsa_status get_program(clsa_context *ctx, const char *file, const char *
     return CLSA_OK;
 }
 
-static int slot_is(const clsa_context *ctx, int i, const char *file, const char *options,
-                   const char *kernel)
-{
-    const clsa_kernel_slot *k = &ctx->kernels[i];
-    return !strcmp(k->name, kernel) && !strcmp(ctx->programs[k->program].name, file) &&
-           !strcmp(ctx->programs[k->program].options, options);
-}
-
 clsa_status clsa__kernel(clsa_context *ctx, const char *file, int index64, const char *extra,
                          const char *kernel, cl_kernel *out)
 {
@@ -367,15 +359,13 @@ clsa_status clsa__kernel(clsa_context *ctx, const char *file, int index64, const
     char options[256];
     snprintf(options, sizeof options, "-cl-std=CL1.2 -DCLSA_IDX64=%d%s%s", index64 ? 1 : 0,
              extra ? " " : "", extra ? extra : "");
-    unsigned short *hint = &ctx->kernel_hint[((uintptr_t)kernel >> 3) % CLSA_KERNEL_HINTS];
-    int found = *hint - 1; /* the slot this name pointer found last, else a walk */
-    if (found < 0 || found >= ctx->nkernels || !slot_is(ctx, found, file, options, kernel))
-        for (found = 0; found < ctx->nkernels && !slot_is(ctx, found, file, options, kernel);)
-            found++;
-    if (found < ctx->nkernels) {
-        *hint = (unsigned short)(found + 1);
-        *out = ctx->kernels[found].kernel;
-        return CLSA_OK;
+    for (int i = 0; i < ctx->nkernels; i++) {
+        clsa_kernel_slot *k = &ctx->kernels[i];
+        if (!strcmp(k->name, kernel) && !strcmp(ctx->programs[k->program].name, file) &&
+            !strcmp(ctx->programs[k->program].options, options)) {
+            *out = k->kernel;
+            return CLSA_OK;
+        }
     }
     if (ctx->nkernels >= CLSA_MAX_KERNELS)
         return clsa__fail(ctx, CLSA_ERR_OPENCL, "too many kernels in one context");
@@ -398,7 +388,6 @@ clsa_status clsa__kernel(clsa_context *ctx, const char *file, int index64, const
     ctx->kernels[ctx->nkernels].name = kernel;
     ctx->kernels[ctx->nkernels].kernel = k;
     ctx->nkernels++;
-    *hint = (unsigned short)ctx->nkernels;
     *out = k;
     return CLSA_OK;
 }

@@ -133,8 +133,6 @@ typedef struct clsa_tuning {
                                * around it, "(BEFORE>AFTER)", and by host or launch
                                * (launch.c) */
     unsigned flush;           /* 1: clFlush after every kernel launch (an experiment) */
-    size_t read_spin;         /* reads of up to this many bytes wait by polling their
-                               * event (buffer.c) instead of a blocking call; 0: never */
     unsigned stage_stream;    /* 1: staged reads empty their slots with streaming
                                * (non-temporal) stores where the host has them;
                                * 0: memcpy */
@@ -184,7 +182,6 @@ typedef struct clsa_kernel_slot {
     cl_kernel kernel;
 } clsa_kernel_slot;
 
-#define CLSA_KERNEL_HINTS 1024
 #define CLSA_KERNEL_NAME_CAP 40
 #define CLSA_KERNEL_TIMES 96
 
@@ -210,9 +207,6 @@ struct clsa_context {
     int nprograms;
     clsa_kernel_slot kernels[CLSA_MAX_KERNELS];
     int nkernels;
-    /* 1 + the kernel slot last found for a name pointer's hash (program.c
-     * clsa__kernel: a launch's lookup without the walk over every slot) */
-    unsigned short kernel_hint[CLSA_KERNEL_HINTS];
     uint64_t mem_limit;   /* clsa_options.mem_limit, else CLSA_DEVICE_MEM_LIMIT, else 0 =
                              the device's own */
     const char *mem_limit_name; /* where mem_limit came from, for messages */

@@ -67,7 +67,6 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "ooc_groups")) t->ooc_groups = v;
     else if (!strcmp(key, "idle_by")) t->idle_by = v != 0;
     else if (!strcmp(key, "flush")) t->flush = v != 0;
-    else if (!strcmp(key, "read_spin")) t->read_spin = (size_t)v;
     else if (!strcmp(key, "ooc_threads")) t->ooc_threads = v > 16 ? 16 : (unsigned)v;
 }
 
@@ -81,7 +80,6 @@ static int zero_allowed(const char *key)
            !strcmp(key, "radix_shfl") ||
            !strcmp(key, "pool") || !strcmp(key, "part_decline") || !strcmp(key, "pack_min") ||
            !strcmp(key, "stage_min") || !strcmp(key, "stage_stream") || !strcmp(key, "flush") ||
-           !strcmp(key, "read_spin") ||
            !strcmp(key, "part_sample") || !strcmp(key, "pack_once") ||
            !strcmp(key, "sa64_narrow");
 }
