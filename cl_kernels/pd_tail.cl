@@ -33,7 +33,7 @@ static void tail_sort(__local ulong *keys, uint P)
     for (uint k = 2; k <= P; k <<= 1)
         for (uint j = k >> 1; j > 0; j >>= 1) {
             for (uint t = lid; t < P / 2; t += wg) {
-                uint i = (t & ~(j - 1)) << 1 | (t & (j - 1)), l = i + j; /* j a power of 2 */
+                uint i = (t / j) * 2 * j + t % j, l = i + j;
                 ulong a = keys[i], b = keys[l];
                 if ((a > b) == ((i & k) == 0)) {
                     keys[i] = b;
@@ -98,11 +98,9 @@ __kernel void pd_tail(__global idx_t *u, ulong m, __global idx_t *isa, __global 
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         tail_sort(keys, P);
-        /* new ranks into the scratch, u and isa only read; a work-item's
-         * slots lid, lid + wg, ... (their kept ones go to u in that order:
-         * the next pass sorts them anyway) */
-        uint kept = 0;
-        for (uint j = lid; j < mm; j += wg) {
+        /* new ranks into the scratch, u and isa only read */
+        uint per = (mm + wg - 1) / wg, lo = min(lid * per, mm), hi = min(lo + per, mm), kept = 0;
+        for (uint j = lo; j < hi; j++) {
             ulong kj = keys[j], r = kj >> rshift;
             uint first = tail_lower(keys, mm, kj >> TAIL_IDX_BITS << TAIL_IDX_BITS);
             uint old = tail_lower(keys, mm, r << rshift);
@@ -114,7 +112,7 @@ __kernel void pd_tail(__global idx_t *u, ulong m, __global idx_t *isa, __global 
         tail_scan(counts, kept);
         uint at = counts[lid] - kept;
         m = counts[wg - 1];
-        for (uint j = lid; j < mm; j += wg) {
+        for (uint j = lo; j < hi; j++) {
             idx_t p = npos[j], r = nrank[j];
             isa[p] = r;
             if (!tail_single(keys, mm, j)) u[at++] = p;

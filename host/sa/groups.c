@@ -10,41 +10,20 @@
 
 #include <stdio.h>
 
-/* Kernel `name` of cl_kernels/<file>.cl as the SA's programs build it. */
-static clsa_status sa_kernel(clsa_context *ctx, const char *file, int index64, const char *name,
-                             cl_kernel *k)
-{
-    char opts[64];
-    /* the groups program has scan.cl's single pass (status_load) */
-    snprintf(opts, sizeof opts, "-DGRP_TINY=%d -DCLSA_PTX_LOAD=%d", CLSA_GRP_TINY,
-             ctx->tune.radix_warp == 1);
-    return clsa__kernel(ctx, file, index64, opts, name, k);
-}
-
 clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const char *name,
                          size_t global, size_t local, size_t nargs, const clsa__karg *args)
 {
     cl_kernel k;
-    clsa_status st = sa_kernel(ctx, file, index64, name, &k);
+    char opts[64];
+    /* the groups program has scan.cl's single pass (status_load) */
+    snprintf(opts, sizeof opts, "-DGRP_TINY=%d -DCLSA_PTX_LOAD=%d", CLSA_GRP_TINY,
+             ctx->tune.radix_warp == 1);
+    clsa_status st = clsa__kernel(ctx, file, index64, opts, name, &k);
     for (size_t i = 0; st == CLSA_OK && i < nargs; i++)
         st = args[i].ptr ? clsa__arg(ctx, k, name, (cl_uint)i, args[i].size, args[i].ptr)
                          : clsa__arg_local(ctx, k, name, (cl_uint)i, args[i].size);
     if (st) return st;
     return clsa__launch(ctx, k, name, global, local ? local : ctx->tune.wg);
-}
-
-clsa_status clsa__sa_kernel_wg(clsa_context *ctx, const char *file, int index64, const char *name,
-                               size_t *wg)
-{
-    cl_kernel k;
-    size_t m = 0;
-    clsa_status st = sa_kernel(ctx, file, index64, name, &k);
-    if (st) return st;
-    if (clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof m, &m, NULL) !=
-            CL_SUCCESS || m == 0)
-        m = ctx->tune.max_wg ? ctx->tune.max_wg : 1;
-    *wg = m;
-    return CLSA_OK;
 }
 
 /* Group heads carried in the top bit of u from one pass's compaction to the

@@ -29,10 +29,6 @@ static inline clsa__karg clsa__idx_karg(int index64, uint64_t v, cl_ulong *v64, 
 clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const char *name,
                          size_t global, size_t local, size_t nargs, const clsa__karg *args);
 
-/* The largest work-group kernel `name` (as clsa__sa_run builds it) runs. */
-clsa_status clsa__sa_kernel_wg(clsa_context *ctx, const char *file, int index64, const char *name,
-                               size_t *wg);
-
 /* Groups of at most this many suffixes are sorted by one work-item. */
 #define CLSA_GRP_TINY 8
 

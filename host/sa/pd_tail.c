@@ -14,18 +14,10 @@ static size_t pow2_floor(size_t x)
 /* Bits below the old rank in a key: the slot index and key2 (<= n). */
 static unsigned rank_shift(uint64_t n) { return TAIL_IDX_BITS + clsa__bits_of(n); }
 
-/* The tail's work-group: GPUs the most the device takes, up to 1024 (one
- * work-group does all the work), CPU devices their usual size. */
-static size_t tail_wg(const clsa_context *ctx)
-{
-    size_t wg = ctx->tune.is_gpu && ctx->tune.max_wg ? pow2_floor(ctx->tune.max_wg) : ctx->tune.wg;
-    return wg > 1024 ? 1024 : wg;
-}
-
 size_t clsa__pd_tail_cap(const clsa_context *ctx, const clsa__sa_work *w)
 {
     size_t lm = (size_t)(ctx->tune.local_mem ? ctx->tune.local_mem : 16384);
-    size_t want = ctx->tune.tail, counts = tail_wg(ctx) * 4 + 256;
+    size_t want = ctx->tune.tail, counts = ctx->tune.wg * 4 + 256;
     if (!want || w->n < 2 || lm <= counts) return 0;
     if (rank_shift(w->n) + clsa__bits_of(w->n - 1) > 63) return 0;
     size_t cap = pow2_floor((lm - counts) / 8);
@@ -36,7 +28,7 @@ size_t clsa__pd_tail_cap(const clsa_context *ctx, const clsa__sa_work *w)
 
 clsa_status clsa__pd_tail(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
 {
-    size_t cap = clsa__pd_tail_cap(ctx, w), wg = tail_wg(ctx), kwg = 0;
+    size_t cap = clsa__pd_tail_cap(ctx, w), wg = ctx->tune.wg;
     cl_ulong m = w->m, n = w->n, hh = h, b64;
     cl_uint ccap = (cl_uint)cap, shift = rank_shift(w->n), b32, status[3] = {0, 0, 0};
     cl_int direct = w->sa != NULL;
@@ -46,8 +38,6 @@ clsa_status clsa__pd_tail(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
     if (!cap || w->m > cap || w->lazy || w->rank_base)
         return clsa__fail(ctx, CLSA_ERR_OPENCL, "suffix array: %zu suffixes do not fit the tail",
                           w->m);
-    if ((st = clsa__sa_kernel_wg(ctx, "pd_tail", w->index64, "pd_tail", &kwg))) return st;
-    while (wg > kwg && wg > 1) wg /= 2; /* what the compiled kernel takes */
     clsa__karg args[] = {CLSA_KARG(w->u),  CLSA_KARG(m),     CLSA_KARG(w->isa),
                          CLSA_KARG(sa),    CLSA_KARG(direct),
                          clsa__idx_karg(w->index64, w->rank_base, &b64, &b32),
