@@ -4,8 +4,6 @@
 #include "testutil.h"
 #include "gen.h"
 
-#include <divsufsort.h>
-
 static clsa_context *ctx;
 
 /* Builds the SA of t[0..n) on the device and on the host; compares. */
@@ -231,10 +229,9 @@ static void forced_paths(void **state)
 static void lazy_blocks(void **state)
 {
     (void)state;
-    /* (tail=0: the passes' own fills, not the tail's one walk) */
-    static const char *tunes[] = {"init_msd=2,isa_lazy=2,lazy_shift=1,tail=0",
-                                  "init_msd=2,isa_lazy=2,lazy_shift=3,tail=0",
-                                  "init_msd=2,isa_lazy=2,lazy_shift=6,tail=0"};
+    static const char *tunes[] = {"init_msd=2,isa_lazy=2,lazy_shift=1",
+                                  "init_msd=2,isa_lazy=2,lazy_shift=3",
+                                  "init_msd=2,isa_lazy=2,lazy_shift=6"};
     size_t n = tu_size(60000, 6000); /* above the one-kernel sort of small inputs */
     uint8_t *t = tu_malloc(n);
     clsa_context *saved = ctx;
@@ -262,55 +259,6 @@ static void lazy_blocks(void **state)
     free(t);
 }
 
-/* The last passes in one work-group (host/sa/pd_tail.c) from the most
- * unsorted suffixes the tune allows: from the start on small inputs, after
- * the loop's passes on larger ones, with the ranks completed first where
- * they were lazy (init_msd=2,isa_lazy=2), in direct mode and (the ranks
- * wanted: the BWT's route) not.  Checked against libdivsufsort, and that
- * the tail ran where the loop left few enough suffixes. */
-static void tail_passes(void **state)
-{
-    (void)state;
-    static const char *tunes[] = {"tail=4096", "tail=64", "tail=2",
-                                  "tail=512,init_msd=2,isa_lazy=2"};
-    static const struct { gen_kind kind; uint32_t param; } kinds[] = {
-        {GEN_RANDOM, 4}, {GEN_PERIODIC, 3}, {GEN_FIBONACCI, 0}, {GEN_MUTATED, 97},
-        {GEN_THUE_MORSE, 0}, {GEN_RANDOM, 2}};
-    size_t sizes[] = {tu_size(3000, 700), tu_size(70000, 5000)};
-    clsa_context *saved = ctx;
-    for (size_t t = 0; t < sizeof tunes / sizeof *tunes; t++) {
-        ctx = tu_context_tuned(tunes[t], 1);
-        int ran = 0;
-        for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
-            uint8_t *x = tu_malloc(sizes[s]);
-            for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-                if (tu_small() && (k + t + s) % 3) continue; /* Oclgrind: a third */
-                gen_fill(x, sizes[s], kinds[k].kind, kinds[k].param, 40 + k);
-                char what[96];
-                snprintf(what, sizeof what, "%s, kind %zu", tunes[t], k);
-                clsa_reset_stats(ctx);
-                check_sa(x, sizes[s], (int)((k + s) % 2), what);
-                ran += tu_kernel_ran(ctx, "pd_tail");
-                /* the ranks wanted: the tail leaves the final ISA */
-                size_t n = sizes[s];
-                uint8_t *bwt = tu_malloc(n);
-                int64_t primary = -1;
-                TU_OK(ctx, clsa_bwt(ctx, x, bwt, (int64_t)n, &primary));
-                uint8_t *ref = tu_malloc(n);
-                int64_t rp = divbwt(x, ref, NULL, (saidx_t)n);
-                if (rp != primary || memcmp(bwt, ref, n))
-                    fail_msg("%s (n=%zu): the BWT differs from divbwt", what, n);
-                free(bwt);
-                free(ref);
-            }
-            free(x);
-        }
-        assert_true(ran > 0);
-        clsa_destroy(ctx);
-    }
-    ctx = saved;
-}
-
 /* Groups longer than R1 sorted by radix sorts over their suffixes alone
  * (host/sa/prefix_doubling.c sort_long).  A text of two repeated blocks
  * (mutated): a short block whose many copies make long groups, a long
@@ -324,7 +272,7 @@ static void tail_passes(void **state)
 static void long_groups(void **state)
 {
     (void)state;
-    static const char *tunes[] = {"r1=16,tail=0", "r1=32,sa_path=4", "r1=16,sa_path=256",
+    static const char *tunes[] = {"r1=16", "r1=32,sa_path=4", "r1=16,sa_path=256",
                                   "r1=16,sa_path=32768", "r1=32,sa_path=32772"};
     clsa_context *saved = ctx;
     for (size_t t = 0; t < sizeof tunes / sizeof *tunes; t++) {
@@ -563,7 +511,7 @@ int main(void)
         cmocka_unit_test(edge_cases),  cmocka_unit_test(random_inputs),
         cmocka_unit_test(random_inputs_64), cmocka_unit_test(hard_inputs),
         cmocka_unit_test(forced_paths), cmocka_unit_test(lazy_blocks),
-        cmocka_unit_test(long_groups), cmocka_unit_test(tail_passes),
+        cmocka_unit_test(long_groups),
         cmocka_unit_test(direct_paths), cmocka_unit_test(direct_chosen),
         cmocka_unit_test(global_parts),
         cmocka_unit_test(stats),

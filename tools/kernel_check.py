@@ -56,7 +56,7 @@ def variants():
         v += [(f, 0, ""), (f, 1, "")]
     for w, b in [(2, 64), (4, 128), (8, 128)]:
         v += [("fm_index", i, "-DFM_W=%d -DFM_B=%d" % (w, b)) for i in (0, 1)]
-    for f in ["scan+groups", "prefix_doubling", "pd_tail"]:
+    for f in ["scan+groups", "prefix_doubling"]:
         v += [(f, 0, GRP), (f, 1, GRP)]
     def radix(kb, vb, items=32):
         return "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%d -DSUB_BITS=4" % (kb, vb, items)

@@ -133,8 +133,6 @@ typedef struct clsa_tuning {
                                * around it, "(BEFORE>AFTER)", and by host or launch
                                * (launch.c) */
     unsigned flush;           /* 1: clFlush after every kernel launch (an experiment) */
-    size_t tail;              /* the SA's last passes in one work-group from this many
-                               * unsorted suffixes on (host/sa/pd_tail.h; 0: never) */
     unsigned stage_stream;    /* 1: staged reads empty their slots with streaming
                                * (non-temporal) stores where the host has them;
                                * 0: memcpy */

@@ -67,7 +67,6 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "ooc_groups")) t->ooc_groups = v;
     else if (!strcmp(key, "idle_by")) t->idle_by = v != 0;
     else if (!strcmp(key, "flush")) t->flush = v != 0;
-    else if (!strcmp(key, "tail")) t->tail = (size_t)v;
     else if (!strcmp(key, "ooc_threads")) t->ooc_threads = v > 16 ? 16 : (unsigned)v;
 }
 
@@ -80,7 +79,7 @@ static int zero_allowed(const char *key)
            !strcmp(key, "radix_match") || !strcmp(key, "radix_vtile") ||
            !strcmp(key, "radix_shfl") ||
            !strcmp(key, "pool") || !strcmp(key, "part_decline") || !strcmp(key, "pack_min") ||
-           !strcmp(key, "stage_min") || !strcmp(key, "stage_stream") || !strcmp(key, "flush") || !strcmp(key, "tail") ||
+           !strcmp(key, "stage_min") || !strcmp(key, "stage_stream") || !strcmp(key, "flush") ||
            !strcmp(key, "part_sample") || !strcmp(key, "pack_once") ||
            !strcmp(key, "sa64_narrow");
 }
@@ -235,11 +234,6 @@ void clsa__tuning_init(clsa_tuning *t)
      * With the 110-register kernel of before, 2 had been faster (runs 18i,
      * 25a). */
     t->lookback = 1;
-    /* The SA's last passes, once at most 4096 suffixes are unsorted, in
-     * one launch of one work-group (host/sa/pd_tail.c): each pass of the
-     * host loop costs about ten launches and two or three blocking reads,
-     * which on a GPU's driver take longer than the work-group's sort. */
-    t->tail = 4096;
     t->pool = 1;
     t->copy_threads = 1;
     t->copy_min = (size_t)64 << 20;

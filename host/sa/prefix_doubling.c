@@ -19,7 +19,6 @@
 #include "sa.h"
 #include "groups.h"
 #include "pd_part.h"
-#include "pd_tail.h"
 #include "prim/radix_sort.h"
 #include "prim/scan.h"
 #include "prim/segmented_sort.h"
@@ -761,28 +760,6 @@ static clsa_status report_sorted(clsa_context *ctx, const char *phase, const cls
     return clsa__progress(ctx, phase, SORTED_SHARE * done);
 }
 
-/* Whether the passes left run in one work-group (pd_tail.h): few enough
- * suffixes unsorted, unless CLSA_TUNE sa_path forces a path of the loop
- * (tests and comparisons keep their path to the end). */
-static int tail_wanted(const clsa_context *ctx, const clsa__sa_work *w)
-{
-    return !ctx->tune.sa_path && !w->rank_base && w->m <= clsa__pd_tail_cap(ctx, w);
-}
-
-/* The passes left in one work-group, the ranks completed first where they
- * are lazy (the tail gathers any suffix's rank). */
-static clsa_status tail(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
-{
-    clsa_status st;
-    clsa__set_phase(ctx, CLSA_PHASE_SORT_S);
-    if (w->lazy) {
-        if ((st = lazy_walk(ctx, w, w->sa, 1))) return st;
-        w->lazy = 0;
-    }
-    if ((st = clsa__pd_tail(ctx, w, h))) return st;
-    return report_sorted(ctx, "doubling", w);
-}
-
 /* A pass at h >= n separates every suffix (the keys past the end differ in
  * length); one more means broken ranks: fail, never spin. */
 static clsa_status past_convergence(clsa_context *ctx, uint64_t h, uint64_t n)
@@ -1143,10 +1120,6 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     CLSA_TRY(report_sorted(ctx, "initial sort", &w));
     for (uint64_t h = a.h0; w.m > 0; h *= 2) {
         if ((st = past_convergence(ctx, h, w.n))) goto done;
-        if (tail_wanted(ctx, &w)) {
-            CLSA_TRY(tail(ctx, &w, h));
-            break;
-        }
         ctx->stats.doubling_passes++;
         CLSA_TRY(doubling_pass(ctx, &w, h));
         CLSA_TRY(report_sorted(ctx, "doubling", &w));
