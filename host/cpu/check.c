@@ -10,7 +10,7 @@
  * as v+1.  Large arrays are checked by several threads (check_impl.h): the
  * scans are random reads of the text, about 55 ns an entry from 256 M on
  * for one thread (docs/BENCHMARKS.md, run 26). */
-#include "runtime.h"
+#include "buffer.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -5,6 +5,8 @@
  * any values of their type; order is plain numeric order, a proper prefix
  * first. */
 #include "reference.h"
+#include "progress.h"
+#include "status.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,7 @@
 /* The host backend: libdivsufsort (32- and 64-bit builds of the library). */
 #include "reference.h"
+#include "progress.h"
+#include "status.h"
 
 #include <divsufsort.h>
 #include <divsufsort64.h>

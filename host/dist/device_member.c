@@ -2,7 +2,11 @@
  * the threads of clsa_sa32/64_multi (multi_api.c) or the ranks of an MPI
  * job (mpi_api.c).  Every member holds the whole text and has its own
  * device context. */
-#include "runtime.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "status.h"
+#include "text_pack.h"
 #include "device_member.h"
 #include "sa/out_of_core.h"
 #include "sa/pd_part.h"

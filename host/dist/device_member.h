@@ -65,7 +65,7 @@ CLSA_DIST_EXPORT clsa_status clsa__dist_device_sa_to(dist_comm *c, clsa_context 
                                                      dist_slice_known known, void *arg,
                                                      dist_host_slice *out, char *msg, size_t cap);
 
-#ifdef CLSA_RUNTIME_H
+#ifdef CLSA_RT_CONTEXT_H
 /* 1 when one device should build the whole array instead: one repeated
  * byte (nothing to split), or a sample says the initial sort leaves too
  * many suffixes unsorted for the rank exchanges to pay (pd_part.h); else

@@ -7,7 +7,9 @@
  * host's side.  Where either runs out of device memory, the first context
  * builds it alone, out of core if need be. */
 #include "comm_threads.h"
-#include "runtime.h"
+#include "context.h"
+#include "status.h"
+#include "text_pack.h"
 #include "device_member.h"
 #include "sa/pd_part.h"
 #include "sa/sa.h"

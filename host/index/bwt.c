@@ -3,6 +3,13 @@
 #include "bwt.h"
 #include "index_run.h"
 #include "sa/sa.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "program.h"
+#include "progress.h"
+#include "status.h"
+#include "text_pack.h"
 
 #include <divsufsort.h>
 #include <divsufsort64.h>

@@ -2,7 +2,7 @@
  * (host/index/unbwt.c): internal device and host entry points. */
 #ifndef CLSA_INDEX_BWT_H
 #define CLSA_INDEX_BWT_H
-#include "runtime.h"
+#include "clsa.h"
 
 /* bwt (n bytes) gets the divbwt-convention BWT of text (n bytes) given its
  * suffix array sa (n entries of 4 or 8 bytes, per index64), all device

@@ -24,6 +24,10 @@
  * The set index is this file with another magic and the extra section, so
  * both kinds go through the same writer, checks and rebuild. */
 #include "fm_index.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "status.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,6 +5,13 @@
 #include "index/bwt.h"
 #include "prim/scan.h"
 #include "sa/sa.h"
+#include "arith.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "progress.h"
+#include "status.h"
+#include "text_pack.h"
 
 #include <stdio.h>
 #include <stdlib.h>

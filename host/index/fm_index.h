@@ -2,7 +2,7 @@
  * file format (fm_file.c). */
 #ifndef CLSA_INDEX_FM_INDEX_H
 #define CLSA_INDEX_FM_INDEX_H
-#include "runtime.h"
+#include "clsa.h"
 
 struct clsa_fm {
     clsa_context *ctx;

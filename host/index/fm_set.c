@@ -14,6 +14,8 @@
  * own magic and the string table in the file's extra section. */
 #include "fm_index.h"
 #include "sa/gsa.h"
+#include "context.h"
+#include "status.h"
 
 #include <stdlib.h>
 #include <string.h>

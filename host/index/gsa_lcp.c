@@ -5,6 +5,9 @@
  * unique separators is an ordinary string, so Kasai's bound (the LCP of
  * suffix p+1 is at least that of p, less one) holds within a string. */
 #include "sa/gsa.h"
+#include "context.h"
+#include "progress.h"
+#include "status.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,8 @@
  * argument checks, backend choice, lock and phase around the work. */
 #ifndef CLSA_INDEX_RUN_H
 #define CLSA_INDEX_RUN_H
-#include "runtime.h"
+#include "context.h"
+#include "status.h"
 
 /* Checks n and the index width; ptrs_ok is 0 when a required pointer or
  * buffer is NULL (only an error for n > 0). */

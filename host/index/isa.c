@@ -3,6 +3,12 @@
 #include "cpu/reference.h"
 #include "index_run.h"
 #include "sa/sa.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "program.h"
+#include "status.h"
+#include "text_pack.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* Inverse suffix array on the device (host/index/isa.c). */
 #ifndef CLSA_INDEX_ISA_H
 #define CLSA_INDEX_ISA_H
-#include "runtime.h"
+#include "clsa.h"
 
 /* isa[sa[i]] = i for i in [0, n); sa and isa are different device buffers
  * of n entries of 4 (index64 = 0) or 8 bytes.  Entries of sa outside

@@ -3,7 +3,9 @@
  * arguments and checks once. */
 #ifndef CLSA_INDEX_KERNEL_ARGS_H
 #define CLSA_INDEX_KERNEL_ARGS_H
-#include "runtime.h"
+#include "context.h"
+#include "launch.h"
+#include "program.h"
 
 typedef struct clsa_kargs {
     clsa_context *ctx;

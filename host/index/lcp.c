@@ -4,6 +4,15 @@
 #include "cpu/reference.h"
 #include "index_run.h"
 #include "sa/sa.h"
+#include "arith.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "program.h"
+#include "progress.h"
+#include "status.h"
+#include "text_pack.h"
+#include "tuning.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* LCP array (host/index/lcp.c): internal device and host entry points. */
 #ifndef CLSA_INDEX_LCP_H
 #define CLSA_INDEX_LCP_H
-#include "runtime.h"
+#include "clsa.h"
 
 /* lcp (n entries of 4 or 8 bytes, per index64) gets the LCP array of text
  * (n bytes) given its suffix array sa (same width): lcp[0] = 0,

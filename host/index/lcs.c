@@ -20,7 +20,11 @@
  * (cl_kernels/lcs.cl); the host chains the runs from a few values per run,
  * so the SA and LCP never leave the device.  The host backend runs the same
  * scans on host arrays. */
-#include "runtime.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "status.h"
+#include "text_pack.h"
 #include "cpu/reference.h"
 #include "index/lcp.h"
 #include "kernel_args.h"

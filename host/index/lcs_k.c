@@ -18,6 +18,9 @@
  * suffix starts with that substring: the maximal run around the window with
  * LCP >= L. */
 #include "sa/gsa.h"
+#include "context.h"
+#include "progress.h"
+#include "status.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,6 +2,10 @@
  * (cl_kernels/rmq.cl): in-block stack masks plus a sparse table of block
  * minima, O(n) words, O(1) per query. */
 #include "kernel_args.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "status.h"
 
 #include <stdlib.h>
 #include <string.h>

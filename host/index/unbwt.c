@@ -5,6 +5,12 @@
 #include "index_run.h"
 #include "prim/radix_sort.h"
 #include "prim/scan.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "program.h"
+#include "status.h"
+#include "text_pack.h"
 
 #include <divsufsort.h>
 #include <divsufsort64.h>

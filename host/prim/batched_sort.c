@@ -5,6 +5,10 @@
  * merges, LSD radix), which the batched API promises. */
 #include "batched_sort.h"
 #include "segmented_sort.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "status.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* Batched sort of many independent arrays (internal entry point). */
 #ifndef CLSA_PRIM_BATCHED_SORT_H
 #define CLSA_PRIM_BATCHED_SORT_H
-#include "runtime.h"
+#include "clsa.h"
 
 /* Array a = keys[starts[a] .. starts[a+1]) (starts: narrays + 1 ulong),
  * sorted ascending and stably with values (NULL: keys only, else u32).

@@ -1,5 +1,9 @@
 /* Launchers of the local-memory bitonic sorts. */
 #include "bitonic_segsort.h"
+#include "buffer.h"
+#include "launch.h"
+#include "program.h"
+#include "status.h"
 
 /* Local memory: the keys of one tile and each element's slot index, with
  * one element of skew per 32 (LI in the kernel). */

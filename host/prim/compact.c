@@ -1,5 +1,10 @@
 /* Stream compaction = scan of the flags + one scatter. */
 #include "scan.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "program.h"
+#include "status.h"
 
 clsa_status clsa__compact(clsa_context *ctx, cl_mem in, cl_mem flags, size_t n, cl_mem out,
                           size_t *count)

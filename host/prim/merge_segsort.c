@@ -4,6 +4,11 @@
 #include "merge_segsort.h"
 #include "bitonic_segsort.h"
 #include "scan.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "program.h"
+#include "status.h"
 
 typedef struct merge_tiles {
     cl_mem ntiles, tile_base, tile_seg;

@@ -8,6 +8,12 @@
  * tuning record's onesweep flag is set and n < 2^30; a pass that faulted is
  * left to radix_sort.c to redo. */
 #include "radix_run.h"
+#include "arith.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "program.h"
+#include "status.h"
 
 #include <string.h>
 

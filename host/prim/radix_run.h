@@ -4,7 +4,6 @@
 #ifndef CLSA_PRIM_RADIX_RUN_H
 #define CLSA_PRIM_RADIX_RUN_H
 #include "radix_sort.h"
-#include "runtime.h"
 
 /* Most digit passes of one call (64-bit keys, 4-bit digits). */
 #define CLSA_RADIX_MAX_PASSES 16

@@ -8,6 +8,13 @@
 #include "radix_sort.h"
 #include "radix_run.h"
 #include "scan.h"
+#include "arith.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "program.h"
+#include "status.h"
+#include "tuning.h"
 
 #include <stdio.h>
 
@@ -75,17 +82,10 @@ clsa_status clsa__radix_rank_args(const sort_run *r, cl_kernel k, const char *na
     return CLSA_OK;
 }
 
-static size_t pow2_floor(size_t x)
-{
-    size_t p = 1;
-    while (p * 2 <= x) p *= 2;
-    return p;
-}
-
 /* The next smaller item count tried: the power of two below, then halves. */
 static size_t smaller(size_t items)
 {
-    size_t p = pow2_floor(items);
+    size_t p = clsa__pow2_floor(items);
     return p < items ? p : items / 2;
 }
 
@@ -142,12 +142,12 @@ static size_t kernel_max_wg(clsa_context *ctx, cl_kernel k)
 static clsa_status choose_shape_once(sort_run *r)
 {
     const clsa_tuning *t = &r->ctx->tune;
-    size_t wg = pow2_floor(t->sort_wg ? t->sort_wg : 1);
+    size_t wg = clsa__pow2_floor(t->sort_wg ? t->sort_wg : 1);
     /* any item count: the tile need not be a power of two (NVIDIA's 48 KB
      * take 256 x 20 u32 pairs where the counters share the value tile) */
     size_t items = t->radix_items ? t->radix_items : 1;
     if (items > 32) items = 32;
-    if (wg > t->max_wg) wg = pow2_floor(t->max_wg ? t->max_wg : 1);
+    if (wg > t->max_wg) wg = clsa__pow2_floor(t->max_wg ? t->max_wg : 1);
     if (wg < RANK_WARP_LANES) r->warp = 0;
     r->vtile = r->warp && r->vb && (t->radix_vtile == 2 || (t->radix_vtile && r->onesweep));
     while (wg * items > MAX_TILE) items > 1 ? (items = smaller(items)) : (wg /= 2);
@@ -170,7 +170,7 @@ static clsa_status choose_shape_once(sort_run *r)
     if (st) return st;
     size_t kmax = kernel_max_wg(r->ctx, r->hist), smax = kernel_max_wg(r->ctx, r->scatter);
     if (smax < kmax) kmax = smax;
-    if (wg > kmax) wg = pow2_floor(kmax);
+    if (wg > kmax) wg = clsa__pow2_floor(kmax);
     if (r->warp && wg < RANK_WARP_LANES) return CLSA_ERR_UNSUPPORTED;
     r->wg = wg;
     r->tile = wg * items;

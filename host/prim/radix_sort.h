@@ -2,7 +2,7 @@
  * pipeline, the segmented sort and the public wrappers). */
 #ifndef CLSA_PRIM_RADIX_SORT_H
 #define CLSA_PRIM_RADIX_SORT_H
-#include "runtime.h"
+#include "clsa.h"
 
 /* Stable key-value sort of keys[0..n) (with values[0..n) alongside) by the
  * key bits [begin_bit, end_bit); the result is in keys/values (in place).

@@ -1,6 +1,10 @@
 /* Public radix sort entry points: argument checks, locking, phase, and the
  * host <-> device copies of the host-pointer forms. */
 #include "radix_sort.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "status.h"
 
 static clsa_status check_args(clsa_context *ctx, int has_keys, int has_values, size_t n,
                               int key_bits, int value_bits, unsigned begin_bit, unsigned end_bit)

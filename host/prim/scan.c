@@ -1,6 +1,13 @@
 /* Reduce-then-scan launcher: per-tile sums, a recursive scan of the sums,
  * then a downsweep that scans each tile from its offset. */
 #include "scan.h"
+#include "arith.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "program.h"
+#include "status.h"
+#include "tuning.h"
 
 #include <stdio.h>
 #include <stdlib.h>

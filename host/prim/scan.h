@@ -1,7 +1,7 @@
 /* Device scan of 32-bit values (internal entry points used by every layer). */
 #ifndef CLSA_PRIM_SCAN_H
 #define CLSA_PRIM_SCAN_H
-#include "runtime.h"
+#include "clsa.h"
 
 /* out[i] = exclusive/inclusive prefix sum of in (or of in != 0 when
  * as_flags).  in == out is allowed.  *total (optional) gets the sum of all. */

@@ -6,6 +6,12 @@
 #include "merge_segsort.h"
 #include "radix_sort.h"
 #include "scan.h"
+#include "arith.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "program.h"
+#include "status.h"
 
 #include <stdio.h>
 #include <stdlib.h>

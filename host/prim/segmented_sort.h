@@ -2,7 +2,7 @@
  * pipeline, the batched sort and the public wrappers). */
 #ifndef CLSA_PRIM_SEGMENTED_SORT_H
 #define CLSA_PRIM_SEGMENTED_SORT_H
-#include "runtime.h"
+#include "clsa.h"
 #include "segsort_layout.h"
 
 /* Sorts each segment s = keys[offsets[s] .. offsets[s] + lengths[s]) in

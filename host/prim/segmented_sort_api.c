@@ -1,6 +1,10 @@
 /* Public segmented sort entry points: argument checks, locking, phase, and
  * the host <-> device copies of the host-pointer forms. */
 #include "segmented_sort.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "status.h"
 
 /* Host forms: every segment must lie inside keys[0..n). */
 static clsa_status check_bounds(clsa_context *ctx, const void *offsets, const void *lengths,

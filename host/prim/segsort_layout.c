@@ -1,15 +1,11 @@
 /* Tile shape and build options of the local-memory segmented sorts for a
  * layout (segsort_layout.h). */
 #include "segsort_layout.h"
+#include "arith.h"
+#include "context.h"
+#include "tuning.h"
 
 #include <stdio.h>
-
-static size_t pow2_floor(size_t x)
-{
-    size_t p = 1;
-    while (p * 2 <= x) p *= 2;
-    return p;
-}
 
 size_t clsa__segsort_tile(const clsa_context *ctx, const clsa__seg_layout *l)
 {
@@ -18,8 +14,8 @@ size_t clsa__segsort_tile(const clsa_context *ctx, const clsa__seg_layout *l)
      * 1/32 skew against bank conflicts): R1
      * (tune.r1) is clamped to what fits on this device for these keys. */
     size_t lm = ctx->tune.local_mem ? (size_t)ctx->tune.local_mem : 16384;
-    size_t fit = pow2_floor((lm > 256 ? lm - 256 : lm) / ((size_t)l->key_bytes + 4) * 32 / 33);
-    size_t t = pow2_floor(ctx->tune.r1 ? ctx->tune.r1 : 1024);
+    size_t fit = clsa__pow2_floor((lm > 256 ? lm - 256 : lm) / ((size_t)l->key_bytes + 4) * 32 / 33);
+    size_t t = clsa__pow2_floor(ctx->tune.r1 ? ctx->tune.r1 : 1024);
     if (t > fit) t = fit;
     if (t > 4096) t = 4096;
     return t < 4 ? 4 : t;
@@ -28,7 +24,7 @@ size_t clsa__segsort_tile(const clsa_context *ctx, const clsa__seg_layout *l)
 size_t clsa__segsort_wg(const clsa_context *ctx, const clsa__seg_layout *l)
 {
     size_t wg = ctx->tune.wg ? ctx->tune.wg : 64, tile = clsa__segsort_tile(ctx, l);
-    if (ctx->tune.max_wg && wg > ctx->tune.max_wg) wg = pow2_floor(ctx->tune.max_wg);
+    if (ctx->tune.max_wg && wg > ctx->tune.max_wg) wg = clsa__pow2_floor(ctx->tune.max_wg);
     return wg > tile / 2 ? tile / 2 : wg;
 }
 

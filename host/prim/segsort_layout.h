@@ -4,7 +4,7 @@
  * only this; the dispatcher (segmented_sort.c) sits above them. */
 #ifndef CLSA_PRIM_SEGSORT_LAYOUT_H
 #define CLSA_PRIM_SEGSORT_LAYOUT_H
-#include "runtime.h"
+#include "clsa.h"
 
 /* What the kernels are built for: the element types and how segments are
  * described.  Shared by the bitonic, merge and dispatch layers. */

@@ -1,7 +1,13 @@
 /* Device memory: every allocation is counted, so the peak is known and a
  * limit (device global memory or CLSA_DEVICE_MEM_LIMIT) is enforced before
  * any work starts rather than failing halfway. */
-#include "runtime.h"
+#include "buffer.h"
+#include "context.h"
+#include "host_mem.h"
+#include "launch.h"
+#include "oclgrind.h"
+#include "program.h"
+#include "status.h"
 
 #include <stdlib.h>
 #include <string.h>

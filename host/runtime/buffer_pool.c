@@ -16,7 +16,8 @@
  * a new sub-buffer's first use costs the host 10-15 us more than a launch
  * (run 32), and the suffix array's passes ask for the same small arrays
  * each time; a region carved across an idle one releases it first. */
-#include "runtime.h"
+#include "buffer.h"
+#include "context.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,13 @@
 /* Device choice, context life cycle, device description, statistics. */
-#include "runtime.h"
+#include "buffer.h"
+#include "context.h"
+#include "host_mem.h"
+#include "launch.h"
+#include "oclgrind.h"
+#include "program.h"
+#include "progress.h"
+#include "status.h"
+#include "tuning.h"
 #include "icd_direct.h"
 
 #include <ctype.h>
@@ -313,7 +321,7 @@ static unsigned nv_warp(cl_device_id d)
     return w;
 }
 
-static void fill_tuning(clsa_context *ctx)
+static int fill_tuning(clsa_context *ctx, char *err, size_t cap)
 {
     clsa_tuning *t = &ctx->tune;
     t->local_mem = ctx->info.local_mem;
@@ -324,7 +332,10 @@ static void fill_tuning(clsa_context *ctx)
     t->is_gpu = ctx->info.is_gpu;
     t->host_unified = ctx->info.host_unified_memory;
     t->warp_nv = nv_warp(ctx->device);
-    clsa__tuning_init(t);
+    char why[160];
+    if (clsa__tuning_init(t, why, sizeof why)) return 1;
+    if (err && cap) snprintf(err, cap, "%s", why);
+    return 0;
 }
 
 static clsa_status finish_device(clsa_context *ctx, cl_platform_id p, cl_device_id d, char *err,
@@ -341,7 +352,7 @@ static clsa_status finish_device(clsa_context *ctx, cl_platform_id p, cl_device_
                      clsa__cl_error_name(e), (int)e, ctx->info.name);
         return CLSA_ERR_OPENCL;
     }
-    fill_tuning(ctx);
+    if (!fill_tuning(ctx, err, cap)) return CLSA_ERR_INVALID_ARG;
     ctx->oclgrind = !strcmp(ctx->info.platform, "Oclgrind");
     return CLSA_OK;
 }

@@ -4,7 +4,9 @@
  * memcpy in the calling thread, so one thread bounds a copy at one core's
  * memcpy rate (6-17 GB/s on the GPU machine, docs/BENCHMARKS.md) however
  * fast the bus is; several threads stage several pieces at once. */
-#include "runtime.h"
+#include "buffer.h"
+#include "context.h"
+#include "status.h"
 
 #include <pthread.h>
 

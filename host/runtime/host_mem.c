@@ -5,7 +5,9 @@
  * faults on untouched pages in the middle of the copy.  The library keeps
  * ptr -> cl_mem so that the host-pointer calls can recognise the memory
  * (clsa__is_pinned) and so that clsa_destroy frees what is left. */
-#include "runtime.h"
+#include "context.h"
+#include "host_mem.h"
+#include "status.h"
 
 #include <stdlib.h>
 

@@ -3,8 +3,10 @@
  * that cl_loader.c can send calls on their objects straight to them. */
 #define _GNU_SOURCE /* dladdr, RTLD_NOLOAD */
 #include "icd_direct.h"
-#include "runtime.h"
+#include "arith.h"
+#include "program.h"
 
+#include <pthread.h>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <stdatomic.h>

@@ -1,5 +1,8 @@
 /* Kernel arguments and 1-D launches, timed per phase when profiling. */
-#include "runtime.h"
+#include "arith.h"
+#include "context.h"
+#include "launch.h"
+#include "status.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -40,7 +40,10 @@
  *    copy_u32 in buffer.cl: values and their state move one by one) and a
  *    write of part of a buffer goes through a staging buffer of its exact
  *    size, written whole, then such a kernel. */
-#include "runtime.h"
+#include "arith.h"
+#include "context.h"
+#include "oclgrind.h"
+#include "program.h"
 
 static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
 

@@ -4,7 +4,10 @@
  * the folder and the entry belong to the user and nobody else can write
  * them, and when the entry's stored key and checksum match exactly.  Any
  * doubt means a rebuild from source. */
-#include "runtime.h"
+#include "arith.h"
+#include "context.h"
+#include "program.h"
+#include "status.h"
 
 #include <errno.h>
 #include <fcntl.h>

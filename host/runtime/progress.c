@@ -4,7 +4,9 @@
  * runs them maps each step into its slice of the whole call, so a caller
  * sees one non-decreasing fraction from 0 to 1 per public call, whatever
  * path (device, host, SA inside BWT inside FM-index) the call took. */
-#include "runtime.h"
+#include "context.h"
+#include "progress.h"
+#include "status.h"
 
 /* Reports per call: the doubling loop reports once per pass (at most ~40
  * passes); the cap keeps a caller's display cheap whatever changes later. */

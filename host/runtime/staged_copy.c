@@ -11,7 +11,11 @@
  * are made on the first staged copy and kept until clsa_destroy.  Off on
  * Oclgrind (its calls stay on one thread); profiled calls charge the
  * copy's wall time to the transfer phase. */
-#include "runtime.h"
+#include "buffer.h"
+#include "context.h"
+#include "host_mem.h"
+#include "launch.h"
+#include "status.h"
 
 #include <stdatomic.h>
 #include <stdint.h>

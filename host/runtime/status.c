@@ -1,5 +1,6 @@
 /* Status texts, the per-context message, OpenCL error names, logging. */
-#include "runtime.h"
+#include "context.h"
+#include "status.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,7 +7,13 @@
  * from a sample and every byte is checked against it as it is packed: a
  * byte outside it stops the write, and the text goes up as it is (correct,
  * only slower). */
-#include "runtime.h"
+#include "arith.h"
+#include "buffer.h"
+#include "context.h"
+#include "host_mem.h"
+#include "launch.h"
+#include "program.h"
+#include "text_pack.h"
 
 #include <sched.h>
 #include <stdatomic.h>

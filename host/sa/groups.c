@@ -4,6 +4,13 @@
 #include "groups.h"
 #include "prim/radix_sort.h"
 #include "prim/scan.h"
+#include "arith.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "program.h"
+#include "status.h"
+#include "tuning.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,15 +35,15 @@ clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const
 
 /* Group heads carried in the top bit of u from one pass's compaction to the
  * next pass's head scan (see groups.cl, GRP_HEAD): needs a free top bit
- * and scan positions below 2^31; CLSA_TUNE sa_path=16 turns it off. */
+ * and scan positions below 2^31; CLSA_TUNE sa_path=heads_gather turns it off. */
 static int marks_on(const clsa_context *ctx, const clsa__sa_work *w)
 {
-    return w->n < ((uint64_t)1 << 31) && !(ctx->tune.sa_path & 16);
+    return w->n < ((uint64_t)1 << 31) && !(ctx->tune.sa_path & CLSA_SA_HEADS_GATHER);
 }
 
 int clsa__groups_flag_ok(const clsa_context *ctx, const clsa__sa_work *w)
 {
-    return marks_on(ctx, w) && !(ctx->tune.sa_path & 4096);
+    return marks_on(ctx, w) && !(ctx->tune.sa_path & CLSA_SA_SPLIT_GATHER);
 }
 
 /* The boundary flag of the sorts (groups.cl GRP_TOP, or 0 unless
@@ -178,20 +185,21 @@ done:
 
 /* Whether the split's ranks, keep scan and compaction may run as one single
  * pass (rank_compact, where the single-pass scan then takes them): marks
- * on, 32-bit slots, unless CLSA_TUNE sa_path + 8192. */
+ * on, 32-bit slots, unless CLSA_TUNE sa_path=rank_apart. */
 static int compact_fusable(const clsa_context *ctx, const clsa__sa_work *w)
 {
-    return marks_on(ctx, w) && !w->index64 && !(ctx->tune.sa_path & 8192);
+    return marks_on(ctx, w) && !w->index64 && !(ctx->tune.sa_path & CLSA_SA_RANK_APART);
 }
 
 /* Whether this split counts the new groups by class for the next pass's
  * classify (the summary, groups.cl grp_split_ranks): where the compaction
  * will take the single pass, whose read brings the summary's words from
  * ctx->scan_state along (rank_compact's conditions, and a state that
- * exists already), unless CLSA_TUNE sa_path + 16384. */
+ * exists already), unless CLSA_TUNE sa_path=read_counts. */
 static int summary_wanted(const clsa_context *ctx, const clsa__sa_work *w)
 {
-    return compact_fusable(ctx, w) && !(ctx->tune.sa_path & 16384) && ctx->tune.scan_onepass &&
+    return compact_fusable(ctx, w) && !(ctx->tune.sa_path & CLSA_SA_READ_COUNTS) &&
+           ctx->tune.scan_onepass &&
            ctx->scan_state;
 }
 
@@ -247,7 +255,7 @@ static clsa_status check_summary(clsa_context *ctx, clsa__sa_work *w)
 
 /* grp_rank_split, the scan of its keep flags and the compaction in one
  * single pass (groups.cl grp_rank_compact) where the single-pass scan runs,
- * marks are on and slots are 32-bit (CLSA_TUNE sa_path + 8192: never);
+ * marks are on and slots are 32-bit (CLSA_TUNE sa_path=rank_apart: never);
  * *done = 0: not taken. */
 static clsa_status rank_compact(clsa_context *ctx, clsa__sa_work *w, cl_mem sa, int direct,
                                 cl_mem summary, int *done)
@@ -405,13 +413,6 @@ clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_del
     return compact_kept(ctx, w, w->sv, w->sv);
 }
 
-static size_t pow2_floor(size_t x)
-{
-    size_t p = 1;
-    while (p * 2 <= x) p *= 2;
-    return p;
-}
-
 /* A class-c group is sorted by min(P / 2, wg) work-items over P slots. */
 static size_t class_slots(unsigned c) { return (size_t)CLSA_GRP_TINY << (c + 1); }
 
@@ -419,8 +420,8 @@ unsigned clsa__groups_nclass(const clsa_context *ctx, int index64)
 {
     size_t iw = index64 ? 8 : 4;
     size_t lm = (size_t)(ctx->tune.local_mem ? ctx->tune.local_mem : 16384);
-    size_t r1 = pow2_floor(ctx->tune.r1 ? ctx->tune.r1 : 1024);
-    size_t fit = pow2_floor((lm > 1024 ? lm - 1024 : lm / 2) / (2 * iw));
+    size_t r1 = clsa__pow2_floor(ctx->tune.r1 ? ctx->tune.r1 : 1024);
+    size_t fit = clsa__pow2_floor((lm > 1024 ? lm - 1024 : lm / 2) / (2 * iw));
     if (r1 > fit) r1 = fit;
     unsigned c = 0;
     while (class_slots(c) <= r1 && c < 24) c++;
@@ -557,12 +558,13 @@ static clsa_status long_sorts(clsa_context *ctx, clsa__sa_work *w, uint64_t h, c
 }
 
 /* The bits of the long groups' joint key (group number above key2), 0
- * where it does not fit an index (two sorts then) or CLSA_TUNE sa_path +
- * 32768 asks for two sorts. */
+ * where it does not fit an index (two sorts then) or CLSA_TUNE
+ * sa_path=two_sorts asks for two sorts. */
 static unsigned joint_bits(const clsa_context *ctx, const clsa__sa_work *w, uint32_t count)
 {
     unsigned bits = clsa__bits_of(w->n) + (count > 1 ? clsa__bits_of(count - 1) : 0);
-    return bits <= (w->index64 ? 64u : 32u) && !(ctx->tune.sa_path & 32768) ? bits : 0;
+    int two = (ctx->tune.sa_path & CLSA_SA_TWO_SORTS) != 0;
+    return bits <= (w->index64 ? 64u : 32u) && !two ? bits : 0;
 }
 
 /* The long groups as one sort by (group, key2) (joint > 0: its bits) or

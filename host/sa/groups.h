@@ -4,7 +4,7 @@
 #ifndef CLSA_SA_GROUPS_H
 #define CLSA_SA_GROUPS_H
 #include "prim/scan.h"
-#include "runtime.h"
+#include "context.h"
 
 /* One kernel argument: a value of `size` bytes at ptr, or (ptr NULL) a
  * local-memory array of `size` bytes. */

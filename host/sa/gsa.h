@@ -3,7 +3,7 @@
  * symbols for the integer-alphabet suffix array, and the document array. */
 #ifndef CLSA_SA_GSA_H
 #define CLSA_SA_GSA_H
-#include "runtime.h"
+#include "clsa.h"
 #include "sym_rank.h"
 
 /* The arguments every generalized call shares: k >= 0, lengths (k entries,

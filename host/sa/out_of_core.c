@@ -16,6 +16,12 @@
 #define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include "out_of_core.h"
 #include "prim/radix_sort.h"
+#include "arith.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "progress.h"
+#include "status.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * memory, the device sorting chunks sized to the device-memory budget. */
 #ifndef CLSA_SA_OUT_OF_CORE_H
 #define CLSA_SA_OUT_OF_CORE_H
-#include "runtime.h"
+#include "clsa.h"
 
 /* Device memory the in-memory path (text and SA on the device plus the
  * doubling's working set) is expected to need for n symbols of sym bytes. */

@@ -4,6 +4,10 @@
 #include "sym_rank.h"
 #include "dist/comm.h"
 #include "prim/scan.h"
+#include "arith.h"
+#include "buffer.h"
+#include "context.h"
+#include "status.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
  * Each member ends with its slice of SA. */
 #ifndef CLSA_SA_PD_PART_H
 #define CLSA_SA_PD_PART_H
-#include "runtime.h"
+#include "clsa.h"
 #include "groups.h"
 
 struct dist_comm;

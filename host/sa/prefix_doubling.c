@@ -22,6 +22,13 @@
 #include "prim/radix_sort.h"
 #include "prim/scan.h"
 #include "prim/segmented_sort.h"
+#include "arith.h"
+#include "buffer.h"
+#include "context.h"
+#include "launch.h"
+#include "progress.h"
+#include "status.h"
+#include "tuning.h"
 
 #include <math.h>
 #include <string.h>
@@ -395,7 +402,7 @@ done:
  * sub-buffer alignment.  B sorts A's tail [a, b) again, which keeps its
  * order: its groups come before all of B's.  sk and sv must still hold the
  * head scan and the groups' first slots.  *b = 0 when no boundary of the
- * group around the middle fits, or CLSA_TUNE sa_path + 2048 (halves and a
+ * group around the middle fits, or CLSA_TUNE sa_path=halves (halves and a
  * merge, as before). */
 static clsa_status group_split(clsa_context *ctx, const clsa__sa_work *w, size_t *b, size_t *a)
 {
@@ -404,7 +411,7 @@ static clsa_status group_split(clsa_context *ctx, const clsa__sa_work *w, size_t
     uint64_t bound[2] = {0, w->m};
     clsa_status st;
     *b = *a = 0;
-    if ((ctx->tune.sa_path & 2048) || w->m <= w->sv_len || w->g < 2) return CLSA_OK;
+    if ((ctx->tune.sa_path & CLSA_SA_HALVES) || w->m <= w->sv_len || w->g < 2) return CLSA_OK;
     if ((st = clsa__read(ctx, w->sk, w->m / 2 * 4, &grp, 4))) return st;
     if (grp < 1 || grp > w->g)
         return clsa__fail(ctx, CLSA_ERR_OPENCL, "suffix array: group %u of %zu out of range",
@@ -483,7 +490,7 @@ static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
     clsa_status st;
     clsa__set_phase(ctx, CLSA_PHASE_SORT_L);
     if ((st = group_split(ctx, w, &b, &a))) return st;
-    int combined = shift + gbits <= (unsigned)(8 * kb) && (ctx->tune.sa_path & 3) != 3;
+    int combined = shift + gbits <= (unsigned)(8 * kb) && (ctx->tune.sa_path & CLSA_SA_MODE) != CLSA_SA_GLOBAL_PLAIN;
     *group_shift = (w->m > w->sv_len && !b) || (combined && shift >= (unsigned)(8 * kb)) ? -1
                    : combined                                                       ? (int)shift
                                                                                     : 0;
@@ -495,10 +502,10 @@ static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
     /* The second sort by group number rather than rank where that takes
      * fewer digits (few groups: the periodic inputs' first passes): the
      * groups' ranks are taken while sv still holds their first slots.
-     * CLSA_TUNE sa_path + 1024: always by rank. */
+     * CLSA_TUNE sa_path=restore_rank: always by rank. */
     unsigned rbits = clsa__bits_of(w->n - 1);
     cl_ulong g = !combined && (gbits + 7) / 8 < (rbits + 7) / 8 &&
-                         !(ctx->tune.sa_path & 1024) &&
+                         !(ctx->tune.sa_path & CLSA_SA_RESTORE_RANK) &&
                          ctx->stats.current_device_bytes + w->g * kb <= 5 * (uint64_t)kb * w->n
                      ? w->g
                      : 0;
@@ -688,7 +695,7 @@ static unsigned need_shift(const clsa_context *ctx, uint64_t n, uint64_t m)
  * sk, so no memory beyond the digit table), else by the segmented sort;
  * when they hold most suffixes (or the segmented sort's scratch would
  * break the memory budget) one radix sort of everything is cheaper.
- * CLSA_TUNE sa_path + 256: no sort of the long groups alone (the
+ * CLSA_TUNE sa_path=long_segsort: no sort of the long groups alone (the
  * segmented sort or the global one, as before it). */
 static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h)
 {
@@ -706,16 +713,18 @@ static clsa_status doubling_pass(clsa_context *ctx, clsa__sa_work *w, uint64_t h
     /* segmented sort scratch: at most keys and values twice over */
     uint64_t extra = 4 * iw * c.large_slots + 2 * iw * c.count[c.nclass];
     uint64_t budget = 5 * iw * w->n;
-    unsigned path = ctx->tune.sa_path & 3; /* + 4: half-size working set (shrink) */
+    unsigned path = ctx->tune.sa_path & CLSA_SA_MODE;
     size_t off[4];
     int uses_sk = 0;
     uint64_t long_extra = table_cap(c.large_slots) + (uint64_t)c.count[c.nclass] * (iw + 4);
-    int long_radix = c.count[c.nclass] && !(ctx->tune.sa_path & 256) && path != 1 && path != 3 &&
+    int forced_global = path == CLSA_SA_GLOBAL || path == CLSA_SA_GLOBAL_PLAIN;
+    int long_radix = c.count[c.nclass] && !(ctx->tune.sa_path & CLSA_SA_LONG_SEGSORT) &&
+                     !forced_global &&
                      c.large_slots * 2 <= w->m &&
                      ctx->stats.current_device_bytes + long_extra <= budget &&
                      long_layout(ctx, w, c.large_slots, off, &uses_sk);
-    int global = path == 1 || path == 3 ||
-                 (path != 2 && !long_radix &&
+    int global = forced_global ||
+                 (path != CLSA_SA_CLASSES && !long_radix &&
                   (c.large_slots * 2 > w->m || ctx->stats.current_device_bytes + extra > budget));
     int starts_valid = !global;
     if (global) {
@@ -805,14 +814,14 @@ static clsa_status alloc(clsa_context *ctx, pd_buffers *b, size_t bytes, cl_mem 
  * and that buffer plus the loop's three (sized as shrink does, sv in
  * full) and the digit table keep within 5 iw bytes per input byte and the
  * device's limit.  held: device bytes once the initial phase's work
- * arrays are gone.  CLSA_TUNE sa_path + 128: never (ISA^-1 at the end);
+ * arrays are gone.  CLSA_TUNE sa_path=no_direct: never (ISA^-1 at the end);
  * + 512: whatever the 5 iw budget (tests). */
 static int direct_fits(const clsa_context *ctx, const clsa__sa_work *w, uint64_t held)
 {
     uint64_t iw = w->index64 ? 8 : 4, need = 4 * iw * w->m + table_cap(w->m) + 256;
-    if (!w->direct_ok || !w->m || (ctx->tune.sa_path & 128)) return 0;
+    if (!w->direct_ok || !w->m || (ctx->tune.sa_path & CLSA_SA_NO_DIRECT)) return 0;
     if (held + need > clsa__mem_limit(ctx)) return 0;
-    return (ctx->tune.sa_path & 512) || held + need <= 5 * iw * w->n;
+    return (ctx->tune.sa_path & CLSA_SA_DIRECT) || held + need <= 5 * iw * w->n;
 }
 
 /* After the initial groups: move u into the SA buffer (or, in direct mode,
@@ -858,7 +867,7 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
     size_t al = align_elems(ctx, iw);
     uint64_t held2 = ctx->stats.current_device_bytes + 2 * iw * (uint64_t)w->m + table_cap(w->m);
     w->sv_len = w->m;
-    if ((ctx->tune.sa_path & 4) || held2 + iw * (uint64_t)w->m > 5 * iw * w->n) {
+    if ((ctx->tune.sa_path & CLSA_SA_HALF) || held2 + iw * (uint64_t)w->m > 5 * iw * w->n) {
         /* half, and an eighth more where it fits: room for a group
          * boundary to split the sorts at (sort_global) */
         size_t half = w->m - w->m / 2 / al * al + al, more = half + w->m / 16 / al * al;
@@ -886,7 +895,7 @@ static int lazy_wanted(const clsa_context *ctx, const clsa__sa_work *w, uint64_t
 {
     unsigned mode = ctx->tune.isa_lazy;
     if (!mode || tied >= w->m) return 0;
-    return mode == 2 || (tied * 3 <= w->m && w->direct_ok && !(ctx->tune.sa_path & 128));
+    return mode == 2 || (tied * 3 <= w->m && w->direct_ok && !(ctx->tune.sa_path & CLSA_SA_NO_DIRECT));
 }
 
 /* Initial sort and groups: afterwards isa holds every suffix's rank, u (in
@@ -972,7 +981,7 @@ static clsa_status initial_groups_int(clsa_context *ctx, cl_mem text, int text_w
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     CLSA_TRY(RUN(ctx, w->index64, "pd_sym_heads", n, CLSA_KARG(w->k), CLSA_KARG(nn),
                  CLSA_KARG(w->sk)));
-    if (ctx->tune.sa_path & 8) goto unpacked; /* CLSA_TUNE sa_path=8: h0 = 1, for comparison */
+    if (ctx->tune.sa_path & CLSA_SA_ONE_SYMBOL) goto unpacked; /* CLSA_TUNE sa_path=one_symbol: h0 = 1, for comparison */
     CLSA_TRY(clsa__scan(ctx, w->sk, w->k, n, 1, 0, &sigma)); /* k: codes; sk keeps the heads */
     if (sym == 2 && sigma > 0xFFFF) goto unpacked;
     if (!text_writable) CLSA_TRY(alloc(ctx, b, n * sym, &codes));
@@ -1009,7 +1018,7 @@ clsa_status clsa__sa_device_ranks(clsa_context *ctx, cl_mem text, cl_mem out, in
                                   int index64, int *is_isa)
 {
     *is_isa = 0;
-    if (ctx->tune.sa_path & 64) /* CLSA_TUNE sa_path + 64: always the SA, for comparison */
+    if (ctx->tune.sa_path & CLSA_SA_FROM_SA) /* CLSA_TUNE sa_path=from_sa: always the SA, for comparison */
         return sa_device(ctx, text, 1, -1, 0, out, n, index64, NULL);
     return sa_device(ctx, text, 1, -1, 0, out, n, index64, is_isa);
 }
@@ -1023,7 +1032,7 @@ clsa_status clsa__sa_device_ranks(clsa_context *ctx, cl_mem text, cl_mem out, in
  * end of the loop), one radix pass first groups the (rank, position)
  * pairs by the rank's top bits, so the writes of a stretch of pairs land
  * in one window of 1/256 of the SA (H200, BENCHMARKS.md run 10).
- * CLSA_TUNE sa_path + 32: the plain scatter. */
+ * CLSA_TUNE sa_path=plain_invert: the plain scatter. */
 static clsa_status invert(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl_mem sa)
 {
     size_t iw = w->index64 ? 8 : 4;
@@ -1035,7 +1044,7 @@ static clsa_status invert(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
     w->u = w->k = w->sk = w->sv = NULL;
     unsigned hi = clsa__bits_of(w->n - 1), lo = hi > INVERT_BUCKET_BITS ? hi - INVERT_BUCKET_BITS : 0;
     uint64_t extra = 2 * iw * w->n + table_cap(w->n);
-    int bucketed = !(ctx->tune.sa_path & 32) && hi > INVERT_BUCKET_BITS &&
+    int bucketed = !(ctx->tune.sa_path & CLSA_SA_PLAIN_INVERT) && hi > INVERT_BUCKET_BITS &&
                    ctx->stats.current_device_bytes + extra <= 5 * iw * w->n &&
                    extra <= clsa__mem_free(ctx);
     if (!bucketed)
