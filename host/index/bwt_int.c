@@ -9,8 +9,9 @@
  * pass.  The inverse is LF mapping on the host: the symbols' dense ranks
  * and a counting sort give each BWT position its row in the first column,
  * which holds for any alphabet size. */
-#include "runtime.h"
-#include "sa/sa.h"
+#include "context.h"
+#include "status.h"
+#include "sa/dispatch.h"
 #include "sa/sym_rank.h"
 
 #include <stdlib.h>

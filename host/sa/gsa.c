@@ -5,8 +5,10 @@
  * either meets, and two suffixes that end their strings together are
  * ordered by string index: libsais's gsa order with no byte given up. */
 #include "gsa.h"
-#include "sa.h"
+#include "dispatch.h"
 #include "sym_rank.h"
+#include "context.h"
+#include "status.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Device suffix array construction (host/sa/prefix_doubling.c). */
 #ifndef CLSA_SA_H
 #define CLSA_SA_H
-#include "runtime.h"
+#include "clsa.h"
 
 /* sa (n entries of 4 or 8 bytes) gets the suffix array of text (n bytes),
  * both device buffers on ctx.  Checks device memory before starting. */
@@ -33,16 +33,4 @@ struct clsa__pd_part;
 clsa_status clsa__sa_device_part(clsa_context *ctx, cl_mem text, cl_mem *sa, int64_t n,
                                  struct clsa__pd_part *part, clsa_status st);
 
-/* The suffix array of a host text of n symbols (sym = 1, 2 or 4 bytes) on
- * the backend the context's settings pick (device, or the host for NULL,
- * HOST, AUTO below the threshold), as clsa_sa32 ... clsa_sa64_u32 do once
- * their arguments are checked; ctx locked (host/api.c). */
-clsa_status clsa__sa_pick_run(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
-                         int index64);
-/* The same with sep >= 0 (bytes, device only): the generalized suffix
- * array of strings joined by byte sep (clsa__sa_device_gsa).  Where that
- * cannot run (host backend, out of core), *declined is set and nothing
- * is done. */
-clsa_status clsa__sa_pick_gsa(clsa_context *ctx, const void *text, int sym, int sep, void *sa,
-                             int64_t n, int index64, int *declined);
 #endif

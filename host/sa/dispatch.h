@@ -1,0 +1,23 @@
+/* The suffix array's routing (dispatch.c): which backend and path a
+ * suffix array of a host text takes. */
+#ifndef CLSA_SA_DISPATCH_H
+#define CLSA_SA_DISPATCH_H
+#include "clsa.h"
+
+/* The suffix array of a host text of n symbols (sym = 1, 2 or 4 bytes) on
+ * the backend the context's settings pick (device, or the host for NULL,
+ * HOST, AUTO below the threshold), as clsa_sa32 ... clsa_sa64_u32 do once
+ * their arguments are checked; ctx locked (dispatch.c). */
+clsa_status clsa__sa_pick_run(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
+                              int index64);
+/* The same with sep >= 0 (bytes, device only): the generalized suffix
+ * array of strings joined by byte sep (clsa__sa_device_gsa).  Where that
+ * cannot run (host backend, out of core), *declined is set and nothing
+ * is done. */
+clsa_status clsa__sa_pick_gsa(clsa_context *ctx, const void *text, int sym, int sep, void *sa,
+                              int64_t n, int index64, int *declined);
+/* clsa_sa_plan's answer for ctx (locked; NULL: the host), its arguments
+ * checked. */
+clsa_status clsa__sa_plan_route(clsa_context *ctx, int64_t n, int sym_bytes, int index64,
+                                clsa_sa_plan_info *out);
+#endif
