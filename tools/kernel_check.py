@@ -33,6 +33,9 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KDIR = os.path.join(ROOT, "cl_kernels")
+# Every kernel file by its base name, in whichever folder of cl_kernels/.
+KFILES = {f[:-3]: os.path.join(d, f) for d, _, fs in os.walk(KDIR) for f in fs
+          if f.endswith(".cl")}
 DOC = os.path.join(ROOT, "docs", "KERNELS.md")
 BEGIN = "<!-- kernel_check.py: generated from here -->"
 END = "<!-- kernel_check.py: generated up to here -->"
@@ -105,7 +108,7 @@ def source(program, tmp):
     if not os.path.exists(path):
         with open(path, "wb") as out:
             for p in parts:  # clCreateProgramWithSource: the strings back to back
-                with open(os.path.join(KDIR, p + ".cl"), "rb") as f:
+                with open(KFILES[p], "rb") as f:
                     out.write(f.read())
     return path
 
@@ -315,14 +318,13 @@ def main():
                  % " ".join(missing + ([] if os.path.isdir(ROCM_BC) else [ROCM_BC])))
     base = variants()
     listed = {p for v in base for p in v[0].split("+")}
-    files = {f[:-3] for f in os.listdir(KDIR) if f.endswith(".cl")}
+    files = set(KFILES)
     stray = sorted(files - listed - PRELUDES)
     if stray:
-        sys.exit("kernel_check: no variant compiles cl_kernels/%s.cl: add it to tools/kernel_check.py"
+        sys.exit("kernel_check: no variant compiles %s.cl: add it to tools/kernel_check.py"
                  % ".cl, ".join(stray))
     extra = sorted(cache_variants(a.cache) - set(base))
-    extra = [v for v in extra if all(os.path.exists(os.path.join(KDIR, p + ".cl"))
-                                     for p in v[0].split("+"))]
+    extra = [v for v in extra if all(p in KFILES for p in v[0].split("+"))]
     allv = base + extra
     # The cache's extra option sets: front-end errors are what they would
     # show, so the cheap spir64 compile only.

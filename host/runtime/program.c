@@ -159,6 +159,14 @@ static void cache_save(const char *path, const char *key, const unsigned char *b
 
 /* ---- building ----------------------------------------------------------- */
 
+/* The path under cl_kernels/ of a program's own file (after any '+'). */
+static const char *file_path(const char *file)
+{
+    const char *plus = strchr(file, '+');
+    const clsa_embedded_source *s = clsa__find_source(plus ? plus + 1 : file);
+    return s ? s->path : "?";
+}
+
 static clsa_status build_log_error(clsa_context *ctx, cl_program prog, const char *file,
                                    cl_int err)
 {
@@ -174,8 +182,9 @@ static clsa_status build_log_error(clsa_context *ctx, cl_program prog, const cha
             if (*p == '\r') *p = ' ';
     }
     clsa_status st = clsa__fail(ctx, CLSA_ERR_BUILD,
-                                "clBuildProgram failed for cl_kernels/%s.cl: %s (%d); build log:\n%s",
-                                file, clsa__cl_error_name(err), (int)err, log ? log : "(none)");
+                                "clBuildProgram failed for cl_kernels/%s: %s (%d); build log:\n%s",
+                                file_path(file), clsa__cl_error_name(err), (int)err,
+                                log ? log : "(none)");
     free(log);
     return st;
 }

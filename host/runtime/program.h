@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* ---- programs and kernels (program.c) -----------------------------------
- * name: base name of a cl_kernels/ file ("scan"); the embedded common.cl is
+ * name: base name of a file in a folder of cl_kernels/ ("scan"); the embedded common.cl is
  * prepended.  "prelude+file" ("radix_rank+radix_sort") also prepends the
  * family's shared prelude file after common.cl.  index64: builds with -DCLSA_IDX64=1 (idx_t = ulong, else uint).
  * extra: further build options or NULL.  Kernels are created once per
@@ -20,6 +20,7 @@ typedef struct clsa_embedded_source {
     const unsigned char *data;
     size_t size;
     const char *sha256;
+    const char *path; /* under cl_kernels/: "prim/scan.cl" */
 } clsa_embedded_source;
 const clsa_embedded_source *clsa__find_source(const char *name);
 /* Test hook: replace an embedded source by text (NULL restores). */
