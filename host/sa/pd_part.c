@@ -2,7 +2,7 @@
  * slices and the rank exchange before each doubling pass (pd_part.h). */
 #include "pd_part.h"
 #include "sym_rank.h"
-#include "dist/comm.h"
+#include "multi/comm.h"
 #include "prim/scan.h"
 #include "arith.h"
 #include "buffer.h"
