@@ -84,7 +84,7 @@ static clsa_status sort_host(layout l, void *k, void *v, size_t n, unsigned b, u
 
 /* The sort's paths (set_path): 0 reduce-then-scan with the split-round
  * ranking, 1 the single pass with look-back, 2 reduce-then-scan with the
- * warp ranking (emulated: radix_rank.cl count_warp, RANK_WARP 2), 3 the
+ * warp ranking (emulated: radix_rank.cl count_warp, RADIX_WARP 2), 3 the
  * single pass with the warp ranking; 4 and 5 are 3 with its first or
  * second pass faulting (tune onesweep_fault: the pass writes nothing), so
  * the sort ends by reduce-then-scan from that pass's input. */

@@ -62,29 +62,29 @@ def variants():
     for f in ["scan+groups", "prefix_doubling"]:
         v += [(f, 0, GRP), (f, 1, GRP)]
     def radix(kb, vb, items=32):
-        return "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%d -DSUB_BITS=4" % (kb, vb, items)
+        return "-DKEY_BYTES=%d -DVAL_BYTES=%d -DRADIX_ITEMS=%d -DRADIX_SUB=4" % (kb, vb, items)
     for kb in (4, 8):
         for vb in (0, 4, 8):
             v.append(("radix_rank+radix_sort", 0, radix(kb, vb)))
-            # the warp ranking as emulated with barriers; RANK_WARP=1 is
+            # the warp ranking as emulated with barriers; RADIX_WARP=1 is
             # NVIDIA PTX, built only by NVIDIA's compiler (the host falls
             # back to the split rounds where it fails)
-            v.append(("radix_rank+radix_sort", 0, radix(kb, vb) + " -DRANK_WARP=2"))
+            v.append(("radix_rank+radix_sort", 0, radix(kb, vb) + " -DRADIX_WARP=2"))
             if vb:  # the values in a local tile of their own
                 v.append(("radix_rank+radix_sort", 0,
-                          radix(kb, vb) + " -DRANK_WARP=2 -DVAL_TILE=1 -DRANK_MATCH=3"))
+                          radix(kb, vb) + " -DRADIX_WARP=2 -DRADIX_VTILE=1 -DRADIX_MATCH=3"))
     # The single-pass sort (the default only where NVIDIA's PTX warp ranking
     # runs): two layouts (its shared code is radix_rank.cl's, compiled in all
     # six above), by split rounds and by warps, and the tests' injected fault.
     for kv in ((4, 4), (8, 8)):
         v.append(("radix_rank+radix_onesweep", 0, radix(*kv)))
-        v.append(("radix_rank+radix_onesweep", 0, radix(*kv) + " -DRANK_WARP=2 -DLOOKBACK=4"))
+        v.append(("radix_rank+radix_onesweep", 0, radix(*kv) + " -DRADIX_WARP=2 -DLOOKBACK=4"))
         v.append(("radix_rank+radix_onesweep", 0,
-                  radix(*kv) + " -DRANK_WARP=2 -DVAL_TILE=1 -DRANK_MATCH=3"))
-    v.append(("radix_rank+radix_onesweep", 0, radix(4, 4) + " -DRANK_WARP=2 -DONESWEEP_FAULT=2"))
+                  radix(*kv) + " -DRADIX_WARP=2 -DRADIX_VTILE=1 -DRADIX_MATCH=3"))
+    v.append(("radix_rank+radix_onesweep", 0, radix(4, 4) + " -DRADIX_WARP=2 -DONESWEEP_FAULT=2"))
     # NVIDIA's shape: 20 keys a work-item, the warp counters in the value tile
     v.append(("radix_rank+radix_onesweep", 0, radix(4, 4, 20) +
-              " -DRANK_WARP=2 -DVAL_TILE=1 -DRANK_MATCH=3 -DWC_IN_VTILE=1"))
+              " -DRADIX_WARP=2 -DRADIX_VTILE=1 -DRADIX_MATCH=3 -DWC_IN_VTILE=1"))
     # Segmented-sort layouts: clsa__segmented_sort (key = value width =
     # index width, values or none) and clsa_batched_sort (u32/float keys,
     # CSR, 64-bit offsets).

@@ -30,7 +30,7 @@
 /* ---- histograms of all passes -------------------------------------------------
  * counts[p * 256 + d] += keys of digit d in pass p, where pass p's digit is
  * (key >> plan[2p]) & plan[2p + 1].  Work-groups stride over tiles of lsize *
- * ITEMS keys; counts must be zero before.  With want_masks, also ORs/ANDs
+ * RADIX_ITEMS keys; counts must be zero before.  With want_masks, also ORs/ANDs
  * every key into masks[0..1] / masks[2..3] (low, high word), so the host can
  * skip passes whose digit is the same for every key.  Local: cnt npasses *
  * 256 uints. */
@@ -42,7 +42,7 @@ __kernel void radix_hist_all(const __global key_t *keys, ulong n, uint npasses,
     __local uint lmask[4];
     plan += plan_at;
     uint lid = get_local_id(0), lsize = get_local_size(0);
-    uint tsize = lsize * ITEMS;
+    uint tsize = lsize * RADIX_ITEMS;
     for (uint d = lid; d < npasses * 256; d += lsize) cnt[d] = 0;
     if (lid == 0)
         for (uint w = 0; w < 4; w++) lmask[w] = w < 2 ? 0u : ~0u;
@@ -50,7 +50,7 @@ __kernel void radix_hist_all(const __global key_t *keys, ulong n, uint npasses,
     key_t or_k = 0, and_k = PAD_KEY;
     for (ulong base = (ulong)get_group_id(0) * tsize; base < n;
          base += (ulong)get_num_groups(0) * tsize) {
-        key_t k[ITEMS];
+        key_t k[RADIX_ITEMS];
         uint m = load_keys(keys, base, (uint)min((ulong)tsize, n - base), k, &or_k, &and_k,
                            lid, lsize);
         for (uint p = 0; p < npasses; p++)
@@ -184,7 +184,7 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
         tile_no = atomic_inc(&ctl[CTL_TICKET + pass]);
         skip = status_load(&ctl[CTL_FAULT]);
     }
-#if !RANK_WARP
+#if !RADIX_WARP
     for (uint d = lid; d < nd; d += lsize) dstart[d] = dend[d] = 0;
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -198,22 +198,22 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
         for (uint d = lid; d < nd; d += lsize) atomic_xchg(&own[d], ST_PREFIX);
         return;
     }
-    ulong base = (ulong)g * lsize * ITEMS;
-    uint valid = (uint)min((ulong)lsize * ITEMS, n - base);
+    ulong base = (ulong)g * lsize * RADIX_ITEMS;
+    uint valid = (uint)min((ulong)lsize * RADIX_ITEMS, n - base);
     __local key_t *tile = (__local key_t *)buf;
     /* Each digit's run in the sorted tile starts at dstart[d] and holds
      * dend[d] keys once published.  Only tile 0 needs the digits' global
      * starts (scan_digits), but every work-group scans (256 cached words):
      * barriers stay out of conditional code, which some CPU compilers
      * (PoCL) handle badly. */
-#if RANK_WARP
+#if RADIX_WARP
     /* The keys and ranks (32 registers a work-item) die once placed, so
      * the digits' global scan and the look-back come after the placing;
      * with the unguarded full tiles and PIN (radix_rank.cl) the kernel
      * takes 56 registers on the H100 instead of 110 (BENCHMARKS.md run
      * 35a: four work-groups a core instead of two). */
-    key_t k[ITEMS];
-    uint rk[ITEMS];
+    key_t k[RADIX_ITEMS];
+    uint rk[RADIX_ITEMS];
     load_warp(kin, base, valid, k, lid);
     count_warp(k, rk, shift, dmask, cnt, wx, buf, lid, lsize);
     scan_warp(rk, dmask, cnt, wx, wy, lid, lsize);
@@ -227,9 +227,9 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
         dend[d] = c;
         if (g) atomic_xchg(&own[d], ST_AGG | c);
     }
-    for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
+    for (uint j = 0; j < RADIX_ITEMS; j++) tile[TPAD(rk[j])] = k[j];
     scan_digits(counts + pass * 256, dbase, nd, wx, wy, lid, lsize);
-#if VAL_BYTES && VAL_TILE
+#if VAL_BYTES && RADIX_VTILE
     /* after scan_digits' barriers: with WC_IN_VTILE the counters read
      * above live where the values go.  In flight during the look-back. */
     place_values_warp(vin, base, valid, rk, pbuf, lid);
@@ -237,7 +237,7 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
 #else
     rank_tile(kin, base, valid, shift, dmask, tile, perm, (__local ushort *)cnt, wx, wy, lid,
               lsize, VAL_BYTES != 0);
-    for (uint j = 0; j < ITEMS; j++) {
+    for (uint j = 0; j < RADIX_ITEMS; j++) {
         uint r = j * lsize + lid;
         if (r < valid) {
             uint d = digit_of(tile[TPAD(r)], shift, dmask);
@@ -272,7 +272,7 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
 #endif
     if (done != mine) atomic_cmpxchg(&ctl[CTL_FAULT], 0u, pass + 1u);
     barrier(CLK_LOCAL_MEM_FENCE);
-#if RANK_WARP
+#if RADIX_WARP
     write_tile_warp(kout,
 #if VAL_BYTES
                     vin, vout,

@@ -2,14 +2,14 @@
  * element types, digits, and the stable local ranking of one tile that both
  * scatters use.  Prepended by the host (clsa__kernel "radix_rank+...").
  *
- * Build options: KEY_BYTES (4|8), VAL_BYTES (0|4|8), ITEMS (keys per
- * work-item, so the per-item arrays live in registers), SUB_BITS (bits per
- * local split round), RANK_WARP (0: split rounds; 1, 2: the warp-striped
+ * Build options: KEY_BYTES (4|8), VAL_BYTES (0|4|8), RADIX_ITEMS (keys per
+ * work-item, so the per-item arrays live in registers), RADIX_SUB (bits per
+ * local split round), RADIX_WARP (0: split rounds; 1, 2: the warp-striped
  * ranking at the end of this file, radix_scatter only).  A tile is
- * get_local_size(0) * ITEMS keys.  The digit of a pass is (key >> shift) &
+ * get_local_size(0) * RADIX_ITEMS keys.  The digit of a pass is (key >> shift) &
  * dmask; dmask + 1 digits (at most 256). */
-#ifndef RANK_WARP
-#define RANK_WARP 0
+#ifndef RADIX_WARP
+#define RADIX_WARP 0
 #endif
 #if KEY_BYTES == 8
 typedef ulong key_t;
@@ -22,10 +22,10 @@ typedef ulong val_t;
 typedef uint val_t;
 #endif
 
-#define SUB_RADIX (1u << SUB_BITS)
+#define SUB_RADIX (1u << RADIX_SUB)
 
 /* Local-memory padding against bank conflicts: one spare element per 32
- * tile entries, so the blocked reads (stride ITEMS) spread over the banks,
+ * tile entries, so the blocked reads (stride RADIX_ITEMS) spread over the banks,
  * and one per 16 counters, so the row reads of the counter matrix (stride
  * SUB_RADIX) do too.  Host sizes: tile_elems(T) = T + T / 32,
  * counter_elems = 17 * lsize. */
@@ -47,16 +47,16 @@ static uint load_keys(const __global key_t *keys, ulong base, uint valid, key_t 
                       key_t *and_k, uint lid, uint lsize)
 {
     const __global key_t *src = keys + base + lid;
-    if (valid == lsize * ITEMS) { /* all tiles but the last: unguarded */
-        for (uint j = 0; j < ITEMS; j++) {
+    if (valid == lsize * RADIX_ITEMS) { /* all tiles but the last: unguarded */
+        for (uint j = 0; j < RADIX_ITEMS; j++) {
             k[j] = src[j * lsize];
             *or_k |= k[j];
             *and_k &= k[j];
         }
-        return ITEMS;
+        return RADIX_ITEMS;
     }
     uint m = 0;
-    for (uint j = 0; j < ITEMS; j++) {
+    for (uint j = 0; j < RADIX_ITEMS; j++) {
         uint r = j * lsize + lid;
         k[j] = r < valid ? src[j * lsize] : 0;
         if (r < valid) {
@@ -143,7 +143,7 @@ static uint group_exclusive_scan(uint v, __local uint *x, __local uint *y, uint 
 }
 
 /* One stable split of the tile by the sub-digit (k >> shift) & smask.
- * Work-item lid holds tile positions lid*ITEMS .. +ITEMS-1 (blocked), so
+ * Work-item lid holds tile positions lid*RADIX_ITEMS .. +RADIX_ITEMS-1 (blocked), so
  * "digit-major, then work-item, then item" is the original order: the
  * rank of a key is the exclusive scan of the counter matrix cnt[digit][lid]
  * (each work-item counts into its own column: no atomics) plus the keys of
@@ -153,13 +153,13 @@ static void split_round(key_t *k, ushort *p, __local key_t *tile, __local ushort
                         __local ushort *cnt, __local uint *wx, __local uint *wy, uint shift,
                         uint smask, uint lid, uint lsize, int with_perm)
 {
-#if RANK_REG_COUNTS
+#if RADIX_REG
     /* The work-item's own counts in registers, four 8-bit counters a word
-     * (ITEMS < 256), written once: no read-modify-write of local memory
+     * (RADIX_ITEMS < 256), written once: no read-modify-write of local memory
      * per key, where work-items of different digits meet on one bank. */
     uint packed[(SUB_RADIX + 3) / 4];
     for (uint w = 0; w < (SUB_RADIX + 3) / 4; w++) packed[w] = 0;
-    for (uint j = 0; j < ITEMS; j++) {
+    for (uint j = 0; j < RADIX_ITEMS; j++) {
         uint d = digit_of(k[j], shift, smask), inc = 1u << ((d & 3) * 8);
         for (uint w = 0; w < (SUB_RADIX + 3) / 4; w++) packed[w] += (d >> 2) == w ? inc : 0u;
     }
@@ -167,7 +167,7 @@ static void split_round(key_t *k, ushort *p, __local key_t *tile, __local ushort
         cnt[CPAD(d * lsize + lid)] = (ushort)(packed[d >> 2] >> ((d & 3) * 8) & 0xffu);
 #else
     for (uint d = 0; d < SUB_RADIX; d++) cnt[CPAD(d * lsize + lid)] = 0;
-    for (uint j = 0; j < ITEMS; j++) cnt[CPAD(digit_of(k[j], shift, smask) * lsize + lid)]++;
+    for (uint j = 0; j < RADIX_ITEMS; j++) cnt[CPAD(digit_of(k[j], shift, smask) * lsize + lid)]++;
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
     /* Flattened scan of the SUB_RADIX * lsize matrix: a row of SUB_RADIX
@@ -181,7 +181,7 @@ static void split_round(key_t *k, ushort *p, __local key_t *tile, __local ushort
         run += c;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = 0; j < ITEMS; j++) {
+    for (uint j = 0; j < RADIX_ITEMS; j++) {
         uint at = CPAD(digit_of(k[j], shift, smask) * lsize + lid);
         uint r = cnt[at];
         cnt[at] = (ushort)(r + 1);
@@ -191,7 +191,7 @@ static void split_round(key_t *k, ushort *p, __local key_t *tile, __local ushort
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* Loads the tile at kin[base .. base + valid) (padded to lsize * ITEMS with
+/* Loads the tile at kin[base .. base + valid) (padded to lsize * RADIX_ITEMS with
  * PAD_KEY) and sorts it stably by the digit (k >> shift) & dmask in local
  * memory: afterwards tile[TPAD(r)] is the r-th key in digit order and, when
  * with_perm, perm[TPAD(r)] its position in the load.  Ends with a barrier. */
@@ -199,21 +199,21 @@ static void rank_tile(const __global key_t *kin, ulong base, uint valid, uint sh
                       __local key_t *tile, __local ushort *perm, __local ushort *cnt,
                       __local uint *wx, __local uint *wy, uint lid, uint lsize, int with_perm)
 {
-    for (uint j = 0; j < ITEMS; j++) {
+    for (uint j = 0; j < RADIX_ITEMS; j++) {
         uint r = j * lsize + lid;
         tile[TPAD(r)] = r < valid ? kin[base + r] : PAD_KEY;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    key_t k[ITEMS];
-    ushort p[ITEMS];
+    key_t k[RADIX_ITEMS];
+    ushort p[RADIX_ITEMS];
     uint bits = popcount(dmask);
-    for (uint sb = 0; sb < bits; sb += SUB_BITS) {
-        for (uint j = 0; j < ITEMS; j++) {
-            uint r = lid * ITEMS + j;
+    for (uint sb = 0; sb < bits; sb += RADIX_SUB) {
+        for (uint j = 0; j < RADIX_ITEMS; j++) {
+            uint r = lid * RADIX_ITEMS + j;
             k[j] = tile[TPAD(r)];
             p[j] = sb == 0 || !with_perm ? (ushort)r : perm[TPAD(r)];
         }
-        uint sbits = min((uint)SUB_BITS, bits - sb);
+        uint sbits = min((uint)RADIX_SUB, bits - sb);
         split_round(k, p, tile, perm, cnt, wx, wy, shift + sb, (1u << sbits) - 1, lid, lsize,
                     with_perm);
     }
@@ -224,7 +224,7 @@ static void rank_tile(const __global key_t *kin, ulong base, uint valid, uint sh
 static void write_keys(__global key_t *kout, const __local key_t *tile, const __local uint *dbase,
                        uint valid, uint shift, uint dmask, uint lid, uint lsize, uint *pos)
 {
-    for (uint j = 0; j < ITEMS; j++) {
+    for (uint j = 0; j < RADIX_ITEMS; j++) {
         uint r = j * lsize + lid;
         pos[j] = 0;
         if (r < valid) {
@@ -247,29 +247,29 @@ static void write_tile(__global key_t *kout,
                        __local key_t *tile, const __local uint *dbase, ulong base, uint valid,
                        uint shift, uint dmask, uint lid, uint lsize)
 {
-    uint pos[ITEMS];
+    uint pos[RADIX_ITEMS];
     write_keys(kout, tile, dbase, valid, shift, dmask, lid, lsize, pos);
 #if VAL_BYTES
     barrier(CLK_LOCAL_MEM_FENCE);
     __local val_t *vals = (__local val_t *)tile;
-    for (uint j = 0; j < ITEMS; j++) {
+    for (uint j = 0; j < RADIX_ITEMS; j++) {
         uint r = j * lsize + lid;
         if (r < valid) vals[TPAD(r)] = vin[base + r];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = 0; j < ITEMS; j++) {
+    for (uint j = 0; j < RADIX_ITEMS; j++) {
         uint r = j * lsize + lid;
         if (r < valid) vout[pos[j]] = vals[TPAD((uint)perm[TPAD(r)])];
     }
 #endif
 }
 
-#if RANK_WARP
-/* ---- warp-striped ranking (RANK_WARP 1: NVIDIA, 2: emulated) ---------------
+#if RADIX_WARP
+/* ---- warp-striped ranking (RADIX_WARP 1: NVIDIA, 2: emulated) ---------------
  *
  * One 8-bit round instead of split_round's two 4-bit ones.  Warp w of the
- * work-group owns tile positions [w * WARP * ITEMS, (w + 1) * WARP * ITEMS),
- * item j of lane l being position w * WARP * ITEMS + j * WARP + l, so "warp,
+ * work-group owns tile positions [w * WARP * RADIX_ITEMS, (w + 1) * WARP * RADIX_ITEMS),
+ * item j of lane l being position w * WARP * RADIX_ITEMS + j * WARP + l, so "warp,
  * item, lane" is the load order.  For each item the lanes of equal digit
  * find each other (warp_match), count the peers before them, and one of them
  * adds the peers to the warp's counter of that digit: a key's rank within
@@ -277,29 +277,29 @@ static void write_tile(__global key_t *kout,
  * scan of the counters in (digit, warp) order then gives every key its
  * place in the stably sorted tile.
  *
- * RANK_WARP 1 uses PTX (match.any needs sm_70) on the NVIDIA OpenCL
+ * RADIX_WARP 1 uses PTX (match.any needs sm_70) on the NVIDIA OpenCL
  * compiler, which keeps local ids 32 * w .. 32 * w + 31 in one hardware
  * warp; the host picks it only where the device reports a warp of 32
  * (cl_nv_device_attribute_query) and falls back to split_round when the
- * kernel does not build.  RANK_WARP 2 does the same through local memory
+ * kernel does not build.  RADIX_WARP 2 does the same through local memory
  * and work-group barriers: any device runs it (slowly), so the tests check
  * the ranking itself on the CPU implementations. */
 #define WARP 32
 
-#if RANK_WARP == 1
-#ifndef RANK_MATCH
-#define RANK_MATCH 0
+#if RADIX_WARP == 1
+#ifndef RADIX_MATCH
+#define RADIX_MATCH 0
 #endif
 static uint warp_match(uint d, __local uint *x, uint lid)
 {
     uint m;
-#if RANK_MATCH == 1 || RANK_MATCH == 2
+#if RADIX_MATCH == 1 || RADIX_MATCH == 2
     /* One ballot a digit bit: lanes whose digits agree on every bit.
      * match.any is not one instruction on every GPU and its time depends
      * on how many distinct digits the warp holds; eight ballots do not.
-     * RANK_MATCH 2 (sm_80): only the bits that vary in the warp. */
+     * RADIX_MATCH 2 (sm_80): only the bits that vary in the warp. */
     uint vary = 0xffu;
-#if RANK_MATCH == 2
+#if RADIX_MATCH == 2
     uint o, a;
     asm volatile("redux.sync.or.b32 %0, %1, 0xffffffff;" : "=r"(o) : "r"(d));
     asm volatile("redux.sync.and.b32 %0, %1, 0xffffffff;" : "=r"(a) : "r"(d));
@@ -353,7 +353,7 @@ static void warp_sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
 #define PIN(v)
 #endif
 
-#if RANK_WARP == 1
+#if RADIX_WARP == 1
 /* Exclusive scan of one value a work-item by warp shuffles: the lanes of
  * each warp, then the warps' totals (x: lsize / WARP uints), two barriers
  * and a dependent chain of ten shuffles instead of group_exclusive_scan's
@@ -382,7 +382,7 @@ static uint group_scan_shfl(uint v, __local uint *x, uint lid, uint lsize)
 /* Tile position of item j of this work-item. */
 static uint warp_pos(uint j, uint lid)
 {
-    return (lid / WARP) * WARP * ITEMS + j * WARP + lid % WARP;
+    return (lid / WARP) * WARP * RADIX_ITEMS + j * WARP + lid % WARP;
 }
 
 /* Counter of digit d of warp w: warp-major, so the lanes of one warp meet
@@ -396,10 +396,10 @@ static void load_warp(const __global key_t *kin, ulong base, uint valid, key_t *
     /* item j is WARP * j past item 0: a full tile (all but the last)
      * loads from one address with constant offsets, unguarded */
     const __global key_t *src = kin + base + warp_pos(0, lid);
-    if (valid == get_local_size(0) * ITEMS)
-        for (uint j = 0; j < ITEMS; j++) k[j] = src[j * WARP];
+    if (valid == get_local_size(0) * RADIX_ITEMS)
+        for (uint j = 0; j < RADIX_ITEMS; j++) k[j] = src[j * WARP];
     else
-        for (uint j = 0; j < ITEMS; j++) k[j] = warp_pos(j, lid) < valid ? src[j * WARP] : PAD_KEY;
+        for (uint j = 0; j < RADIX_ITEMS; j++) k[j] = warp_pos(j, lid) < valid ? src[j * WARP] : PAD_KEY;
 }
 
 /* Ranks the keys k[] (load_warp) by digit in two steps.  count_warp:
@@ -408,31 +408,31 @@ static void load_warp(const __global key_t *kin, ulong base, uint valid, key_t *
  * wc[WC(w, d, ndig)] = warp w's count of digit d; wc: (lsize / WARP) *
  * (dmask + 1) uints; x: group_exclusive_scan's scratch (also serves the
  * emulated warp_match); scratch: the tile buffer, unused until the tile is
- * placed (RANK_MATCH 3's words).  Ends with a barrier. */
+ * placed (RADIX_MATCH 3's words).  Ends with a barrier. */
 static void count_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local uint *wc,
                        __local uint *x, __local ulong *scratch, uint lid, uint lsize)
 {
     uint ndig = dmask + 1, nw = lsize / WARP, w = lid / WARP, lane = lid % WARP;
     uint below = (1u << lane) - 1u;
-#if RANK_MATCH == 3
-    /* RANK_MATCH 3: the lanes of a digit meet in a word of local memory
+#if RADIX_MATCH == 3
+    /* RADIX_MATCH 3: the lanes of a digit meet in a word of local memory
      * (each ORs its bit in; the leader clears the word after the
      * broadcast), as CUB's onesweep ranks; fastest on the H100 (run 19f).
      * The words, ndig per warp, borrow the tile buffer, which holds
-     * nothing until the tile is placed (ITEMS >= 8: the host).  The same
-     * code runs emulated (RANK_WARP 2), its warp_sync a barrier. */
+     * nothing until the tile is placed (RADIX_ITEMS >= 8: the host).  The same
+     * code runs emulated (RADIX_WARP 2), its warp_sync a barrier. */
     __local uint *mm = (__local uint *)scratch;
 #endif
     for (uint e = lid; e < ndig * nw; e += lsize) {
         wc[e] = 0;
-#if RANK_MATCH == 3
+#if RADIX_MATCH == 3
         mm[e] = 0;
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = 0; j < ITEMS; j++) {
+    for (uint j = 0; j < RADIX_ITEMS; j++) {
         uint d = digit_of(k[j], shift, dmask);
-#if RANK_MATCH == 3
+#if RADIX_MATCH == 3
         atomic_or(&mm[WC(w, d, ndig)], 1u << lane);
         warp_sync();
         uint peers = mm[WC(w, d, ndig)];
@@ -449,7 +449,7 @@ static void count_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local
         /* the digit rides below the rank (see scan_warp) */
         rk[j] = (warp_bcast(before, leader, x, lid) + popcount(peers & below)) << 8 | d;
         PIN(rk[j]);
-#if RANK_MATCH == 3
+#if RADIX_MATCH == 3
         if ((peers & below) == 0u) mm[WC(w, d, ndig)] = 0; /* all lanes read it */
 #endif
         warp_sync(); /* the next item's leader of d may be another lane */
@@ -473,7 +473,7 @@ static void scan_warp(uint *rk, uint dmask, __local uint *wc, __local uint *x, _
     uint ne = ndig * nw, per = (ndig + WARP - 1) / WARP, e0 = min(ne, lid * per),
          e1 = min(ne, e0 + per), sum = 0, wbits = popcount(nw - 1u);
     for (uint e = e0; e < e1; e++) sum += wc[WC(e & (nw - 1u), e >> wbits, ndig)];
-#if RANK_WARP == 1 && SCAN_SHFL
+#if RADIX_WARP == 1 && RADIX_SHFL
     uint run = group_scan_shfl(sum, x, lid, lsize);
 #else
     uint run = group_exclusive_scan(sum, x, y, lid, lsize);
@@ -487,7 +487,7 @@ static void scan_warp(uint *rk, uint dmask, __local uint *wc, __local uint *x, _
     /* The digit from rk, not from k: the counters' addresses of
      * count_warp, which the compiler would otherwise keep for this loop,
      * are not live across the scan (H100: 2 registers a key). */
-    for (uint j = 0; j < ITEMS; j++) rk[j] = (rk[j] >> 8) + wc[WC(w, rk[j] & 0xffu, ndig)];
+    for (uint j = 0; j < RADIX_ITEMS; j++) rk[j] = (rk[j] >> 8) + wc[WC(w, rk[j] & 0xffu, ndig)];
 }
 
 /* Digit d's first place in the tile scan_warp sorted (warp 0's counter,
@@ -507,23 +507,23 @@ static void write_values_warp(
 #if VAL_BYTES
     barrier(CLK_LOCAL_MEM_FENCE);
     __local val_t *vals = (__local val_t *)buf;
-    for (uint j = 0; j < ITEMS; j++) {
+    for (uint j = 0; j < RADIX_ITEMS; j++) {
         uint p = warp_pos(j, lid);
         if (p < valid) vals[TPAD(rk[j])] = vin[base + p];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = 0; j < ITEMS; j++) {
+    for (uint j = 0; j < RADIX_ITEMS; j++) {
         uint r = j * lsize + lid;
         if (r < valid) vout[pos[j]] = vals[TPAD(r)];
     }
 #endif
 }
 
-#ifndef VAL_TILE
-#define VAL_TILE 0
+#ifndef RADIX_VTILE
+#define RADIX_VTILE 0
 #endif
-#if VAL_BYTES && VAL_TILE
-/* VAL_TILE: the values have a local tile of their own (vtile, the host
+#if VAL_BYTES && RADIX_VTILE
+/* RADIX_VTILE: the values have a local tile of their own (vtile, the host
  * sizes it where local memory allows).  place_values_warp puts them at
  * their keys' ranks before the caller's barrier; write_tile_warp then
  * writes key and value of each place together: one barrier and one digit
@@ -533,17 +533,17 @@ static void place_values_warp(const __global val_t *vin, ulong base, uint valid,
 {
     __local val_t *vals = (__local val_t *)vtile;
     const __global val_t *src = vin + base + warp_pos(0, lid); /* as load_warp */
-    if (valid == get_local_size(0) * ITEMS)
-        for (uint j = 0; j < ITEMS; j++) vals[TPAD(rk[j])] = src[j * WARP];
+    if (valid == get_local_size(0) * RADIX_ITEMS)
+        for (uint j = 0; j < RADIX_ITEMS; j++) vals[TPAD(rk[j])] = src[j * WARP];
     else
-        for (uint j = 0; j < ITEMS; j++)
+        for (uint j = 0; j < RADIX_ITEMS; j++)
             if (warp_pos(j, lid) < valid) vals[TPAD(rk[j])] = src[j * WARP];
 }
 #endif
 
 /* Writes the tile scan_warp sorted into buf (as keys) to its places:
  * position r of digit d goes to dbase[d] + r; then the values (with
- * VAL_TILE, already placed in vtile: both at once). */
+ * RADIX_VTILE, already placed in vtile: both at once). */
 static void write_tile_warp(__global key_t *kout,
 #if VAL_BYTES
                             const __global val_t *vin, __global val_t *vout,
@@ -552,11 +552,11 @@ static void write_tile_warp(__global key_t *kout,
                             uint dmask, const uint *rk, __local ulong *buf, __local ulong *vtile,
                             uint lid, uint lsize)
 {
-#if VAL_BYTES && VAL_TILE
+#if VAL_BYTES && RADIX_VTILE
     const __local key_t *tile = (const __local key_t *)buf;
     const __local val_t *vals = (const __local val_t *)vtile;
-    uint full = valid == lsize * ITEMS;
-    for (uint j = 0; j < ITEMS; j++) {
+    uint full = valid == lsize * RADIX_ITEMS;
+    for (uint j = 0; j < RADIX_ITEMS; j++) {
         uint r = j * lsize + lid;
         if (full || r < valid) {
             key_t key = tile[TPAD(r)];
@@ -566,7 +566,7 @@ static void write_tile_warp(__global key_t *kout,
         }
     }
 #else
-    uint pos[ITEMS];
+    uint pos[RADIX_ITEMS];
     write_keys(kout, (__local key_t *)buf, dbase, valid, shift, dmask, lid, lsize, pos);
     write_values_warp(
 #if VAL_BYTES
@@ -589,13 +589,13 @@ static void scatter_warp(const __global key_t *kin, __global key_t *kout,
                          __local uint *y, __local uint *dbase, uint lid, uint lsize)
 {
     __local key_t *tile = (__local key_t *)buf;
-    key_t k[ITEMS];
-    uint rk[ITEMS];
+    key_t k[RADIX_ITEMS];
+    uint rk[RADIX_ITEMS];
     load_warp(kin, base, valid, k, lid);
     count_warp(k, rk, shift, dmask, wc, x, buf, lid, lsize);
     scan_warp(rk, dmask, wc, x, y, lid, lsize);
-    for (uint j = 0; j < ITEMS; j++) tile[TPAD(rk[j])] = k[j];
-#if VAL_BYTES && VAL_TILE
+    for (uint j = 0; j < RADIX_ITEMS; j++) tile[TPAD(rk[j])] = k[j];
+#if VAL_BYTES && RADIX_VTILE
     place_values_warp(vin, base, valid, rk, vtile, lid);
 #endif
     for (uint d = lid; d <= dmask; d += lsize) dbase[d] -= warp_digit_start(wc, d);

@@ -17,13 +17,13 @@ __kernel void radix_hist(const __global key_t *keys, ulong n, uint shift, uint d
 {
     __local uint lmask[4];
     uint lid = get_local_id(0), lsize = get_local_size(0), g = get_group_id(0);
-    ulong base = (ulong)g * lsize * ITEMS;
+    ulong base = (ulong)g * lsize * RADIX_ITEMS;
     for (uint d = lid; d <= dmask; d += lsize) cnt[d] = 0;
     if (lid == 0)
         for (uint w = 0; w < 4; w++) lmask[w] = w < 2 ? 0u : ~0u;
     barrier(CLK_LOCAL_MEM_FENCE);
-    key_t k[ITEMS], or_k = 0, and_k = PAD_KEY;
-    uint m = load_keys(keys, base, (uint)min((ulong)lsize * ITEMS, n - base), k, &or_k, &and_k,
+    key_t k[RADIX_ITEMS], or_k = 0, and_k = PAD_KEY;
+    uint m = load_keys(keys, base, (uint)min((ulong)lsize * RADIX_ITEMS, n - base), k, &or_k, &and_k,
                        lid, lsize);
     count_digits(k, m, shift, dmask, cnt);
     if (want_masks) local_masks(lmask, or_k, and_k);
@@ -38,7 +38,7 @@ __kernel void radix_hist(const __global key_t *keys, ulong n, uint shift, uint d
  * digit d for this tile.  Local memory: buf tile_elems(tile) *
  * max(KEY_BYTES, VAL_BYTES) bytes (keys, then values), pbuf tile_elems(tile)
  * ushorts (split rounds with values) or VAL_BYTES bytes (warp ranking with
- * VAL_TILE), cnt counter_elems ushorts (RANK_WARP: the warps'
+ * RADIX_VTILE), cnt counter_elems ushorts (RADIX_WARP: the warps'
  * digit counters, (lsize / WARP) * (dmask + 1) uints), wx/wy lsize uints,
  * dbase dmask + 1 uints. */
 __kernel void radix_scatter(const __global key_t *kin, __global key_t *kout,
@@ -50,13 +50,13 @@ __kernel void radix_scatter(const __global key_t *kin, __global key_t *kout,
                             __local uint *wx, __local uint *wy, __local uint *dbase)
 {
     /* pbuf: the split rounds' permutation, or the warp ranking's value
-     * tile (VAL_TILE) */
+     * tile (RADIX_VTILE) */
     __local ushort *perm = (__local ushort *)pbuf;
     uint lid = get_local_id(0), lsize = get_local_size(0), g = get_group_id(0);
-    ulong base = (ulong)g * lsize * ITEMS;
-    uint valid = (uint)min((ulong)lsize * ITEMS, n - base);
+    ulong base = (ulong)g * lsize * RADIX_ITEMS;
+    uint valid = (uint)min((ulong)lsize * RADIX_ITEMS, n - base);
     for (uint d = lid; d <= dmask; d += lsize) dbase[d] = offs[(ulong)d * nb + g];
-#if RANK_WARP
+#if RADIX_WARP
     scatter_warp(kin, kout,
 #if VAL_BYTES
                  vin, vout,
@@ -67,7 +67,7 @@ __kernel void radix_scatter(const __global key_t *kin, __global key_t *kout,
     rank_tile(kin, base, valid, shift, dmask, tile, perm, (__local ushort *)cnt, wx, wy, lid,
               lsize, VAL_BYTES != 0);
     /* Subtract the run starts once (one work-item per present digit). */
-    for (uint j = 0; j < ITEMS; j++) {
+    for (uint j = 0; j < RADIX_ITEMS; j++) {
         uint r = j * lsize + lid;
         if (r < valid) {
             uint d = digit_of(tile[TPAD(r)], shift, dmask);

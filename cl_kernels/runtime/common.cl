@@ -14,7 +14,7 @@ typedef int sidx_t;
  * load, not a read-modify-write at L2. */
 static uint status_load(volatile __global uint *p)
 {
-#if (defined(RANK_WARP) && RANK_WARP == 1) || CLSA_PTX_LOAD
+#if (defined(RADIX_WARP) && RADIX_WARP == 1) || CLSA_PTX_LOAD
     uint v;
     asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;

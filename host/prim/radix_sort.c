@@ -99,9 +99,9 @@ static clsa_status get_kernels(sort_run *r)
     if (r->warp == 2 && match != 3) match = 0;
     char opts[256];
     int len = snprintf(opts, sizeof opts,
-                       "-DKEY_BYTES=%d -DVAL_BYTES=%d -DITEMS=%zu -DSUB_BITS=%d "
-                       "-DRANK_REG_COUNTS=%d -DRANK_WARP=%u -DRANK_MATCH=%u -DVAL_TILE=%u "
-                       "-DSCAN_SHFL=%u",
+                       "-DKEY_BYTES=%d -DVAL_BYTES=%d -DRADIX_ITEMS=%zu -DRADIX_SUB=%d "
+                       "-DRADIX_REG=%d -DRADIX_WARP=%u -DRADIX_MATCH=%u -DRADIX_VTILE=%u "
+                       "-DRADIX_SHFL=%u",
                        r->kb, r->vb, r->items, r->sub,
                        !r->warp && r->items < 256 && t->radix_reg, r->warp, match, r->vtile,
                        r->warp == 1 && t->radix_shfl);

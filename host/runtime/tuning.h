@@ -59,7 +59,7 @@ typedef struct clsa_tuning {
                                  shuffles (1) or serial chunks (0) */
     unsigned radix_vtile;     /* warp ranking: the values get a local tile of their
                                  own where local memory allows (radix_rank.cl
-                                 VAL_TILE) in 1 the single pass, 2 both passes'
+                                 RADIX_VTILE) in 1 the single pass, 2 both passes'
                                  kinds; 0 they reuse the keys' tile */
     unsigned radix_sub;       /* bits per local split round of the radix tile
                                  ranking, 1..8 (its counter matrix has 2^radix_sub
