@@ -1,6 +1,7 @@
 /* One device's part of a suffix array sorted on several devices: owners,
  * slices and the rank exchange before each doubling pass (pd_part.h). */
 #include "pd_part.h"
+#include "pd_lazy.h"
 #include "sym_rank.h"
 #include "multi/comm.h"
 #include "prim/scan.h"

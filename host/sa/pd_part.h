@@ -89,11 +89,6 @@ clsa_status clsa__pd_part_slices(clsa_context *ctx, clsa__pd_part *p, clsa_statu
 clsa_status clsa__pd_part_exchange(clsa_context *ctx, clsa__pd_part *p, clsa__sa_work *w,
                                    cl_mem text, uint64_t h, clsa_status st, int *more);
 
-/* Lazy ranks (groups.h): isa[list[i] + h] (i < count; the top bit of
- * list masked where marks) filled where still unset, from the SA buffer
- * (host/sa/prefix_doubling.c). */
-clsa_status clsa__pd_lazy_fill(clsa_context *ctx, clsa__sa_work *w, cl_mem list, uint64_t count,
-                               uint64_t h, int marks);
 /* The slice of SA from the final ranks, into sa[0, count) (nothing to do
  * in direct mode: the splits wrote it). */
 clsa_status clsa__pd_part_invert(clsa_context *ctx, clsa__pd_part *p, clsa__sa_work *w,

@@ -18,6 +18,7 @@
  * One repeated byte is answered directly. */
 #include "sa.h"
 #include "groups.h"
+#include "pd_lazy.h"
 #include "pd_part.h"
 #include "prim/radix_sort.h"
 #include "prim/scan.h"
@@ -635,59 +636,6 @@ done:
     return st;
 }
 
-/* Bytes of the need bitmap at a bit per 2^shift positions. */
-static size_t need_bytes(uint64_t n, unsigned shift) { return (size_t)((n >> shift) / 32 + 1) * 4; }
-
-/* One coalesced walk over the SA buffer sa: the unset ranks of the
- * suffixes need marks (all: of every suffix; need unread) get their slots
- * (pd_lazy_fill). */
-static clsa_status lazy_walk(clsa_context *ctx, const clsa__sa_work *w, cl_mem sa, int all)
-{
-    cl_ulong len = w->sa_len, b64;
-    cl_uint b32, shift = all ? 0 : w->need_shift;
-    cl_int every = all;
-    cl_mem need = all ? w->isa : w->need; /* any valid buffer when unread */
-    return RUN(ctx, w->index64, "pd_lazy_fill", w->sa_len, CLSA_KARG(sa), CLSA_KARG(len),
-               CLSA_KARG(need), CLSA_KARG(w->isa), CLSA_KARG(every),
-               clsa__idx_karg(w->index64, w->rank_base, &b64, &b32), CLSA_KARG(shift));
-}
-
-/* isa[q] for every q = list[i] + h (i < count; list's top bit masked where
- * marks) that is still unset, filled from the SA buffer: the positions
- * marked in the need bitmap, then one walk over the buffer (groups.h
- * lazy). */
-clsa_status clsa__pd_lazy_fill(clsa_context *ctx, clsa__sa_work *w, cl_mem list, uint64_t count,
-                               uint64_t h, int marks)
-{
-    cl_ulong n = w->n, m = count, hh = h;
-    cl_int mk = marks;
-    cl_uint shift = w->need_shift;
-    clsa_status st;
-    if ((st = clsa__fill_zero(ctx, w->need, 0, need_bytes(w->n, shift))) ||
-        (st = RUN(ctx, w->index64, "pd_lazy_mark", count, CLSA_KARG(list), CLSA_KARG(m),
-                  CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->need),
-                  CLSA_KARG(mk), CLSA_KARG(shift))))
-        return st;
-    return lazy_walk(ctx, w, w->sa, 0);
-}
-
-/* Bits of the need bitmap beyond which a bit covers several positions (so
- * that it stays in a GPU's L2: 16 MiB, where 1 GB of text took 28 ms to
- * walk with 125 MB of bitmap, BENCHMARKS run 23). */
-#define NEED_BITS_LOG2 27
-
-/* Positions a bit of the need bitmap covers, log2: as few as keep the
- * bitmap within 2^NEED_BITS_LOG2 bits, while the unset ranks a fill may
- * set beyond the wanted ones (at most m of them a block) stay below n / 8.
- * CLSA_TUNE lazy_shift = s + 1: s (tests). */
-static unsigned need_shift(const clsa_context *ctx, uint64_t n, uint64_t m)
-{
-    if (ctx->tune.lazy_shift) return ctx->tune.lazy_shift - 1;
-    unsigned s = 0;
-    while ((n >> s) > ((uint64_t)1 << NEED_BITS_LOG2) && (m << (s + 1)) <= n / 8) s++;
-    return s;
-}
-
 /* One doubling step at distance h over the m unsorted suffixes.  Groups
  * up to R1 are sorted in local memory with the keys gathered in the
  * kernel.  Longer ones, while they hold at most half the suffixes, by
@@ -844,12 +792,12 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
     if (w->lazy && (!direct || !w->m || (ctx->tune.isa_lazy == 2 && w->m % 2))) {
         /* the rest of the ranks from the SA buffer's initial order, before u
          * may overwrite it (isa_lazy=2: tests, half the time) */
-        if ((st = lazy_walk(ctx, w, sa, 1))) return st;
+        if ((st = clsa__pd_lazy_walk(ctx, w, sa, 1))) return st;
         w->lazy = 0;
     }
     if (w->lazy) {
-        w->need_shift = need_shift(ctx, w->n, w->m);
-        if ((st = alloc(ctx, b, need_bytes(w->n, w->need_shift), &w->need))) return st;
+        w->need_shift = clsa__pd_need_shift(ctx, w->n, w->m);
+        if ((st = alloc(ctx, b, clsa__pd_need_bytes(w->n, w->need_shift), &w->need))) return st;
     }
     if (direct) {
         cl_mem u = NULL;
