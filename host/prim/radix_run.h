@@ -60,7 +60,12 @@ clsa_status clsa__radix_copy_back(const clsa__radix_run *r, cl_mem kcur, cl_mem 
 /* Local memory of the ranking scatter for a tile shape (both paths). */
 size_t clsa__radix_scatter_local(const clsa__radix_run *r, size_t wg, size_t items);
 /* Padded local array lengths of the ranking (TPAD/CPAD in radix_rank.cl). */
+/* Lanes of a warp in the warp ranking (WARP in radix_rank.cl). */
+#define CLSA_RADIX_WARP_LANES 32
 size_t clsa__radix_tile_elems(size_t tile);
+/* Whether the single pass keeps the warp ranking's counters in the value
+ * tile (radix_onesweep.cl WC_IN_VTILE). */
+int clsa__radix_counters_in_vtile(const clsa__radix_run *r, size_t items);
 size_t clsa__radix_counter_elems(size_t wg, unsigned sub);
 /* Sets the ranking's local arguments from index a on: buf, perm, cnt, wx,
  * wy, dbase; returns the next index in *next. */

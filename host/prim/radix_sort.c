@@ -25,63 +25,6 @@ typedef clsa__radix_run sort_run;
 /* The look-back packs a count below 2^30 with its flag (radix_onesweep.cl). */
 #define ONESWEEP_MAX_N ((size_t)1 << 30)
 
-size_t clsa__radix_tile_elems(size_t tile) { return tile + tile / 32 + 1; }
-size_t clsa__radix_counter_elems(size_t wg, unsigned sub)
-{
-    size_t e = wg << sub;
-    return e + e / 16 + 1;
-}
-
-/* Lanes of a warp in the warp ranking (WARP in radix_rank.cl). */
-#define RANK_WARP_LANES 32
-
-/* Bytes of the ranking's perm and counter arrays: the split rounds'
- * permutation (ushorts) and counter matrix, or the warp ranking's value
- * tile and one uint per warp and digit. */
-static size_t perm_bytes(const sort_run *r, size_t t)
-{
-    if (r->vb && !r->warp) return t * 2;
-    return r->vtile ? t * (size_t)r->vb : 8;
-}
-/* The single pass keeps the warp ranking's counters (one uint per warp
- * and digit: 32 bytes a work-item for 8-bit digits) in the value tile,
- * which is empty until they are read (radix_onesweep.cl WC_IN_VTILE). */
-static int counters_in_vtile(const sort_run *r, size_t items)
-{
-    return r->onesweep && r->warp && r->vtile && items * (size_t)r->vb >= 32;
-}
-static size_t counter_bytes(const sort_run *r, size_t wg, size_t items, size_t digits)
-{
-    if (counters_in_vtile(r, items)) return 4;
-    return r->warp ? wg / RANK_WARP_LANES * digits * 4 : clsa__radix_counter_elems(wg, r->sub) * 2;
-}
-
-size_t clsa__radix_scatter_local(const sort_run *r, size_t wg, size_t items)
-{
-    size_t t = clsa__radix_tile_elems(wg * items), w = (size_t)(r->kb > r->vb ? r->kb : r->vb);
-    size_t digits = (size_t)1 << r->bits;
-    return t * w + perm_bytes(r, t) + counter_bytes(r, wg, items, digits) + 2 * wg * 4 +
-           4 * digits * (r->onesweep ? 3 : 1) + 64;
-}
-
-clsa_status clsa__radix_rank_args(const sort_run *r, cl_kernel k, const char *name, cl_uint a,
-                                  cl_uint dmask, cl_uint *next)
-{
-    clsa_context *ctx = r->ctx;
-    size_t t = clsa__radix_tile_elems(r->tile), w = (size_t)(r->kb > r->vb ? r->kb : r->vb);
-    clsa_status st;
-    if ((st = clsa__arg_local(ctx, k, name, a++, t * w)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, perm_bytes(r, t))) ||
-        (st = clsa__arg_local(ctx, k, name, a++,
-                              counter_bytes(r, r->wg, r->items, (size_t)dmask + 1))) ||
-        (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, ((size_t)dmask + 1) * 4)))
-        return st;
-    *next = a;
-    return CLSA_OK;
-}
-
 /* The next smaller item count tried: the power of two below, then halves. */
 static size_t smaller(size_t items)
 {
@@ -116,7 +59,7 @@ static clsa_status get_kernels(sort_run *r)
         fault = fault < 16 || r->ctl ? fault % 16 : 0;
         snprintf(opts + len, sizeof opts - (size_t)len,
                  " -DONESWEEP_FAULT=%u -DLOOKBACK=%u -DWC_IN_VTILE=%d", fault,
-                 r->ctx->tune.lookback, counters_in_vtile(r, r->items));
+                 r->ctx->tune.lookback, clsa__radix_counters_in_vtile(r, r->items));
         return clsa__radix_onesweep_kernels(r, opts);
     }
     clsa_status st = clsa__kernel(r->ctx, "radix_rank+radix_sort", 0, opts, "radix_hist", &r->hist);
@@ -148,7 +91,7 @@ static clsa_status choose_shape_once(sort_run *r)
     size_t items = t->radix_items ? t->radix_items : 1;
     if (items > 32) items = 32;
     if (wg > t->max_wg) wg = clsa__pow2_floor(t->max_wg ? t->max_wg : 1);
-    if (wg < RANK_WARP_LANES) r->warp = 0;
+    if (wg < CLSA_RADIX_WARP_LANES) r->warp = 0;
     r->vtile = r->warp && r->vb && (t->radix_vtile == 2 || (t->radix_vtile && r->onesweep));
     while (wg * items > MAX_TILE) items > 1 ? (items = smaller(items)) : (wg /= 2);
     uint64_t lm = t->local_mem ? t->local_mem : 16384;
@@ -171,7 +114,7 @@ static clsa_status choose_shape_once(sort_run *r)
     size_t kmax = kernel_max_wg(r->ctx, r->hist), smax = kernel_max_wg(r->ctx, r->scatter);
     if (smax < kmax) kmax = smax;
     if (wg > kmax) wg = clsa__pow2_floor(kmax);
-    if (r->warp && wg < RANK_WARP_LANES) return CLSA_ERR_UNSUPPORTED;
+    if (r->warp && wg < CLSA_RADIX_WARP_LANES) return CLSA_ERR_UNSUPPORTED;
     r->wg = wg;
     r->tile = wg * items;
     r->nb = clsa__div_up(r->n, r->tile);
@@ -232,33 +175,7 @@ static clsa_status run_scatter(sort_run *r, cl_mem kin, cl_mem kout, cl_mem vin,
 
 /* ---- pass planning ---------------------------------------------------------- */
 
-unsigned clsa__radix_digit_width(const sort_run *r, unsigned shift, unsigned end_bit)
-{
-    return end_bit - shift < r->bits ? end_bit - shift : r->bits;
-}
 
-unsigned clsa__radix_next_bit(uint64_t varying, unsigned from)
-{
-    if (from >= 64) return 64;
-    uint64_t v = varying >> from << from;
-    return v ? (unsigned)__builtin_ctzll(v) : 64;
-}
-
-unsigned clsa__radix_count_passes(const sort_run *r, uint64_t varying, unsigned from,
-                                  unsigned end_bit)
-{
-    unsigned c = 0;
-    for (unsigned s = clsa__radix_next_bit(varying, from); s < end_bit;
-         s = clsa__radix_next_bit(varying, s + clsa__radix_digit_width(r, s, end_bit)))
-        c++;
-    return c;
-}
-
-uint64_t clsa__radix_bit_range(unsigned begin_bit, unsigned end_bit)
-{
-    uint64_t hi = end_bit >= 64 ? ~0ull : (1ull << end_bit) - 1;
-    return hi & ~((1ull << begin_bit) - 1);
-}
 
 /* Runs the first histogram at begin_bit with the OR/AND reduction; returns
  * the key bits in range that vary (0: nothing to sort) and whether that
@@ -308,15 +225,6 @@ static clsa_status sort_passes(sort_run *r, cl_mem keys, cl_mem values, cl_mem s
         s = clsa__radix_next_bit(varying, s + w);
     }
     return clsa__radix_copy_back(r, kcur, vcur, keys, values);
-}
-
-clsa_status clsa__radix_copy_back(const sort_run *r, cl_mem kcur, cl_mem vcur, cl_mem keys,
-                                  cl_mem values)
-{
-    if (kcur == keys) return CLSA_OK;
-    clsa_status st = clsa__copy(r->ctx, kcur, 0, keys, 0, r->n * (size_t)r->kb);
-    if (st == CLSA_OK && r->vb) st = clsa__copy(r->ctx, vcur, 0, values, 0, r->n * (size_t)r->vb);
-    return st;
 }
 
 /* A single pass that faulted (an implementation that cut its look-back
