@@ -1,6 +1,6 @@
 /* Agreement on failure, ownership of positions, and the test-only fault
  * hook: the pieces of the distributed engine that are not the sort. */
-#include "comm.h"
+#include "collective.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #include "pd_part.h"
 #include "pd_lazy.h"
 #include "sym_rank.h"
-#include "multi/comm.h"
+#include "collective.h"
 #include "prim/scan.h"
 #include "arith.h"
 #include "buffer.h"
