@@ -14,7 +14,7 @@
 #define FLAG(k, f, z, m) {k, FIELD(f), CLSA_TUNE_FLAG, z, 0, 1, m}
 #define POW2(k, f, m) {k, FIELD(f), CLSA_TUNE_POW2, 0, 1, UINT64_MAX, m}
 
-static const clsa_tune_key keys[] = {
+static const clsa_tune_key key_table[] = {
     POW2("wg", wg, "work-group size of 1-D kernels"),
     NUM("scan_items", scan_items, 0, 0, UINT64_MAX, "items per work-item in scan and compaction tiles"),
     NUM("scan_serial", scan_serial, 1, 0, UINT64_MAX, "scans of up to this many values in one work-group"),
@@ -71,8 +71,8 @@ static const clsa_tune_key keys[] = {
 
 const clsa_tune_key *clsa__tune_keys(size_t *count)
 {
-    *count = sizeof keys / sizeof keys[0];
-    return keys;
+    *count = sizeof key_table / sizeof key_table[0];
+    return key_table;
 }
 
 static const struct {
@@ -92,8 +92,8 @@ static const struct {
 
 static const clsa_tune_key *find_key(const char *name)
 {
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (!strcmp(keys[i].key, name)) return &keys[i];
+    for (size_t i = 0; i < sizeof key_table / sizeof key_table[0]; i++)
+        if (!strcmp(key_table[i].key, name)) return &key_table[i];
     return NULL;
 }
 
