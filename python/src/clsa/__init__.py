@@ -11,11 +11,16 @@ OpenCL on the machine the package still imports and runs on the host
 backend (libdivsufsort); the FM-index and the sorting primitives need a
 device.  Errors raise ClsaError subclasses carrying the library's message.
 """
+from ._args import LCS, LCSK, Text
+from ._context import Context, default_context, devices, opencl_available
 from ._core import (
-    LCS, LCSK, BuildError, CancelledError, ClsaError, Context, DeviceMemoryError, FileError, FMIndex, FMSetIndex, FormatError,
-    HostMemoryError, InvalidArgumentError, NoDeviceError, OpenCLError, Text, TooLargeError,
-    UnsupportedError, batched_sort, bwt, check_sa, default_context, devices, gsa, gsa_lcp, isa,
-    lcp, lcs, lcs_k, opencl_available, radix_sort, sa, sa_multi, segmented_sort, unbwt, version)
+    batched_sort, bwt, check_sa, gsa, gsa_lcp, isa, lcp, lcs, lcs_k, radix_sort, sa, sa_multi,
+    segmented_sort, unbwt, version)
+from ._errors import (
+    BuildError, CancelledError, ClsaError, DeviceMemoryError, FileError, FormatError,
+    HostMemoryError, InvalidArgumentError, NoDeviceError, OpenCLError, TooLargeError,
+    UnsupportedError)
+from ._fm import FMIndex, FMSetIndex
 
 __version__ = "0.1.0"
 
