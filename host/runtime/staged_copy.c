@@ -48,9 +48,8 @@ static size_t piece_len(const stage_part *p, size_t k)
 
 /* A slot emptied into the caller's memory with streaming stores: an
  * ordinary store first reads the destination's line (a host-memory read a
- * byte copied, beside the slot's read and the DMA's write).  BENCHMARKS.md
- * run 31: the 64-bit SA's widening of 1 GB 0.39 -> 0.30 s, the 32-bit SA
- * 1-9% on one GPU and two.  Falls back to memcpy where SSE2 is missing. */
+ * byte copied, beside the slot's read and the DMA's write; measured in
+ * docs/BENCHMARKS.md run 31).  Falls back to memcpy where SSE2 is missing. */
 static void copy_stream(char *dst, const char *src, size_t len)
 {
 #if defined(__SSE2__)
