@@ -268,6 +268,7 @@ int bwa_ref_feed(bwa_ref *r, const uint8_t *b, size_t n)
 
 static int check_end(bwa_ref *r)
 {
+    if (r->state == S_BOL && r->line > 1) r->line--; /* a message names the last line */
     if (r->state == S_NAME_CR || r->state == S_DESC_CR || r->state == S_SEQ_CR)
         return fail(r, "carriage return at the end of the input without a line feed");
     if (r->state == S_NAME && r->names_n == r->name_at[r->k - 1])
