@@ -16,7 +16,9 @@ typedef long long (*clsa_bwa_read_fn)(void *user, void *buf, size_t cap);
  * PREFIX.{pac,ann,amb,bwt,sa}: each through a temporary file in the same
  * folder, all five renamed only once all are complete, so a failure (or a
  * cancel through the progress callback) leaves none of them new and no
- * temporary behind.
+ * temporary behind.  Progress phases: "read fasta" (fraction 0: the size
+ * is unknown; read runs with the context locked and must not call clsa on
+ * it), "suffix array" (0.1 to 0.8), "bwt", "write".
  *   ctx     context (NULL: host backend)
  *   read    the input, already decompressed (the CLI and the Python package
  *           read gzip)

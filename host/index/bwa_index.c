@@ -46,8 +46,14 @@ static clsa_status read_ref(clsa_context *ctx, clsa_bwa_read_fn read, void *user
     if (!buf) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "bwa index: out of host memory");
     int rc = BWA_REF_OK;
     long long got = 0;
-    while (rc == BWA_REF_OK && (got = read(user, buf, PIECE)) > 0) rc = bwa_ref_feed(r, buf, (size_t)got);
+    clsa_status st = clsa__progress(ctx, "read fasta", 0.0);
+    /* the total is unknown: the phase is shown, and a cancel heard */
+    for (int64_t k = 1; !st && rc == BWA_REF_OK && (got = read(user, buf, PIECE)) > 0; k++) {
+        rc = bwa_ref_feed(r, buf, (size_t)got);
+        if (k % 16 == 0) st = clsa__progress(ctx, "read fasta", 0.0);
+    }
     free(buf);
+    if (st) return st;
     if (rc == BWA_REF_OK && got < 0) return clsa__fail(ctx, CLSA_ERR_IO, "%s: read error", name);
     if (rc == BWA_REF_OK) rc = bwa_ref_finish(r);
     if (rc == BWA_REF_OK) rc = bwa_ref_pack(r);
@@ -295,26 +301,36 @@ static clsa_status write_files(clsa_context *ctx, const char *prefix, const bwa_
 
 /* ---- the call -------------------------------------------------------------------- */
 
-/* The route the suffix array will take (its plan, asked before the lock). */
+/* The route the suffix array will take: its plan, which takes the lock
+ * itself, asked with the lock let go for that moment. */
 static int sa_route_of(clsa_context *ctx, int64_t n, clsa_status *st)
 {
     clsa_sa_plan_info plan = {0};
     *st = CLSA_OK;
     if (!ctx) return CLSA_ROUTE_HOST;
+    clsa__unlock(ctx);
     clsa_status ps = clsa_sa_plan(ctx, n, 1, n >= INT32_MAX, &plan);
+    clsa__lock(ctx);
     if (ps && ps != CLSA_ERR_DEVICE_MEMORY && ps != CLSA_ERR_HOST_MEMORY) *st = ps;
+    else ctx->message[0] = 0;
     return plan.route;
 }
 
-static clsa_status build_and_write(clsa_context *ctx, const char *prefix, bwa_index *x, int route)
+static clsa_status index_locked(clsa_context *ctx, clsa_bwa_read_fn read, void *user,
+                                const char *name, const char *prefix, bwa_index *x)
 {
-    clsa_status st = build(ctx, x, route);
+    clsa_status st = read_ref(ctx, read, user, name, &x->ref);
+    if (st) return st;
+    x->n = 2 * x->ref.l;
+    x->nsamples = x->n / SA_RATE;
+    count_codes(&x->ref, x->l2);
+    int route = sa_route_of(ctx, x->n, &st);
+    if (!st) st = clsa__progress(ctx, "suffix array", 0.1);
+    if (!st) st = build(ctx, x, route);
     if (!st) st = clsa__progress(ctx, "write", 0.9);
     return st ? st : write_files(ctx, prefix, x);
 }
 
-/* Reading runs outside the context's lock (the read function is the
- * caller's: the CLI stops it on Ctrl-C); the rest is one locked call. */
 clsa_status clsa_bwa_index(clsa_context *ctx, clsa_bwa_read_fn read, void *user, const char *name,
                            const char *prefix)
 {
@@ -324,19 +340,9 @@ clsa_status clsa_bwa_index(clsa_context *ctx, clsa_bwa_read_fn read, void *user,
     bwa_index x;
     memset(&x, 0, sizeof x);
     bwa_ref_init(&x.ref);
-    clsa_status st = read_ref(ctx, read, user, name ? name : "<input>", &x.ref);
-    int route = CLSA_ROUTE_HOST;
-    if (!st) {
-        x.n = 2 * x.ref.l;
-        x.nsamples = x.n / SA_RATE;
-        count_codes(&x.ref, x.l2);
-        route = sa_route_of(ctx, x.n, &st);
-    }
-    if (!st) {
-        clsa__call_begin(ctx);
-        st = clsa__call_end(ctx, build_and_write(ctx, prefix, &x, route));
-    }
+    clsa__call_begin(ctx);
+    clsa_status st = index_locked(ctx, read, user, name ? name : "<input>", prefix, &x);
     bwa_ref_free(&x.ref);
     free(x.samples);
-    return st;
+    return clsa__call_end(ctx, st);
 }

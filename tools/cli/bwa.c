@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *bwa_usage =
     "clsa index --format bwa [-d DEV] [--backend B] [--mem SIZE] [-q] [-v] FASTA [PREFIX]";
@@ -113,6 +114,9 @@ static int run(const cli_args *a, const char *prefix)
         return rc;
     }
     const char *name = cli_is_stream(a->pos[0]) ? "<stdin>" : a->pos[0];
+    struct stat st_in;
+    if (!cli_is_stream(a->pos[0]) && stat(a->pos[0], &st_in) == 0 && S_ISREG(st_in.st_mode))
+        cli_progress_input((size_t)st_in.st_size); /* MB/s of the FASTA file */
     clsa_status st = cli_progress_done(clsa_bwa_index(ctx, bwa_read, &in, name, prefix));
     fasta_stream_close(in.s);
     if (st || in.failed) rc = report(ctx, st, &in);
