@@ -192,16 +192,19 @@ static int put_header(FILE *f, const bwa_index *x)
 static size_t pack_block(const uint8_t *s, int64_t m, uint64_t c[4], uint32_t *out)
 {
     memcpy(out, c, 32);
+    uint64_t c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
     size_t w = 8;
     for (int64_t q = 0; q < m; q += 16) {
         int64_t e = m - q < 16 ? m - q : 16;
         uint32_t v = 0;
         for (int64_t j = 0; j < e; j++) {
-            v = v << 2 | s[q + j];
-            c[s[q + j]]++;
+            uint8_t x = s[q + j];
+            v = v << 2 | x;
+            c0 += x == 0, c1 += x == 1, c2 += x == 2, c3 += x == 3;
         }
-        out[w++] = v << (2 * (16 - e)) ; /* a partial word keeps its symbols on top */
+        out[w++] = v << (2 * (16 - e)); /* a partial word keeps its symbols on top */
     }
+    c[0] = c0, c[1] = c1, c[2] = c2, c[3] = c3;
     return w;
 }
 

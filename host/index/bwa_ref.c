@@ -201,30 +201,31 @@ static int seq_stop(bwa_ref *r, uint8_t c)
     }
 }
 
-/* A run of a sequence line from b[i]; returns the index of the next byte. */
+/* A run of a sequence line from b[i]; returns the index of the next byte.
+ * The bases go through locals: byte stores would make the compiler reload
+ * every field of r at each step. */
 static size_t seq_run(bwa_ref *r, const uint8_t *b, size_t n, size_t i, int *rc)
 {
-    uint8_t *out = r->codes + r->l;
-    const uint8_t *start = out;
-    for (; i < n && *rc == BWA_REF_OK; i++) {
-        uint8_t c = b[i], t = r->kind[c];
-        if (t < 4) {
-            *out++ = t;
-            r->last_amb = -1;
-        } else if (t == K_AMB) {
-            r->l += out - start; /* the hole's offset needs the count so far */
-            r->len[r->k - 1] += out - start;
-            *rc = ambiguous(r, c, out);
-            start = out;
-            out++;
-        } else {
-            break;
-        }
+    const uint8_t *kind = r->kind;
+    for (;;) {
+        uint8_t *out = r->codes + r->l, *start = out;
+        size_t j = i;
+        uint8_t t = K_LF;
+        for (; j < n && (t = kind[b[j]]) < 4; j++) *out++ = t;
+        int64_t m = out - start;
+        r->l += m;
+        r->len[r->k - 1] += m;
+        if (m) r->last_amb = -1;
+        i = j;
+        if (i == n) return n;
+        if (t != K_AMB) break;
+        if ((*rc = ambiguous(r, b[i], r->codes + r->l))) return n;
+        r->l++;
+        r->len[r->k - 1]++;
+        i++;
     }
-    r->l += out - start;
-    r->len[r->k - 1] += out - start;
-    if (i < n && *rc == BWA_REF_OK) *rc = seq_stop(r, b[i++]);
-    return i;
+    *rc = seq_stop(r, b[i]);
+    return i + 1;
 }
 
 static int line_start(bwa_ref *r, uint8_t c)

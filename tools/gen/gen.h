@@ -33,6 +33,9 @@ const char *gen_name(gen_kind kind);
  * (suffix-sorting statistics: many short repeats, few long ones). */
 void gen_words(uint8_t *buf, size_t n, unsigned vocab, uint64_t seed);
 
+/* The generators' pseudo-random numbers (splitmix64): the next of state *s. */
+uint64_t gen_rand(uint64_t *s);
+
 /* Genome-like nucleotide text (genome.c): background at 41% GC, about 45%
  * interspersed repeats of 48 families diverged 2-20% (half of the copies
  * reverse-complemented), microsatellites, segmental duplications, N gaps.

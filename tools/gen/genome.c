@@ -30,13 +30,7 @@ typedef struct genome_state {
     unsigned fam_div[FAMILIES]; /* changes per 1000 bases */
 } genome_state;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(uint64_t *s) { return gen_rand(s); }
 
 static size_t uniform(uint64_t *s, size_t lo, size_t hi) { return lo + rnd(s) % (hi - lo + 1); }
 

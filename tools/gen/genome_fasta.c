@@ -6,13 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(uint64_t *s) { return gen_rand(s); }
 
 /* A header: chrN, with GEN_FASTA_MIXED sometimes a long description. */
 static int header(FILE *f, size_t i, int flags, uint64_t *s, const char *eol)
