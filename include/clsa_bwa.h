@@ -37,4 +37,18 @@ typedef long long (*clsa_bwa_read_fn)(void *user, void *buf, size_t cap);
  * sizes while they are written excepted. */
 CLSA_API clsa_status clsa_bwa_index(clsa_context *ctx, clsa_bwa_read_fn read, void *user,
                                     const char *name, const char *prefix);
+
+/* The same in two steps, so that a caller can open its context while the
+ * FASTA is read (the CLI does: an NVIDIA context takes a quarter of a
+ * second to open).  clsa_bwa_ref_read reads the input as above into *out
+ * (NULL on failure, with the message in err, cap bytes, as
+ * clsa_create_ex; err may be NULL).  clsa_bwa_ref_index writes the five
+ * files of ref on ctx; a ref is indexed once (its bases become the BWT:
+ * CLSA_ERR_INVALID_ARG the second time).  clsa_bwa_ref_free: NULL
+ * allowed. */
+typedef struct clsa_bwa_ref clsa_bwa_ref;
+CLSA_API clsa_status clsa_bwa_ref_read(clsa_bwa_read_fn read, void *user, const char *name,
+                                       clsa_bwa_ref **out, char *err, size_t cap);
+CLSA_API clsa_status clsa_bwa_ref_index(clsa_context *ctx, clsa_bwa_ref *ref, const char *prefix);
+CLSA_API void clsa_bwa_ref_free(clsa_bwa_ref *ref);
 #endif

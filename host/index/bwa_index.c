@@ -38,12 +38,14 @@ typedef struct bwa_index {
 
 /* ---- reading ------------------------------------------------------------------ */
 
+/* The FASTA through read; on failure why gets the message. */
 static clsa_status read_ref(clsa_context *ctx, clsa_bwa_read_fn read, void *user,
-                            const char *name, bwa_ref *r)
+                            const char *name, bwa_ref *r, char *why, size_t cap)
 {
     enum { PIECE = 1 << 20 };
     uint8_t *buf = malloc(PIECE);
-    if (!buf) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "bwa index: out of host memory");
+    snprintf(why, cap, "bwa index: out of host memory");
+    if (!buf) return CLSA_ERR_HOST_MEMORY;
     int rc = BWA_REF_OK;
     long long got = 0;
     clsa_status st = clsa__progress(ctx, "read fasta", 0.0);
@@ -53,13 +55,15 @@ static clsa_status read_ref(clsa_context *ctx, clsa_bwa_read_fn read, void *user
         if (k % 16 == 0) st = clsa__progress(ctx, "read fasta", 0.0);
     }
     free(buf);
-    if (st) return st;
-    if (rc == BWA_REF_OK && got < 0) return clsa__fail(ctx, CLSA_ERR_IO, "%s: read error", name);
+    if (st) return snprintf(why, cap, "%s", clsa_last_error(ctx)), st;
+    if (rc == BWA_REF_OK && got < 0) return snprintf(why, cap, "%s: read error", name), CLSA_ERR_IO;
     if (rc == BWA_REF_OK) rc = bwa_ref_finish(r);
     if (rc == BWA_REF_OK) rc = bwa_ref_pack(r);
-    if (rc == BWA_REF_NOMEM) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "bwa index: out of host memory");
-    if (rc == BWA_REF_MALFORMED)
-        return clsa__fail(ctx, CLSA_ERR_FORMAT, "%s:%lld: %s", name, (long long)r->line, r->why);
+    if (rc == BWA_REF_NOMEM) return CLSA_ERR_HOST_MEMORY;
+    if (rc == BWA_REF_MALFORMED) {
+        snprintf(why, cap, "%s:%lld: %s", name, (long long)r->line, r->why);
+        return CLSA_ERR_FORMAT;
+    }
     return CLSA_OK;
 }
 
@@ -319,11 +323,15 @@ static int sa_route_of(clsa_context *ctx, int64_t n, clsa_status *st)
     return plan.route;
 }
 
-static clsa_status index_locked(clsa_context *ctx, clsa_bwa_read_fn read, void *user,
-                                const char *name, const char *prefix, bwa_index *x)
+struct clsa_bwa_ref {
+    bwa_index x;
+    int used; /* its codes became the BWT */
+};
+
+/* Everything after the reading, ctx locked. */
+static clsa_status index_locked(clsa_context *ctx, const char *prefix, bwa_index *x)
 {
-    clsa_status st = read_ref(ctx, read, user, name, &x->ref);
-    if (st) return st;
+    clsa_status st;
     x->n = 2 * x->ref.l;
     x->nsamples = x->n / SA_RATE;
     count_codes(&x->ref, x->l2);
@@ -334,18 +342,57 @@ static clsa_status index_locked(clsa_context *ctx, clsa_bwa_read_fn read, void *
     return st ? st : write_files(ctx, prefix, x);
 }
 
+clsa_status clsa_bwa_ref_read(clsa_bwa_read_fn read, void *user, const char *name,
+                              clsa_bwa_ref **out, char *err, size_t cap)
+{
+    char why[300] = "";
+    clsa_status st = CLSA_ERR_INVALID_ARG;
+    if (out) *out = NULL;
+    clsa_bwa_ref *r = read && out ? calloc(1, sizeof *r) : NULL;
+    if (!read || !out) snprintf(why, sizeof why, "bwa index: %s is NULL", !read ? "read" : "out");
+    else if (!r) st = CLSA_ERR_HOST_MEMORY, snprintf(why, sizeof why, "bwa index: out of host memory");
+    if (r) bwa_ref_init(&r->x.ref);
+    if (r) st = read_ref(NULL, read, user, name ? name : "<input>", &r->x.ref, why, sizeof why);
+    if (st) clsa_bwa_ref_free(r);
+    else *out = r;
+    if (st && err && cap) snprintf(err, cap, "%s", why);
+    return st;
+}
+
+void clsa_bwa_ref_free(clsa_bwa_ref *ref)
+{
+    if (!ref) return;
+    bwa_ref_free(&ref->x.ref);
+    free(ref->x.samples);
+    free(ref);
+}
+
+clsa_status clsa_bwa_ref_index(clsa_context *ctx, clsa_bwa_ref *ref, const char *prefix)
+{
+    if (!ref || !prefix || !prefix[0] || ref->used)
+        return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "bwa index: %s",
+                          !ref ? "ref is NULL" : ref->used ? "the reference was indexed already"
+                                                           : "prefix is NULL or empty");
+    ref->used = 1;
+    clsa__call_begin(ctx);
+    return clsa__call_end(ctx, index_locked(ctx, prefix, &ref->x));
+}
+
 clsa_status clsa_bwa_index(clsa_context *ctx, clsa_bwa_read_fn read, void *user, const char *name,
                            const char *prefix)
 {
     if (!read || !prefix || !prefix[0])
         return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "bwa index: %s is NULL or empty",
                           !read ? "read" : "prefix");
-    bwa_index x;
-    memset(&x, 0, sizeof x);
-    bwa_ref_init(&x.ref);
+    clsa_bwa_ref *r = calloc(1, sizeof *r);
+    if (!r) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "bwa index: out of host memory");
+    bwa_ref_init(&r->x.ref);
+    char why[300];
     clsa__call_begin(ctx);
-    clsa_status st = index_locked(ctx, read, user, name ? name : "<input>", prefix, &x);
-    bwa_ref_free(&x.ref);
-    free(x.samples);
+    clsa_status st = read_ref(ctx, read, user, name ? name : "<input>", &r->x.ref, why, sizeof why);
+    if (st && st != CLSA_ERR_CANCELLED) st = clsa__fail(ctx, st, "%s", why);
+    r->used = 1;
+    if (!st) st = index_locked(ctx, prefix, &r->x);
+    clsa_bwa_ref_free(r);
     return clsa__call_end(ctx, st);
 }

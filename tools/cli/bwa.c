@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char *bwa_usage =
     "clsa index --format bwa [-d DEV] [--backend B] [--mem SIZE] [-q] [-v] FASTA [PREFIX]";
@@ -19,7 +20,24 @@ typedef struct bwa_input {
     fasta_stream *s;
     char why[512];
     int failed, malformed;
+    int display;            /* the progress line (a terminal, no -q) */
+    double t0, last;
+    uint64_t got, size;     /* bytes read; the file's size (0: unknown) */
 } bwa_input;
+
+/* The reading's progress line, before the library's own (progress.c's
+ * format; the context is still opening on its thread, so not through it). */
+static void show_read(bwa_input *in)
+{
+    double now = cli_now(), el = now - in->t0;
+    if (!in->display || now - in->last < 0.1) return;
+    in->last = now;
+    double f = in->size ? (double)in->got / (double)in->size : 0.0;
+    if (f > 0.99) f = 0.99; /* a gzip file gives more bytes than its size */
+    fprintf(stderr, "\rclsa: %-22s %3.0f%%  %8.1f MB/s  %7.1f s ", "read fasta", 100.0 * f,
+            el > 0 ? (double)in->got / el / 1e6 : 0.0, el);
+    fflush(stderr);
+}
 
 static long long bwa_read(void *user, void *buf, size_t cap)
 {
@@ -33,6 +51,9 @@ static long long bwa_read(void *user, void *buf, size_t cap)
     if (got < 0) {
         in->failed = 1;
         in->malformed = strstr(in->why, "compressed") != NULL;
+    } else {
+        in->got += (uint64_t)got;
+        show_read(in);
     }
     return got;
 }
@@ -83,24 +104,22 @@ static int output_names(const char *in, const char *prefix, char out[BWA_FILES][
     return cli_distinct_paths(&in, 1, outs, BWA_FILES);
 }
 
-static int report(clsa_context *ctx, clsa_status st, const bwa_input *in)
+/* The reading's failure: exit 2 for a malformed input, 130 for Ctrl-C. */
+static int read_failed(clsa_status st, const bwa_input *in, const char *err)
 {
-    if (in->failed && !strcmp(in->why, "interrupted")) st = CLSA_ERR_CANCELLED;
-    if (st == CLSA_ERR_CANCELLED) return cli_fail(ctx, st, "index");
-    if (in->failed) {
-        cli_error("%s", in->why);
-        return in->malformed ? CLI_USAGE : CLI_RUNTIME;
+    if (in->failed && !strcmp(in->why, "interrupted")) {
+        cli_error("index: interrupted; no output written");
+        return CLI_INTERRUPTED;
     }
-    if (st == CLSA_ERR_FORMAT) {
-        cli_error("%s", clsa_last_error(ctx));
-        return CLI_USAGE;
-    }
-    return cli_fail(ctx, st, "index");
+    cli_error("%s", in->failed ? in->why : err);
+    if (in->failed) return in->malformed ? CLI_USAGE : CLI_RUNTIME;
+    return st == CLSA_ERR_FORMAT ? CLI_USAGE : CLI_RUNTIME;
 }
 
+/* The FASTA is read while the context opens on a second thread. */
 static int run(const cli_args *a, const char *prefix)
 {
-    char outs[BWA_FILES][4096];
+    char outs[BWA_FILES][4096], err[512] = "";
     int rc = output_names(a->pos[0], prefix, outs);
     if (rc) return rc;
     bwa_input in = {0};
@@ -108,19 +127,28 @@ static int run(const cli_args *a, const char *prefix)
         cli_error("%s", in.why[0] ? in.why : "out of memory");
         return CLI_RUNTIME;
     }
-    clsa_context *ctx = NULL;
-    if ((rc = cli_open(a, &ctx))) {
-        fasta_stream_close(in.s);
-        return rc;
-    }
+    struct stat sb;
+    in.display = a->progress && !a->quiet && isatty(STDERR_FILENO);
+    in.t0 = cli_now();
+    if (!cli_is_stream(a->pos[0]) && stat(a->pos[0], &sb) == 0 && S_ISREG(sb.st_mode))
+        in.size = (uint64_t)sb.st_size; /* of the gzip file for gzip input: shown as read */
+    cli_ctx_job j;
+    cli_ctx_init(&j, a);
+    if (!cli_ctx_serial()) cli_ctx_start(&j);
     const char *name = cli_is_stream(a->pos[0]) ? "<stdin>" : a->pos[0];
-    struct stat st_in;
-    if (!cli_is_stream(a->pos[0]) && stat(a->pos[0], &st_in) == 0 && S_ISREG(st_in.st_mode))
-        cli_progress_input((size_t)st_in.st_size); /* MB/s of the FASTA file */
-    clsa_status st = cli_progress_done(clsa_bwa_index(ctx, bwa_read, &in, name, prefix));
+    clsa_bwa_ref *ref = NULL;
+    clsa_status st = clsa_bwa_ref_read(bwa_read, &in, name, &ref, err, sizeof err);
     fasta_stream_close(in.s);
-    if (st || in.failed) rc = report(ctx, st, &in);
-    cli_close(ctx);
+    if (in.display && in.last > 0) fputc('\n', stderr);
+    clsa_context *ctx = NULL;
+    if (st || in.failed) rc = read_failed(st, &in, err);
+    else if (!(rc = cli_ctx_wait(&j, &ctx))) {
+        cli_progress_input((size_t)in.got); /* MB/s of the FASTA from here */
+        st = cli_progress_done(clsa_bwa_ref_index(ctx, ref, prefix));
+        if (st) rc = cli_fail(ctx, st, "index");
+    }
+    clsa_bwa_ref_free(ref);
+    cli_ctx_end(&j);
     return rc;
 }
 

@@ -214,4 +214,9 @@ CDEF_BWA = r"""
 typedef long long (*clsa_bwa_read_fn)(void *user, void *buf, size_t cap);
 clsa_status clsa_bwa_index(clsa_context *ctx, clsa_bwa_read_fn read, void *user,
                            const char *name, const char *prefix);
+typedef struct clsa_bwa_ref clsa_bwa_ref;
+clsa_status clsa_bwa_ref_read(clsa_bwa_read_fn read, void *user, const char *name,
+                              clsa_bwa_ref **out, char *err, size_t cap);
+clsa_status clsa_bwa_ref_index(clsa_context *ctx, clsa_bwa_ref *ref, const char *prefix);
+void clsa_bwa_ref_free(clsa_bwa_ref *ref);
 """
