@@ -212,18 +212,64 @@ static size_t pack_block(const uint8_t *s, int64_t m, uint64_t c[4], uint32_t *o
     return w;
 }
 
+/* A stretch of whole blocks of one chunk, packed by one thread: first its
+ * counts alone (count_only), then, given the counts before it, its words. */
+typedef struct pack_part {
+    const uint8_t *s;
+    int64_t m;
+    uint64_t c[4];
+    uint32_t *out;
+    int count_only;
+} pack_part;
+
+static void *pack_run(void *arg)
+{
+    pack_part *p = arg;
+    if (p->count_only) {
+        uint64_t c[4] = {0, 0, 0, 0};
+        for (int64_t i = 0; i < p->m; i++) c[p->s[i]]++;
+        memcpy(p->c, c, sizeof c);
+        return NULL;
+    }
+    size_t w = 0;
+    for (int64_t i = 0; i < p->m; i += OCC_BLOCK)
+        w += pack_block(p->s + i, p->m - i < OCC_BLOCK ? p->m - i : OCC_BLOCK, p->c, p->out + w);
+    return NULL;
+}
+
+/* Symbols [0, m) of s into buf (16 words a block of 128, fewer for a last
+ * partial block), c the counts before and after; t threads.  Words. */
+static size_t pack_chunk(const uint8_t *s, int64_t m, uint64_t c[4], uint32_t *buf, unsigned t)
+{
+    pack_part part[16];
+    int64_t per = ((m + t - 1) / t + OCC_BLOCK - 1) / OCC_BLOCK * OCC_BLOCK;
+    unsigned k = 0;
+    for (int64_t at = 0; at < m; at += per, k++)
+        part[k] = (pack_part){s + at, m - at < per ? m - at : per, {0}, buf + at / OCC_BLOCK * 16, 1};
+    clsa__run_team(pack_run, part, sizeof *part, k);
+    for (unsigned i = 0; i < k; i++) {
+        uint64_t own[4];
+        memcpy(own, part[i].c, sizeof own);
+        memcpy(part[i].c, c, sizeof own);
+        for (int q = 0; q < 4; q++) c[q] += own[q];
+        part[i].count_only = 0;
+    }
+    clsa__run_team(pack_run, part, sizeof *part, k);
+    int64_t last = m % OCC_BLOCK;
+    return (size_t)(m / OCC_BLOCK) * 16 + (last ? 8 + (size_t)(last + 15) / 16 : 0);
+}
+
 static int write_bwt(FILE *f, const bwa_index *x)
 {
-    enum { CHUNK = 1 << 22 };
+    enum { CHUNK = 1 << 24 };
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned t = cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
     uint32_t *buf = malloc(CHUNK / OCC_BLOCK * 16 * 4);
     uint64_t c[4] = {0, 0, 0, 0};
     int bad = !buf || put_header(f, x);
-    const uint8_t *b = x->ref.codes;
     for (int64_t at = 0; !bad && at < x->n; at += CHUNK) {
-        int64_t end = x->n - at < CHUNK ? x->n : at + CHUNK;
-        size_t w = 0;
-        for (int64_t i = at; i < end; i += OCC_BLOCK)
-            w += pack_block(b + i, end - i < OCC_BLOCK ? end - i : OCC_BLOCK, c, buf + w);
+        int64_t m = x->n - at < CHUNK ? x->n - at : CHUNK;
+        size_t w = pack_chunk(x->ref.codes + at, m, c, buf, t);
         bad = fwrite(buf, 4, w, f) != w;
     }
     bad = bad || put_u64s(f, c, 4);
