@@ -171,11 +171,78 @@ static void bad_fasta(void **state)
     only_files("bad.fa", "bad.fa.bwt");
 }
 
+/* The library call: from memory through the read function, and a cancel
+ * by the progress callback after the first file's temporary is written,
+ * which leaves nothing. */
+typedef struct mem_input {
+    const char *p;
+    size_t left;
+} mem_input;
+
+static long long mem_read(void *user, void *buf, size_t cap)
+{
+    mem_input *m = user;
+    size_t k = m->left < cap ? m->left : cap;
+    memcpy(buf, m->p, k);
+    m->p += k, m->left -= k;
+    return (long long)k;
+}
+
+static int writes_seen;
+static int stop_in_write(void *user, const char *phase, double f)
+{
+    (void)user, (void)f;
+    return !strcmp(phase, "write") && ++writes_seen == 2;
+}
+
+static void library_call(void **state)
+{
+    (void)state;
+    static const char fa[] = ">a desc\nACGTNNacgtRYACGGTTAACCGGTTTTAAAACCCCGGGG\n>b\nTTGACCA\n";
+    clsa_options o;
+    clsa_options_init(&o);
+    o.progress = stop_in_write;
+    clsa_context *ctx = NULL;
+    assert_int_equal(clsa_create(&o, &ctx), CLSA_OK);
+    mem_input m = {fa, sizeof fa - 1};
+    char *prefix = in_dir("lib");
+    assert_int_equal(clsa_bwa_index(ctx, mem_read, &m, "mem", prefix), CLSA_ERR_CANCELLED);
+    assert_int_equal(writes_seen, 2);
+    only_files("", "");
+    m = (mem_input){fa, sizeof fa - 1};
+    assert_int_equal(clsa_bwa_index(ctx, mem_read, &m, "mem", prefix), CLSA_OK); /* writes_seen > 2 */
+    size_t n;
+    char *ann = (char *)read_file(in_dir("lib.ann"), &n);
+    assert_string_equal(ann, "47 2 11\n0 a desc\n0 40 3\n0 b (null)\n40 7 0\n"); /* as bwa index */
+    free(ann);
+    /* two steps; a reference is indexed once */
+    clsa_bwa_ref *ref = NULL;
+    m = (mem_input){">x\nAC GT\n", 9};
+    char err[200];
+    assert_int_equal(clsa_bwa_ref_read(mem_read, &m, "mem", &ref, err, sizeof err), CLSA_ERR_FORMAT);
+    assert_null(ref);
+    assert_non_null(strstr(err, "mem:2: whitespace"));
+    m = (mem_input){fa, sizeof fa - 1};
+    assert_int_equal(clsa_bwa_ref_read(mem_read, &m, NULL, &ref, err, sizeof err), CLSA_OK);
+    assert_int_equal(clsa_bwa_ref_index(ctx, ref, in_dir("two")), CLSA_OK);
+    assert_int_equal(clsa_bwa_ref_index(ctx, ref, in_dir("two")), CLSA_ERR_INVALID_ARG);
+    clsa_bwa_ref_free(ref);
+    for (int i = 0; i < 5; i++) {
+        char x[32], y[32];
+        snprintf(x, sizeof x, "lib%s", ext[i]);
+        snprintf(y, sizeof y, "two%s", ext[i]);
+        same_file(x, y);
+    }
+    clsa_destroy(ctx);
+    assert_int_equal(sh("rm -f lib.* two.*"), 0);
+}
+
 int main(void)
 {
     if (cli_dir_create("clsa-cli-bwa")) return 1;
     clsa_destroy(tu_context()); /* skips cleanly when the device is missing */
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(library_call),
         cmocka_unit_test(bad_fasta),
         cmocka_unit_test(generated_genomes),
         cmocka_unit_test(lambda_phage),
