@@ -88,36 +88,46 @@ static clsa_status samples_kernel(clsa_context *ctx, cl_mem sa, int idx64, int64
     return clsa__ka_launch(&a, (size_t)ns);
 }
 
-/* The in-memory device route: text up, BWT and samples down (the text's
- * host array receives the BWT). */
+/* From the device suffix array: the BWT into the text's host array, the
+ * samples into x->samples. */
+static clsa_status bwt_and_samples(clsa_context *ctx, bwa_index *x, int idx64, cl_mem dtext,
+                                   cl_mem dsa)
+{
+    size_t n = (size_t)x->n, ns = (size_t)x->nsamples;
+    cl_mem dbwt = NULL, dsamp = NULL;
+    int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, n, &dbwt));
+    CLSA_TRY(clsa__bwt_device(ctx, dtext, dsa, x->n, idx64, dbwt, &x->primary));
+    if (ns) CLSA_TRY(clsa__alloc(ctx, ns * 8, &dsamp));
+    if (ns) CLSA_TRY(samples_kernel(ctx, dsa, idx64, x->nsamples, dsamp));
+    CLSA_TRY(clsa__read(ctx, dbwt, 0, x->ref.codes, n));
+    if (ns) CLSA_TRY(clsa__read(ctx, dsamp, 0, x->samples, ns * 8));
+done:
+    clsa__set_phase(ctx, phase);
+    clsa__free(ctx, &dbwt);
+    clsa__free(ctx, &dsamp);
+    return st;
+}
+
+/* The in-memory device route: text up, the suffix array built there. */
 static clsa_status on_device(clsa_context *ctx, bwa_index *x, int idx64)
 {
-    size_t n = (size_t)x->n, iw = idx64 ? 8 : 4, ns = (size_t)x->nsamples;
-    cl_mem dtext = NULL, dsa = NULL, dbwt = NULL, dsamp = NULL;
+    size_t n = (size_t)x->n;
+    cl_mem dtext = NULL, dsa = NULL;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, n, &dtext));
     CLSA_TRY(clsa__write_text(ctx, dtext, x->ref.codes, n));
-    CLSA_TRY(clsa__alloc(ctx, n * iw, &dsa));
+    CLSA_TRY(clsa__alloc(ctx, n * (idx64 ? 8 : 4), &dsa));
     clsa__progress_slice(ctx, 0.1, 0.8);
     st = clsa__sa_device(ctx, dtext, dsa, x->n, idx64);
     clsa__progress_slice(ctx, 0.0, 1.0);
     CLSA_TRY(st);
     CLSA_TRY(clsa__progress(ctx, "bwt", 0.8));
-    int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
-    CLSA_TRY(clsa__alloc(ctx, n, &dbwt));
-    CLSA_TRY(clsa__bwt_device(ctx, dtext, dsa, x->n, idx64, dbwt, &x->primary));
-    clsa__free(ctx, &dtext);
-    if (ns) CLSA_TRY(clsa__alloc(ctx, ns * 8, &dsamp));
-    if (ns) CLSA_TRY(samples_kernel(ctx, dsa, idx64, x->nsamples, dsamp));
-    clsa__free(ctx, &dsa);
-    CLSA_TRY(clsa__read(ctx, dbwt, 0, x->ref.codes, n));
-    if (ns) CLSA_TRY(clsa__read(ctx, dsamp, 0, x->samples, ns * 8));
-    clsa__set_phase(ctx, phase);
+    st = bwt_and_samples(ctx, x, idx64, dtext, dsa);
 done:
     clsa__free(ctx, &dtext);
     clsa__free(ctx, &dsa);
-    clsa__free(ctx, &dbwt);
-    clsa__free(ctx, &dsamp);
     return st;
 }
 
