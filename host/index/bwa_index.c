@@ -58,7 +58,6 @@ static clsa_status read_ref(clsa_context *ctx, clsa_bwa_read_fn read, void *user
     if (st) return snprintf(why, cap, "%s", clsa_last_error(ctx)), st;
     if (rc == BWA_REF_OK && got < 0) return snprintf(why, cap, "%s: read error", name), CLSA_ERR_IO;
     if (rc == BWA_REF_OK) rc = bwa_ref_finish(r);
-    if (rc == BWA_REF_OK) rc = bwa_ref_pack(r);
     if (rc == BWA_REF_NOMEM) return CLSA_ERR_HOST_MEMORY;
     if (rc == BWA_REF_MALFORMED) {
         snprintf(why, cap, "%s:%lld: %s", name, (long long)r->line, r->why);
@@ -67,11 +66,38 @@ static clsa_status read_ref(clsa_context *ctx, clsa_bwa_read_fn read, void *user
     return CLSA_OK;
 }
 
-/* L2: cumulative counts of the codes of forward + reverse complement. */
-static void count_codes(const bwa_ref *r, uint64_t l2[5])
+static unsigned threads(void)
 {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
+}
+
+typedef struct complete_part {
+    bwa_ref *r;
+    int64_t lo, hi;
+    uint64_t f[4];
+} complete_part;
+
+static void *complete_run(void *arg)
+{
+    complete_part *p = arg;
+    bwa_ref_complete(p->r, p->lo, p->hi, p->f);
+    return NULL;
+}
+
+/* The reverse complement, .pac and L2 (cumulative counts of the codes of
+ * forward + reverse complement), by up to 16 threads. */
+static void complete_text(bwa_ref *r, uint64_t l2[5])
+{
+    complete_part part[16];
+    unsigned t = threads(), k = 0;
+    int64_t per = ((r->l + t - 1) / t + 3) / 4 * 4;
+    for (int64_t lo = 0; lo < r->l; lo += per, k++)
+        part[k] = (complete_part){r, lo, r->l - lo < per ? r->l : lo + per, {0}};
+    clsa__run_team(complete_run, part, sizeof *part, k);
     uint64_t f[4] = {0, 0, 0, 0};
-    for (int64_t i = 0; i < r->l; i++) f[r->codes[i]]++;
+    for (unsigned i = 0; i < k; i++)
+        for (int c = 0; c < 4; c++) f[c] += part[i].f[c];
     l2[0] = 0;
     for (int c = 0; c < 4; c++) l2[c + 1] = l2[c] + f[c] + f[3 - c];
 }
@@ -272,8 +298,7 @@ static size_t pack_chunk(const uint8_t *s, int64_t m, uint64_t c[4], uint32_t *b
 static int write_bwt(FILE *f, const bwa_index *x)
 {
     enum { CHUNK = 1 << 24 };
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned t = cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
+    unsigned t = threads();
     uint32_t *buf = malloc(CHUNK / OCC_BLOCK * 16 * 4);
     uint64_t c[4] = {0, 0, 0, 0};
     int bad = !buf || put_header(f, x);
@@ -390,7 +415,7 @@ static clsa_status index_locked(clsa_context *ctx, const char *prefix, bwa_index
     clsa_status st;
     x->n = 2 * x->ref.l;
     x->nsamples = x->n / SA_RATE;
-    count_codes(&x->ref, x->l2);
+    complete_text(&x->ref, x->l2);
     int route = sa_route_of(ctx, x->n, &st);
     if (!st) st = clsa__progress(ctx, "suffix array", 0.1);
     if (!st) st = build(ctx, x, route);

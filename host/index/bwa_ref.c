@@ -293,28 +293,29 @@ int bwa_ref_finish(bwa_ref *r)
     int rc = check_end(r);
     if (rc) return rc;
     if (grow((void **)&r->codes, &r->codes_cap, 2 * r->l, 1)) return BWA_REF_NOMEM;
-    int64_t l = r->l;
-    for (int64_t j = 0; j < l; j++) r->codes[l + j] = (uint8_t)(3 - r->codes[l - 1 - j]);
+    r->pac = malloc((size_t)(r->l + 3) / 4 + 1);
+    if (!r->pac) return BWA_REF_NOMEM;
     r->state = S_DEAD;
     return BWA_REF_OK;
 }
 
-/* bwa's .pac: 4 bases a byte, the first in the top bits. */
-int bwa_ref_pack(bwa_ref *r)
+/* Forward bases [lo, hi), lo a multiple of 4: their reverse complement
+ * into codes[2l - hi, 2l - lo), their .pac bytes, their counts into f. */
+void bwa_ref_complete(bwa_ref *r, int64_t lo, int64_t hi, uint64_t f[4])
 {
-    int64_t l = r->l, bytes = (l + 3) / 4;
-    r->pac = malloc((size_t)bytes + 1);
-    if (!r->pac) return BWA_REF_NOMEM;
-    for (int64_t j = 0; j < l / 4; j++) {
-        const uint8_t *c = r->codes + 4 * j;
-        r->pac[j] = (uint8_t)(c[0] << 6 | c[1] << 4 | c[2] << 2 | c[3]);
+    uint8_t *c = r->codes;
+    int64_t l = r->l;
+    uint64_t k[4] = {0, 0, 0, 0};
+    for (int64_t j = lo; j < hi; j++) {
+        k[c[j]]++;
+        c[2 * l - 1 - j] = (uint8_t)(3 - c[j]);
     }
-    if (l % 4) {
+    for (int64_t j = lo; j < hi; j += 4) {
         uint8_t v = 0;
-        for (int64_t q = 0; q < l % 4; q++) v |= (uint8_t)(r->codes[4 * (l / 4) + q] << (6 - 2 * q));
-        r->pac[l / 4] = v;
+        for (int64_t q = 0; q < 4 && j + q < hi; q++) v |= (uint8_t)(c[j + q] << (6 - 2 * q));
+        r->pac[j / 4] = v;
     }
-    return BWA_REF_OK;
+    memcpy(f, k, sizeof k);
 }
 
 /* The packed bases, then a 0 byte when l % 4 == 0, and a last byte l % 4. */

@@ -19,7 +19,7 @@ typedef struct bwa_hole {
 typedef struct bwa_ref {
     uint8_t *codes;          /* 0..3 per base: forward text, then (bwa_ref_finish) its reverse complement */
     int64_t l, codes_cap;    /* forward bases */
-    uint8_t *pac;            /* bwa_ref_pack: the forward bases, 2 bits each */
+    uint8_t *pac;            /* bwa_ref_complete: the forward bases, 2 bits each */
     int64_t k, rec_cap;      /* records */
     int64_t *len, *name_at, *desc_at; /* desc_at < 0: no description ("(null)") */
     int64_t *n_ambs;
@@ -41,10 +41,12 @@ void bwa_ref_init(bwa_ref *r);
 void bwa_ref_free(bwa_ref *r);
 /* The next n bytes of the FASTA input; after an error nothing more is taken. */
 int bwa_ref_feed(bwa_ref *r, const uint8_t *b, size_t n);
-/* End of input: checks it, then appends the reverse complement (codes[0, 2l)). */
+/* End of input: checks it, makes room for the reverse complement
+ * (codes[0, 2l)) and for pac. */
 int bwa_ref_finish(bwa_ref *r);
-/* Packs the forward bases into pac (before codes are overwritten). */
-int bwa_ref_pack(bwa_ref *r);
+/* The reverse complement, .pac bytes and counts f of forward bases
+ * [lo, hi), lo a multiple of 4 (one piece per thread). */
+void bwa_ref_complete(bwa_ref *r, int64_t lo, int64_t hi, uint64_t f[4]);
 /* The files' contents (little-endian hosts): 0, or -1 on a write error. */
 int bwa_ref_write_pac(const bwa_ref *r, FILE *f);
 int bwa_ref_write_ann(const bwa_ref *r, FILE *f);
