@@ -7,6 +7,7 @@
 #
 #   bash tools/bench/bwa_bench.sh /path/to/bwa            # H200: 100 MB rows, ~3 minutes
 #   BWA_BIG=1 bash tools/bench/bwa_bench.sh /path/to/bwa  # and clsa alone on 3.2 Gbp
+#   BWA_BIG=only bash tools/bench/bwa_bench.sh            # 3.2 Gbp alone (bwa not needed)
 #   BWA_SIZE=2M CLSA_DEVICE=pocl bash tools/bench/bwa_bench.sh bwa   # smoke test
 #
 # Env: BWA (the bwa binary, if not the first argument), BUILD (default
@@ -51,12 +52,14 @@ timed() {
 for f in "$CLSA" "$GEN"; do
   [ -x "$f" ] || { echo "bwa_bench: $f missing (build $BUILD first)" >&2; exit 3; }
 done
-command -v "$BWA" >/dev/null 2>&1 || [ -x "$BWA" ] || { echo "bwa_bench: no bwa at '$BWA'" >&2; exit 3; }
+[ "${BWA_BIG:-0}" = only ] || command -v "$BWA" >/dev/null 2>&1 || [ -x "$BWA" ] ||
+  { echo "bwa_bench: no bwa at '$BWA'" >&2; exit 3; }
 
 rm -rf "$WORK" && mkdir -p "$WORK/bwa" "$WORK/clsa" || exit 3
 : >"$WORK/log"
 row device "$CLSA_DEVICE" "" "$("$CLSA" devices 2>/dev/null | grep '^\*' | head -1)"
 
+if [ "${BWA_BIG:-0}" != only ]; then
 t=$(timed "$GEN" --seed 1 --records 24 --softmask --reads "$READS" --read-length 150 \
     --reads-prefix "$WORK/reads" "$SIZE" "$WORK/ref.fa") || exit 3
 row gen "$t" s "$SIZE bases, $READS pairs"
@@ -86,9 +89,11 @@ for mode in single paired; do
   row "sam_$mode" "$r" "" "$mapped alignments mapped"
 done
 
-if [ "${BWA_BIG:-0}" = 1 ]; then
+fi
+
+if [ "${BWA_BIG:-0}" = 1 ] || [ "${BWA_BIG:-0}" = only ]; then
   big=${BWA_BIG_SIZE:-3200M}
-  rm -rf "$WORK/bwa" "$WORK/clsa" "$WORK"/*.sam "$WORK/ref.fa"
+  rm -rf "$WORK/bwa" "$WORK/clsa" "$WORK"/*.sam "$WORK/ref.fa" "$WORK"/reads_*.fq
   t=$(timed "$GEN" --seed 2 --records 24 "$big" "$WORK/big.fa") || exit 3
   row big_gen "$t" s "$big bases"
   tm=""
