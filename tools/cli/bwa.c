@@ -104,6 +104,16 @@ static int output_names(const char *in, const char *prefix, char out[BWA_FILES][
     return cli_distinct_paths(&in, 1, outs, BWA_FILES);
 }
 
+/* The reading's progress line: on a terminal without -q; the file's size. */
+static void show_init(bwa_input *in, const cli_args *a)
+{
+    struct stat sb;
+    in->display = a->progress && !a->quiet && isatty(STDERR_FILENO);
+    in->t0 = cli_now();
+    if (!cli_is_stream(a->pos[0]) && stat(a->pos[0], &sb) == 0 && S_ISREG(sb.st_mode))
+        in->size = (uint64_t)sb.st_size; /* of the gzip file for gzip input: shown as read */
+}
+
 /* The reading's failure: exit 2 for a malformed input, 130 for Ctrl-C. */
 static int read_failed(clsa_status st, const bwa_input *in, const char *err)
 {
@@ -127,11 +137,7 @@ static int run(const cli_args *a, const char *prefix)
         cli_error("%s", in.why[0] ? in.why : "out of memory");
         return CLI_RUNTIME;
     }
-    struct stat sb;
-    in.display = a->progress && !a->quiet && isatty(STDERR_FILENO);
-    in.t0 = cli_now();
-    if (!cli_is_stream(a->pos[0]) && stat(a->pos[0], &sb) == 0 && S_ISREG(sb.st_mode))
-        in.size = (uint64_t)sb.st_size; /* of the gzip file for gzip input: shown as read */
+    show_init(&in, a);
     cli_ctx_job j;
     cli_ctx_init(&j, a);
     if (!cli_ctx_serial()) cli_ctx_start(&j);
