@@ -107,7 +107,7 @@ static void generated_genomes(void **state)
         printf("generated_genomes: skipped (no bwa)\n");
         return;
     }
-    size_t n = tu_size(200000, 800);
+    size_t n = tu_size(120000, 800);
     for (int crlf = tu_small(); crlf < 2; crlf++) { /* Oclgrind: the CRLF one alone */
         make_genome(n, tu_small() ? 40 : 100, crlf, 11 + (uint64_t)crlf);
         compare("g.fa", "g1.fq", "g2.fq", "--backend device");
