@@ -55,7 +55,7 @@ def variants():
     v = []
     for f in ["buffer", "compact", "unbwt", "text_pack"]:
         v.append((f, 0, ""))
-    for f in ["scan", "isa", "lcp", "bwt", "lcs", "rmq"]:
+    for f in ["scan", "isa", "lcp", "bwt", "bwa", "lcs", "rmq"]:
         v += [(f, 0, ""), (f, 1, "")]
     for w, b in [(2, 64), (4, 128), (8, 128)]:
         v += [("fm_index", i, "-DFM_W=%d -DFM_B=%d" % (w, b)) for i in (0, 1)]

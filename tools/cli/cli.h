@@ -256,6 +256,9 @@ int cli_bwt(int argc, char **argv);
 int cli_unbwt(int argc, char **argv);
 int cli_lcp(int argc, char **argv);
 int cli_index(int argc, char **argv);
+/* clsa index --format bwa (bwa.c): whether argv asks for it, and the command. */
+int cli_index_wants_bwa(int argc, char **argv);
+int cli_index_bwa(int argc, char **argv);
 int cli_count(int argc, char **argv);
 int cli_locate(int argc, char **argv);
 int cli_lcs(int argc, char **argv);

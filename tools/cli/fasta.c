@@ -466,3 +466,65 @@ int fasta_read_path(const char *path, unsigned flags, fasta_set *out, char *why,
     free(p);
     return rc;
 }
+
+/* ---- the bytes alone (fasta_stream) ---------------------------------------------- */
+
+struct fasta_stream {
+    source src;
+    int fd, own, first;
+    const char *path;
+};
+
+int fasta_stream_open(const char *path, fasta_stream **out, char *why, size_t cap)
+{
+    *out = NULL;
+    fasta_stream *s = calloc(1, sizeof *s);
+    if (!s) return FASTA_NOMEM;
+    s->own = strcmp(path, "-") != 0;
+    s->fd = s->own ? open(path, O_RDONLY) : STDIN_FILENO;
+    s->path = path;
+    s->first = 1;
+    struct stat st;
+    int err = s->fd < 0 ? errno : fstat(s->fd, &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : 0;
+    char io[160] = "";
+    if (err || source_open(&s->src, s->fd, io, sizeof io)) {
+        snprintf(why, cap, "cannot %s '%s': %s", s->fd < 0 ? "open" : "read", path,
+                 err ? strerror(err) : io);
+        if (s->own && s->fd >= 0) close(s->fd);
+        free(s);
+        return FASTA_IO;
+    }
+    *out = s;
+    return FASTA_OK;
+}
+
+long long fasta_stream_read(fasta_stream *s, void *buf, size_t cap, char *why, size_t why_cap)
+{
+    char io[160] = "";
+    ssize_t got = source_read(&s->src, buf, cap, io, sizeof io);
+    const char *name = s->own ? s->path : "<stdin>";
+    if (got < 0) {
+        snprintf(why, why_cap, "cannot read '%s': %s", name, io);
+        return -1;
+    }
+    const uint8_t *b = buf;
+    const char *other = s->first ? other_compression(b, (size_t)got) : NULL;
+    if (s->first && !fasta_has_zlib() && got >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+        other = "gzip";
+    s->first = 0;
+    if (other) {
+        snprintf(why, why_cap, "'%s' is %s-compressed; %s", name, other,
+                 fasta_has_zlib() ? "only gzip is read: decompress it first"
+                                  : "this clsa was built without zlib: decompress it first");
+        return -1;
+    }
+    return got;
+}
+
+void fasta_stream_close(fasta_stream *s)
+{
+    if (!s) return;
+    source_close(&s->src);
+    if (s->own) close(s->fd);
+    free(s);
+}

@@ -68,6 +68,13 @@ static inline const char *fasta_name(const fasta_set *s, int64_t i) { return s->
  * for FASTA_IO and FASTA_NO_ZLIB a whole message. */
 int fasta_read_path(const char *path, unsigned flags, fasta_set *out, char *why, size_t cap,
                     int64_t *line);
+/* The input as a stream of bytes, gzip decompressed, for readers with a
+ * policy of their own (bwa.c): open ("-": standard input; why gets a whole
+ * message on failure), read (> 0 bytes, 0 at the end, -1 with why), close. */
+typedef struct fasta_stream fasta_stream;
+int fasta_stream_open(const char *path, fasta_stream **out, char *why, size_t cap);
+long long fasta_stream_read(fasta_stream *s, void *buf, size_t cap, char *why, size_t why_cap);
+void fasta_stream_close(fasta_stream *s);
 /* 1 when this build reads gzip input (zlib found at build time). */
 int fasta_has_zlib(void);
 #endif

@@ -22,13 +22,15 @@
 static const char *index_usage =
     "clsa index [-d DEV] [--backend B] [--sample-rate R] [--stats] [-q] [-v] INPUT INDEX\n"
     "       clsa index --set (--fasta [--revcomp] [--keep-case] | --lines) [--seqs FILE] "
-    "[--sample-rate R] [-d DEV] [--backend B] [--stats] [-q] [-v] INPUT INDEX";
+    "[--sample-rate R] [-d DEV] [--backend B] [--stats] [-q] [-v] INPUT INDEX\n"
+    "       clsa index --format bwa [-d DEV] [--backend B] [--mem SIZE] [-q] [-v] FASTA [PREFIX]";
 static const char *count_usage = "clsa count [-d DEV] [--backend B] [--seqs FILE] INDEX PATTERNS";
 static const char *locate_usage =
     "clsa locate [-d DEV] [--backend B] [--seqs FILE] INDEX PATTERNS";
 
 int cli_index(int argc, char **argv)
 {
+    if (cli_index_wants_bwa(argc, argv)) return cli_index_bwa(argc, argv);
     cli_args a;
     int help, rc = cli_parse(argc, argv,
                              OPT_DEVICE | OPT_RATE | OPT_STATS | OPT_PROGRESS | OPT_SET | OPT_FASTA,

@@ -12,6 +12,8 @@ static uint64_t next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+uint64_t gen_rand(uint64_t *s) { return next(s); }
+
 /* Symbol k of an alphabet of size sigma, spread so 0 and 255 both occur. */
 static uint8_t symbol(unsigned k, unsigned sigma)
 {

@@ -22,10 +22,12 @@ from ._errors import (
     UnsupportedError)
 from ._fm import FMIndex, FMSetIndex
 
+from ._bwa import bwa_index
+
 __version__ = "0.1.0"
 
 __all__ = [
-    "LCS", "LCSK", "BuildError", "CancelledError", "ClsaError", "Context", "DeviceMemoryError", "FileError", "FMIndex", "FMSetIndex",
+    "LCS", "LCSK", "BuildError", "bwa_index", "CancelledError", "ClsaError", "Context", "DeviceMemoryError", "FileError", "FMIndex", "FMSetIndex",
     "FormatError", "HostMemoryError", "InvalidArgumentError", "NoDeviceError", "OpenCLError",
     "Text", "TooLargeError", "UnsupportedError", "batched_sort", "bwt", "check_sa",
     "default_context", "devices", "gsa", "gsa_lcp", "isa", "lcp", "lcs", "lcs_k", "opencl_available",

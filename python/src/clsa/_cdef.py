@@ -208,3 +208,15 @@ clsa_status clsa_sa32_multi(clsa_context *const *ctxs, int k, const uint8_t *tex
 clsa_status clsa_sa64_multi(clsa_context *const *ctxs, int k, const uint8_t *text,
                             int64_t *sa, int64_t n);
 """
+
+# include/clsa_bwa.h
+CDEF_BWA = r"""
+typedef long long (*clsa_bwa_read_fn)(void *user, void *buf, size_t cap);
+clsa_status clsa_bwa_index(clsa_context *ctx, clsa_bwa_read_fn read, void *user,
+                           const char *name, const char *prefix);
+typedef struct clsa_bwa_ref clsa_bwa_ref;
+clsa_status clsa_bwa_ref_read(clsa_bwa_read_fn read, void *user, const char *name,
+                              clsa_bwa_ref **out, char *err, size_t cap);
+clsa_status clsa_bwa_ref_index(clsa_context *ctx, clsa_bwa_ref *ref, const char *prefix);
+void clsa_bwa_ref_free(clsa_bwa_ref *ref);
+"""

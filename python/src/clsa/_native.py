@@ -10,7 +10,7 @@ import os
 
 from cffi import FFI
 
-from ._cdef import CDEF, CDEF_GSA, CDEF_INT_ALPHABETS, CDEF_MULTI, CDEF_SETS
+from ._cdef import CDEF, CDEF_BWA, CDEF_GSA, CDEF_INT_ALPHABETS, CDEF_MULTI, CDEF_SETS
 
 ffi = FFI()
 ffi.cdef(CDEF)
@@ -18,6 +18,7 @@ ffi.cdef(CDEF_INT_ALPHABETS)
 ffi.cdef(CDEF_GSA)
 ffi.cdef(CDEF_SETS)
 ffi.cdef(CDEF_MULTI)
+ffi.cdef(CDEF_BWA)
 
 
 def _library_path() -> str:
