@@ -1,0 +1,117 @@
+/* Differential test of the drop-in libdivsufsort (compat/divsufsort): the
+ * stock libdivsufsort.so.3/libdivsufsort64.so.3 and ours are both opened by
+ * path with RTLD_LOCAL (same sonames, same symbol names: neither may see
+ * the other), and every function is called on both with the same
+ * arguments: bad ones, n = 0, 1, 2 and generated texts.
+ *
+ *   dss_diff cpu     2000 inputs a width on the CPU path (CLSA_BACKEND=host)
+ *   dss_diff device  the device path forced at every size
+ *                    (CLSA_COMPAT_MIN_BYTES=0; fewer inputs, tiny ones
+ *                    under CLSA_TEST_SMALL), asserting the device ran.
+ * REF_DSS32/REF_DSS64 and OUR_DSS32/OUR_DSS64 name the four libraries. */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clsa.h"
+#include "dss_diff.h"
+
+int failures;
+int device_mode;
+
+void gen_text(uint8_t *t, int64_t n, int kind, uint64_t *s)
+{
+    static const int sigma[] = {1, 2, 4, 256};
+    int k = sigma[rnd(s) % 4];
+    int64_t period = 1 + (int64_t)(rnd(s) % 9);
+    for (int64_t i = 0; i < n; i++) {
+        switch (kind) {
+        case 0: t[i] = (uint8_t)(rnd(s) % (uint64_t)k); break;
+        case 1: t[i] = (uint8_t)('a' + i % period); break;
+        case 2: t[i] = (uint8_t)(i < 2 ? 'a' + i : 0); break; /* Fibonacci below */
+        case 3: t[i] = (uint8_t)(i / period % 2 ? 'x' : 'y'); break;
+        case 4: t[i] = (uint8_t)(rnd(s) % 16 ? 'A' : 'A' + rnd(s) % 4); break;
+        default: t[i] = (uint8_t)"ACGT"[rnd(s) % 4]; break;
+        }
+    }
+    if (kind == 2) { /* Fibonacci word: repeat the prefix pattern */
+        int64_t a = 1, b = 2;
+        while (b < n) {
+            for (int64_t i = 0; i < a && b + i < n; i++) t[b + i] = t[i];
+            int64_t c = a + b;
+            a = b;
+            b = c;
+        }
+    }
+    if (kind == 4 && n > 0) t[n - 1] = (uint8_t)(rnd(s) % 256);
+}
+
+void capture_stderr(void (*fn)(void *), void *arg, char *out, size_t cap)
+{
+    fflush(stderr);
+    FILE *tmp = tmpfile();
+    int saved = dup(2);
+    dup2(fileno(tmp), 2);
+    fn(arg);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    size_t got = fread(out, 1, cap - 1, tmp);
+    out[got] = 0;
+    fclose(tmp);
+}
+
+#define IDX int32_t
+#define W 32
+#define T(x) x##32
+#include "dss_diff_tmpl.h"
+#undef IDX
+#undef W
+#undef T
+
+#define IDX int64_t
+#define W 64
+#define T(x) x##64
+#include "dss_diff_tmpl.h"
+
+static void *open_lib(const char *path)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) printf("dlopen %s: %s\n", path, dlerror());
+    return h;
+}
+
+/* The drop-in's shared context ran the last call on the device. */
+static int device_ran(void *our)
+{
+    clsa_context *(*ctx_fn)(void) = (clsa_context * (*)(void)) dlsym(our, "clsa_compat_context");
+    clsa_status (*stats)(const clsa_context *, clsa_stats *) =
+        (clsa_status(*)(const clsa_context *, clsa_stats *))dlsym(our, "clsa_get_stats");
+    clsa_context *ctx = ctx_fn ? ctx_fn() : NULL;
+    clsa_stats st;
+    if (!ctx || !stats || stats(ctx, &st) != CLSA_OK) return 0;
+    return st.last_backend == CLSA_BACKEND_DEVICE;
+}
+
+int main(int argc, char **argv)
+{
+    device_mode = argc > 1 && !strcmp(argv[1], "device");
+    setenv("CLSA_COMPAT_MIN_BYTES", "0", 1);
+    if (!device_mode) setenv("CLSA_BACKEND", "host", 1);
+    int small = getenv("CLSA_TEST_SMALL") != NULL;
+    int cases = device_mode ? (small ? 12 : 150) : 2000;
+    if (getenv("DSS_DIFF_CASES")) cases = atoi(getenv("DSS_DIFF_CASES"));
+    int64_t max_n = device_mode ? (small ? 300 : 3000) : 5000;
+    void *r32 = open_lib(REF_DSS32), *r64 = open_lib(REF_DSS64);
+    void *o32 = open_lib(OUR_DSS32), *o64 = open_lib(OUR_DSS64);
+    if (!r32 || !r64 || !o32 || !o64) return 1;
+    EXPECT(dlsym(o32, "clsa_compat_context") && !dlsym(r32, "clsa_compat_context"),
+           "the drop-in and the stock library are not the two opened");
+    if (run32(r32, o32, cases, max_n) || run64(r64, o64, cases, max_n)) return 1;
+    if (device_mode) EXPECT(device_ran(o32), "the drop-in did not run on the device");
+    printf("%s: %d cases per width, %d failures\n", device_mode ? "device" : "cpu", cases,
+           failures);
+    return failures != 0;
+}
