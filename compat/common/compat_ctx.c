@@ -60,6 +60,15 @@ static int device_wanted(clsa_context *ctx)
     return info.is_gpu || backend == CLSA_BACKEND_DEVICE || min_forced;
 }
 
+/* Oclgrind aborts when its objects are released from an exit handler
+ * (heap corruption in its own teardown): its context is left to the
+ * process's end. */
+static int exit_release_safe(clsa_context *ctx)
+{
+    clsa_device_info info;
+    return clsa_get_device_info(ctx, &info) != CLSA_OK || !strstr(info.platform, "Oclgrind");
+}
+
 static void open_shared(void)
 {
     if (clsa_opencl_available(why, sizeof why) != CLSA_OK) return;
@@ -70,9 +79,9 @@ static void open_shared(void)
         shared = NULL;
         return;
     }
-    atexit(release); /* a shared object's atexit also runs at dlclose */
     on_device = device_wanted(shared);
     if (!on_device) snprintf(why, sizeof why, "a CPU OpenCL device: the CPU path is faster");
+    if (exit_release_safe(shared)) atexit(release); /* in a shared object: also at dlclose */
 }
 
 int clsa_compat_use_device(int64_t n_bytes)

@@ -21,8 +21,8 @@
  * (tools/bench/dropin_bench.sh prints the rows it is read from).
  *
  * Thread-safe: concurrent callers share the context (clsa serialises calls
- * on it).  Never prints.  The context is released at exit (or when the
- * library is unloaded). */
+ * on it).  Never prints.  The context is released at exit or when the
+ * library is unloaded (except on Oclgrind, whose teardown aborts then). */
 #ifndef CLSA_COMPAT_CTX_H
 #define CLSA_COMPAT_CTX_H
 

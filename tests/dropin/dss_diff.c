@@ -101,9 +101,9 @@ int main(int argc, char **argv)
     setenv("CLSA_COMPAT_MIN_BYTES", "0", 1);
     if (!device_mode) setenv("CLSA_BACKEND", "host", 1);
     int small = getenv("CLSA_TEST_SMALL") != NULL;
-    int cases = device_mode ? (small ? 12 : 150) : 2000;
+    int cases = device_mode ? (small ? 2 : 150) : 2000;
     if (getenv("DSS_DIFF_CASES")) cases = atoi(getenv("DSS_DIFF_CASES"));
-    int64_t max_n = device_mode ? (small ? 300 : 3000) : 5000;
+    int64_t max_n = device_mode ? (small ? 120 : 3000) : 5000;
     void *r32 = open_lib(REF_DSS32), *r64 = open_lib(REF_DSS64);
     void *o32 = open_lib(OUR_DSS32), *o64 = open_lib(OUR_DSS64);
     if (!r32 || !r64 || !o32 || !o64) return 1;
