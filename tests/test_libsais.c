@@ -1,8 +1,9 @@
 /* clsa's libsais API (compat/libsais) against libsais's semantics: the
  * suffix array and BWT against libdivsufsort (libsais_bwt's layout and
  * primary index are divbwt's), bwt_aux's samples and the GSA against naive
- * definitions, unbwt by round trips, PLCP/LCP against Kasai, both widths,
- * and libsais's return codes for bad arguments.
+ * definitions, unbwt by round trips, PLCP/LCP against the common prefixes
+ * of neighbouring suffixes; the 8- and 16-bit families in both index
+ * widths, and libsais's return codes for bad arguments.
  *
  * CLSA_COMPAT_MIN_BYTES (set here before the first call) splits the run:
  * thousands of inputs below it take the CPU path, a few at or above it the
@@ -18,12 +19,14 @@
 
 #include "gen.h"
 #include "libsais.h"
+#include "libsais16.h"
+#include "libsais16x64.h"
 #include "libsais64.h"
 
 /* Inputs shorter than this run on the CPU, the rest on the device. */
 static int64_t min_device(void)
 {
-    return tu_small() ? 200 : 1500;
+    return tu_small() ? 64 : 1500;
 }
 
 /* ---- references -------------------------------------------------------- */
@@ -47,13 +50,27 @@ static void naive_sa(const int64_t *t, int64_t n, int64_t *sa)
     qsort(sa, (size_t)n, sizeof *sa, cmp_suffix);
 }
 
-/* The GSA's order as integers: separator j -> j, byte b -> separators + b. */
-static int64_t *gsa_symbols(const uint8_t *t, int64_t n)
+/* The GSA's order as integers: separator j -> j, symbol b -> separators + b
+ * (in place over a widened text). */
+static void gsa_symbols(int64_t *s, int64_t n)
 {
-    int64_t *s = tu_malloc((size_t)n * sizeof *s), seps = 0;
-    for (int64_t i = 0; i < n; i++) seps += !t[i];
-    for (int64_t i = 0, j = 0; i < n; i++) s[i] = t[i] ? seps + t[i] : j++;
-    return s;
+    int64_t seps = 0;
+    for (int64_t i = 0; i < n; i++) seps += !s[i];
+    for (int64_t i = 0, j = 0; i < n; i++) s[i] = s[i] ? seps + s[i] : j++;
+}
+
+static int64_t *widen8(const uint8_t *t, int64_t n)
+{
+    int64_t *w = tu_malloc((size_t)n * 8 + 8);
+    for (int64_t i = 0; i < n; i++) w[i] = t[i];
+    return w;
+}
+
+static int64_t *widen16(const uint16_t *t, int64_t n)
+{
+    int64_t *w = tu_malloc((size_t)n * 8 + 8);
+    for (int64_t i = 0; i < n; i++) w[i] = t[i];
+    return w;
 }
 
 /* I[k] = 1 + rank of suffix k * r. */
@@ -63,8 +80,9 @@ static void naive_aux(const int32_t *sa, int64_t n, int64_t r, int64_t *I)
         if (sa[j] % r == 0) I[sa[j] / r] = j + 1;
 }
 
-/* PLCP[sa[j]] = lcp[j] from Kasai; gsa: a separator matches nothing. */
-static void naive_plcp(const uint8_t *t, const int32_t *sa, int32_t n, int gsa, int32_t *plcp)
+/* PLCP[sa[j]] = the common prefix of suffixes sa[j-1] and sa[j], compared
+ * directly; gsa: a separator (0) matches nothing. */
+static void naive_plcp(const int64_t *t, const int32_t *sa, int32_t n, int gsa, int32_t *plcp)
 {
     for (int32_t j = 0; j < n; j++) {
         int32_t l = 0;
@@ -150,13 +168,15 @@ static void check_aux(const uint8_t *t, int32_t n, const int32_t *sa, int32_t r)
     free(u);
 }
 
-/* PLCP against Kasai, LCP = PLCP[SA[j]] (also in place over SA). */
+/* PLCP against the naive one, LCP = PLCP[SA[j]] (also in place over SA). */
 static void check_lcp(const uint8_t *t, int32_t n, const int32_t *sa, int gsa)
 {
     int32_t *plcp = tu_malloc((size_t)n * 4 + 4), *want = tu_malloc((size_t)n * 4 + 4);
     int32_t *lcp = tu_malloc((size_t)n * 4 + 4);
     int64_t *sa64 = tu_malloc((size_t)n * 8 + 8), *p64 = tu_malloc((size_t)n * 8 + 8);
-    naive_plcp(t, sa, n, gsa, want);
+    int64_t *w = widen8(t, n);
+    naive_plcp(w, sa, n, gsa, want);
+    free(w);
     assert_int_equal((gsa ? libsais_plcp_gsa : libsais_plcp)(t, sa, plcp, n), 0);
     assert_memory_equal(plcp, want, (size_t)n * 4);
     memcpy(lcp, sa, (size_t)n * 4);
@@ -191,7 +211,8 @@ static void check_bytes(const uint8_t *t, int32_t n, int32_t r)
 /* GSA of t (T[n-1] = 0, no empty string) against the naive order. */
 static void check_gsa(const uint8_t *t, int32_t n)
 {
-    int64_t *sym = gsa_symbols(t, n), *want = tu_malloc((size_t)n * 8), *sa64;
+    int64_t *sym = widen8(t, n), *want = tu_malloc((size_t)n * 8), *sa64;
+    gsa_symbols(sym, n);
     int32_t *sa = tu_malloc((size_t)n * 4), freq[256], cnt[256] = {0};
     sa64 = tu_malloc((size_t)n * 8);
     naive_sa(sym, n, want);
@@ -236,6 +257,100 @@ static void check_int(const int32_t *t, int32_t n, int32_t k)
     free(copy);
     free(sa);
     free(plcp);
+}
+
+/* ---- the 16-bit families -------------------------------------------------- */
+
+/* BWT of the naive SA (U[0] = T[n-1], then T[sa[j]-1] for sa[j] != 0);
+ * returns the primary index. */
+static int32_t naive_bwt16(const uint16_t *t, const int64_t *sa, int32_t n, uint16_t *u)
+{
+    int32_t primary = 0, o = 1;
+    u[0] = t[n - 1];
+    for (int32_t j = 0; j < n; j++) {
+        if (sa[j] == 0) primary = j + 1;
+        else u[o++] = t[sa[j] - 1];
+    }
+    return primary;
+}
+
+/* libsais16 / libsais16x64: SA and freq, BWT (in place too), bwt_aux, the
+ * round trips and PLCP; gsa: t is a string set (separator 0). */
+static void check_u16(const uint16_t *t, int32_t n, int32_t r, int gsa)
+{
+    static int32_t freq[65536];
+    int64_t *w = widen16(t, n), *want = tu_malloc((size_t)n * 8 + 8);
+    int64_t *sa64 = tu_malloc((size_t)n * 8 + 8), *I64 = tu_malloc((size_t)n * 8 + 8);
+    int32_t *sa = tu_malloc((size_t)n * 4 + 4), *I = tu_malloc((size_t)n * 4 + 4);
+    int32_t *plcp = tu_malloc((size_t)n * 4 + 4), *ref_plcp = tu_malloc((size_t)n * 4 + 4);
+    uint16_t *ref = tu_malloc((size_t)n * 2 + 2), *u = tu_malloc((size_t)n * 2 + 2);
+    if (gsa) gsa_symbols(w, n);
+    naive_sa(w, n, want);
+    assert_int_equal((gsa ? libsais16_gsa : libsais16)(t, sa, n, 0, freq), 0);
+    for (int32_t j = 0; j < n; j++) assert_int_equal(sa[j], want[j]);
+    for (int32_t i = 0; i < n; i++) freq[t[i]]--;
+    for (int32_t c = 0; c < 65536; c++) assert_int_equal(freq[c], 0);
+    assert_int_equal((gsa ? libsais16x64_gsa : libsais16x64)(t, sa64, n, 0, NULL), 0);
+    assert_memory_equal(sa64, want, (size_t)n * 8);
+    for (int32_t i = 0; i < n; i++) w[i] = t[i];
+    naive_plcp(w, sa, n, gsa, ref_plcp);
+    assert_int_equal((gsa ? libsais16_plcp_gsa : libsais16_plcp)(t, sa, plcp, n), 0);
+    assert_memory_equal(plcp, ref_plcp, (size_t)n * 4);
+    assert_int_equal((gsa ? libsais16x64_plcp_gsa : libsais16x64_plcp)(t, sa64, I64, n), 0);
+    for (int32_t i = 0; i < n; i++) assert_int_equal(I64[i], ref_plcp[i]);
+    if (!gsa && n > 0) {
+        int32_t primary = naive_bwt16(t, want, n, ref);
+        assert_int_equal(libsais16_bwt(t, u, sa, n, 0, NULL), primary);
+        assert_memory_equal(u, ref, (size_t)n * 2);
+        memcpy(u, t, (size_t)n * 2);
+        assert_int_equal(libsais16x64_bwt(u, u, sa64, n, 0, NULL), primary);
+        assert_memory_equal(u, ref, (size_t)n * 2);
+        assert_int_equal(libsais16_unbwt(ref, u, sa, n, NULL, primary), 0);
+        assert_memory_equal(u, t, (size_t)n * 2);
+        assert_int_equal(libsais16x64_bwt_aux(t, u, sa64, n, 0, NULL, r, I64), 0);
+        assert_memory_equal(u, ref, (size_t)n * 2);
+        for (int32_t j = 0; j < n; j++)
+            if (want[j] % r == 0) assert_int_equal(I64[want[j] / r], j + 1);
+        assert_int_equal(libsais16_bwt_aux(t, u, sa, n, 0, NULL, r, I), 0);
+        assert_int_equal(libsais16x64_unbwt_aux(ref, u, sa64, n, NULL, r, I64), 0);
+        assert_memory_equal(u, t, (size_t)n * 2);
+        memcpy(u, ref, (size_t)n * 2);
+        assert_int_equal(libsais16_unbwt_aux(u, u, sa, n, NULL, r, I), 0);
+        assert_memory_equal(u, t, (size_t)n * 2);
+    }
+    free(w);
+    free(want);
+    free(sa64);
+    free(I64);
+    free(sa);
+    free(I);
+    free(plcp);
+    free(ref_plcp);
+    free(ref);
+    free(u);
+}
+
+/* 16-bit inputs: random symbols over a small or the whole range, or
+ * repeats; as a set, some symbols made separators (none adjacent). */
+static void run_u16(int32_t lo, int32_t hi, int count, uint64_t seed0)
+{
+    uint16_t *t = tu_malloc((size_t)hi * 2);
+    tu_rng rng = {seed0};
+    for (int c = 0; c < count; c++) {
+        int32_t n = lo + (int32_t)tu_below(&rng, (uint32_t)(hi - lo));
+        uint32_t sigma = c % 3 == 0 ? 2 : c % 3 == 1 ? 5 : 65536;
+        for (int32_t i = 0; i < n; i++)
+            t[i] = (uint16_t)(c % 4 == 3 && i >= 8 ? t[i - 8] : 65535 - tu_below(&rng, sigma));
+        check_u16(t, n, 2 << tu_below(&rng, 4), 0);
+        if (n < 2) continue;
+        for (int32_t i = 1; i < n - 1; i++)
+            if (tu_below(&rng, 6) == 0 && t[i - 1]) t[i] = 0;
+        t[n - 1] = 0;
+        if (t[n - 2] == 0) t[n - 2] = 9;
+        if (t[0] == 0) t[0] = 9;
+        check_u16(t, n, 2, 1);
+    }
+    free(t);
 }
 
 /* ---- generated inputs ------------------------------------------------------ */
@@ -296,6 +411,8 @@ static void test_host_path(void **state)
     (void)state;
     run_cases(0, 8, 1500, 1);
     run_cases(8, (int32_t)min_device(), tu_small() ? 300 : 1000, 2);
+    run_u16(0, 8, 200, 4);
+    run_u16(8, (int32_t)min_device(), tu_small() ? 60 : 150, 5);
 }
 
 /* clsa_get_stats of the library's own context (libclsa_compat's). */
@@ -323,6 +440,7 @@ static void test_device_path(void **state)
     assert_int_equal(libsais(t, sa, 7, 0, NULL), 0); /* opens the context */
     uint64_t before = device_launches();
     run_cases(lo, 2 * lo, tu_small() ? 1 : 4, 3);
+    run_u16(lo, 2 * lo, tu_small() ? 1 : 3, 6);
     assert_true(device_launches() > before);
 }
 
@@ -408,6 +526,17 @@ static void test_bad_args(void **state)
     assert_non_null(ctx);
     assert_int_equal(libsais_unbwt_aux_ctx(ctx, u, t, a, 6, NULL, 4, bad), -1);
     libsais_unbwt_free_ctx(ctx);
+    uint16_t w[4] = {5, 0, 0, 0}, v[4];
+    int64_t a64[5];
+    assert_int_equal(libsais16_gsa(w, sa, 1, 0, NULL), -1);          /* T[n-1] != 0 */
+    assert_int_equal(libsais16_gsa(w, sa, 3, 0, NULL), -1);          /* an empty string */
+    assert_int_equal(libsais16x64_gsa(w, sa64, 2, 0, NULL), 0);
+    assert_int_equal(libsais16_bwt_aux(w, v, a, 3, 0, NULL, 6, I), -1);
+    assert_int_equal(libsais16x64_unbwt(w, v, a64, 3, NULL, 4), -1);
+    assert_int_equal(libsais16_unbwt_ctx(NULL, w, v, a, 3, NULL, 1), -2);
+    assert_int_equal(libsais16_ctx(NULL, w, sa, 3, 0, NULL), -1);
+    assert_int_equal(libsais16x64_lcp(NULL, sa64, sa64, 3), -1);
+    assert_null(libsais16_create_ctx_omp(-2));
 }
 
 int main(void)
