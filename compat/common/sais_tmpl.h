@@ -23,28 +23,44 @@ static void FN(types)(const SYM *t, uint8_t *s, IDX n)
         s[i] = t[i] < t[i + 1] || (t[i] == t[i + 1] && s[i + 1]);
 }
 
+/* sstart[c]: where the S-type suffixes of bucket c begin. */
+static void FN(s_starts)(const SYM *t, const uint8_t *s, const IDX *count, IDX *sstart, IDX n,
+                         IDX k)
+{
+    for (IDX i = 0; i < n; i++) sstart[t[i]] -= s[i];
+    for (IDX c = 0, end = 0; c < k; c++) {
+        end += count[c];
+        sstart[c] += end;
+    }
+}
+
 #define IS_LMS(s, i) ((i) > 0 && (s)[i] && !(s)[(i) - 1])
 
-/* L-type suffixes from the placed ones, left to right. */
-static void FN(induce_l)(const SYM *t, IDX *sa, const uint8_t *s, const IDX *count, IDX *b,
-                         IDX n, IDX k)
+/* L-type suffixes from the placed ones, left to right.  Every suffix in sa
+ * during this pass is L-type or LMS, so its predecessor is L-type exactly
+ * when its byte is not smaller: no type lookups. */
+static void FN(induce_l)(const SYM *t, IDX *sa, const IDX *count, IDX *b, IDX n, IDX k)
 {
     FN(buckets)(count, b, k, 0);
     sa[b[t[n - 1]]++] = n - 1;
     for (IDX i = 0; i < n; i++) {
-        IDX j = sa[i] - 1;
-        if (j >= 0 && !s[j]) sa[b[t[j]]++] = j;
+        IDX p = sa[i];
+        if (p > 0 && t[p - 1] >= t[p]) sa[b[t[p - 1]]++] = p - 1;
     }
 }
 
-/* S-type suffixes, right to left. */
-static void FN(induce_s)(const SYM *t, IDX *sa, const uint8_t *s, const IDX *count, IDX *b,
+/* S-type suffixes, right to left.  The suffix at i is S-type exactly when
+ * i lies in the S part of its bucket (from sstart), which with the bytes
+ * gives its predecessor's type. */
+static void FN(induce_s)(const SYM *t, IDX *sa, const IDX *count, const IDX *sstart, IDX *b,
                          IDX n, IDX k)
 {
     FN(buckets)(count, b, k, 1);
     for (IDX i = n - 1; i >= 0; i--) {
-        IDX j = sa[i] - 1;
-        if (j >= 0 && s[j]) sa[--b[t[j]]] = j;
+        IDX p = sa[i];
+        if (p <= 0) continue;
+        SYM c = t[p], d = t[p - 1];
+        if (d < c || (d == c && i >= sstart[c])) sa[--b[d]] = p - 1;
     }
 }
 
@@ -104,8 +120,8 @@ static IDX FN(stage1)(const SYM *t, IDX *sa, const uint8_t *s, const IDX *count,
     FN(buckets)(count, b, k, 1);
     for (IDX i = 1; i < n; i++)
         if (IS_LMS(s, i)) sa[--b[t[i]]] = i;
-    FN(induce_l)(t, sa, s, count, b, n, k);
-    FN(induce_s)(t, sa, s, count, b, n, k);
+    FN(induce_l)(t, sa, count, b, n, k);
+    FN(induce_s)(t, sa, count, count + 2 * k, b, n, k);
     IDX m = 0;
     for (IDX i = 0; i < n; i++)
         if (IS_LMS(s, sa[i])) sa[m++] = sa[i];
@@ -113,7 +129,7 @@ static IDX FN(stage1)(const SYM *t, IDX *sa, const uint8_t *s, const IDX *count,
 }
 
 /* Sorted LMS suffixes in sa[0..m) -> bucket ends, then the full order. */
-static void FN(stage3)(const SYM *t, IDX *sa, const uint8_t *s, const IDX *count, IDX *b,
+static void FN(stage3)(const SYM *t, IDX *sa, const IDX *count, IDX *b,
                        IDX n, IDX k, IDX m)
 {
     for (IDX i = m; i < n; i++) sa[i] = -1;
@@ -123,8 +139,8 @@ static void FN(stage3)(const SYM *t, IDX *sa, const uint8_t *s, const IDX *count
         sa[i] = -1;
         sa[--b[t[j]]] = j;
     }
-    FN(induce_l)(t, sa, s, count, b, n, k);
-    FN(induce_s)(t, sa, s, count, b, n, k);
+    FN(induce_l)(t, sa, count, b, n, k);
+    FN(induce_s)(t, sa, count, count + 2 * k, b, n, k);
 }
 
 /* sa[0..n) = suffix array of t[0..n) over symbols [0, k).  0, or -2
@@ -134,16 +150,17 @@ static int FN(sais)(const SYM *t, IDX *sa, IDX n, IDX k)
     if (n == 1) sa[0] = 0;
     if (n <= 1) return 0;
     uint8_t *s = malloc((size_t)n);
-    IDX *count = calloc((size_t)k * 2, sizeof *count);
+    IDX *count = calloc((size_t)k * 3, sizeof *count);
     int rc = -2;
     if (s && count) {
         IDX *b = count + k;
         for (IDX i = 0; i < n; i++) count[t[i]]++;
         FN(types)(t, s, n);
+        FN(s_starts)(t, s, count, count + 2 * k, n, k);
         IDX m = FN(stage1)(t, sa, s, count, b, n, k);
         IDX names = FN(name_lms)(t, sa, s, n, m);
         rc = FN(sort_lms)(t, sa, s, n, m, names);
-        if (rc == 0) FN(stage3)(t, sa, s, count, b, n, k, m);
+        if (rc == 0) FN(stage3)(t, sa, count, b, n, k, m);
     }
     free(count);
     free(s);

@@ -4,8 +4,8 @@
 # fsm-lite also libdivsufsort64.so.3) run on the same genomes twice: with
 # the stock library and with the drop-in of DROPIN_DIR on LD_LIBRARY_PATH.
 # ldd must show the drop-in loaded, and the outputs must be byte-identical.
-# cpu: default routing; these inputs are below the crossover, so the drop-in
-# must not even load OpenCL (LD_DEBUG=files shows).  device: every call
+# cpu: a crossover of 16 MiB, above these inputs, so the drop-in must not
+# even load OpenCL (LD_DEBUG=files shows).  device: every call
 # forced onto the OpenCL device that CLSA_DEVICE names, which loads it.
 # Genomes: lambda phage (bowtie2-examples) and three mutated copies.
 set -u
@@ -42,7 +42,8 @@ for k in 0 1 2 3; do echo "g$k $work/g$k.fa"; done > list.txt
 if [ "$mode" = device ]; then
     export CLSA_BACKEND=device CLSA_COMPAT_MIN_BYTES=0
 else
-    unset CLSA_BACKEND CLSA_COMPAT_MIN_BYTES
+    unset CLSA_BACKEND
+    export CLSA_COMPAT_MIN_BYTES=16M
 fi
 fail=0
 # run NAME LIBS COMMAND...: stock, then drop-in; compares stdout.
