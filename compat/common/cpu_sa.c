@@ -50,3 +50,13 @@ int clsa_compat_cpu_sa64(const uint8_t *text, int64_t *sa, int64_t n)
     if (!text || !sa || n < 0) return -1;
     return sais_u8_64(text, sa, n, 256);
 }
+
+int clsa_compat_cpu_sa_int32(const int32_t *text, int32_t *sa, int32_t n, int32_t k)
+{
+    return sais_i32(text, sa, n, k);
+}
+
+int clsa_compat_cpu_sa_int64(const int64_t *text, int64_t *sa, int64_t n, int64_t k)
+{
+    return sais_i64(text, sa, n, k);
+}
