@@ -8,8 +8,10 @@
  *   dss_diff device  the device path forced at every size
  *                    (CLSA_COMPAT_MIN_BYTES=0; fewer inputs, tiny ones
  *                    under CLSA_TEST_SMALL), asserting the device ran.
+ * Both modes first sort on four threads at once (the shared context).
  * REF_DSS32/REF_DSS64 and OUR_DSS32/OUR_DSS64 name the four libraries. */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -76,6 +78,51 @@ void capture_stderr(void (*fn)(void *), void *arg, char *out, size_t cap)
 #define T(x) x##64
 #include "dss_diff_tmpl.h"
 
+/* Concurrent callers of the shared context: each thread sorts its own
+ * texts with the drop-in and with the stock library. */
+typedef struct {
+    void *ref, *our;
+    int sorts;
+    int64_t max_n;
+    uint64_t seed;
+    int bad;
+} worker;
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    int32_t (*rs)(const uint8_t *, int32_t *, int32_t) =
+        (int32_t(*)(const uint8_t *, int32_t *, int32_t))dlsym(w->ref, "divsufsort");
+    int32_t (*os)(const uint8_t *, int32_t *, int32_t) =
+        (int32_t(*)(const uint8_t *, int32_t *, int32_t))dlsym(w->our, "divsufsort");
+    uint8_t *t = malloc((size_t)w->max_n);
+    int32_t *a = malloc((size_t)w->max_n * 4), *b = malloc((size_t)w->max_n * 4);
+    for (int i = 0; i < w->sorts && rs && os; i++) {
+        int32_t n = (int32_t)(w->max_n / 2 + rnd(&w->seed) % (uint64_t)(w->max_n / 2));
+        gen_text(t, n, i % 6, &w->seed);
+        w->bad |= rs(t, a, n) != os(t, b, n) || memcmp(a, b, (size_t)n * 4);
+    }
+    free(t);
+    free(a);
+    free(b);
+    return NULL;
+}
+
+static void threads(void *ref, void *our, int sorts, int64_t max_n)
+{
+    enum { K = 4 };
+    pthread_t th[K];
+    worker w[K];
+    for (int i = 0; i < K; i++) {
+        w[i] = (worker){ref, our, sorts, max_n, 77 + (uint64_t)i, 0};
+        pthread_create(&th[i], NULL, work, &w[i]);
+    }
+    for (int i = 0; i < K; i++) {
+        pthread_join(th[i], NULL);
+        EXPECT(!w[i].bad, "thread %d: divsufsort differs", i);
+    }
+}
+
 static void *open_lib(const char *path)
 {
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -109,6 +156,7 @@ int main(int argc, char **argv)
     if (!r32 || !r64 || !o32 || !o64) return 1;
     EXPECT(dlsym(o32, "clsa_compat_context") && !dlsym(r32, "clsa_compat_context"),
            "the drop-in and the stock library are not the two opened");
+    threads(r32, o32, device_mode && small ? 1 : 8, max_n);
     if (run32(r32, o32, cases, max_n) || run64(r64, o64, cases, max_n)) return 1;
     if (device_mode) EXPECT(device_ran(o32), "the drop-in did not run on the device");
     printf("%s: %d cases per width, %d failures\n", device_mode ? "device" : "cpu", cases,
