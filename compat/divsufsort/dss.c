@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "clsa_index.h"
 #include "cpu_sa.h"
@@ -27,11 +28,18 @@ static int device_sa64(const uint8_t *t, int64_t *sa, int64_t n)
     return ctx && clsa_sa64(ctx, t, sa, n) == CLSA_OK;
 }
 
-/* BWT and primary index on the device (t and u distinct). */
+/* BWT and primary index on the device; in place (t == u) from a copy of
+ * the text, as clsa_bwt's arrays must not overlap. */
 static int device_bwt(const uint8_t *t, uint8_t *u, int64_t n, int64_t *primary)
 {
     clsa_context *ctx = route(n);
-    return ctx && clsa_bwt(ctx, t, u, n, primary) == CLSA_OK;
+    if (!ctx) return 0;
+    uint8_t *copy = t == u ? malloc((size_t)n) : NULL;
+    if (t == u && !copy) return 0;
+    if (copy) memcpy(copy, t, (size_t)n);
+    int ok = clsa_bwt(ctx, copy ? copy : t, u, n, primary) == CLSA_OK;
+    free(copy);
+    return ok;
 }
 
 static int device_bwt32(const uint8_t *t, uint8_t *u, int32_t n, int32_t *primary)

@@ -64,7 +64,7 @@ static IDX FN(bwt_any)(const uint8_t *t, uint8_t *u, IDX *a, IDX n, int dev)
         return n;
     }
     IDX p;
-    if (dev && t != u && DEVICE_BWT(t, u, n, &p)) return p;
+    if (dev && DEVICE_BWT(t, u, n, &p)) return p;
     IDX *b = a ? a : malloc((size_t)(n + 1) * sizeof *b);
     if (!b) return -2;
     if (n == 2) {
