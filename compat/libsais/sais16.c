@@ -17,7 +17,7 @@
 #define DEV_GSA clsa_gsa32_u16
 #define DEV_BWT clsa_bwt_u16
 #define CPU_SA clsa_sais__cpu_u16_32
-#define CPU_INT clsa_sais__cpu_int_32
+#define CPU_INT clsa_compat_cpu_sa_int32
 #include "sais_api.inc"
 
 #define NAME(s) libsais16##s

@@ -17,7 +17,7 @@
 #define DEV_GSA clsa_gsa64_u16
 #define DEV_BWT clsa_bwt_u16
 #define CPU_SA clsa_sais__cpu_u16_64
-#define CPU_INT clsa_sais__cpu_int_64
+#define CPU_INT clsa_compat_cpu_sa_int64
 #include "sais_api.inc"
 
 #define NAME(s) libsais16x64##s

@@ -18,7 +18,7 @@
 #define DEV_BWT clsa_bwt
 #define DEV_UNBWT clsa_unbwt
 #define CPU_SA clsa_compat_cpu_sa64
-#define CPU_INT clsa_sais__cpu_int_64
+#define CPU_INT clsa_compat_cpu_sa_int64
 #include "sais_api.inc"
 
 #define NAME(s) libsais64##s

@@ -1,44 +1,23 @@
-/* SA-IS instances over integer and 16-bit symbols, and the contexts
- * (sais_cpu.h). */
+/* SA-IS over 16-bit symbols, and the contexts (sais_cpu.h). */
 #include "sais_cpu.h"
 
 #include <stdlib.h>
 
-#define SYM int32_t
-#define IDX int32_t
-#define FN(x) x##_i32
-#define REC(x) x##_i32
-#include "sais_tmpl.h"
-#undef SYM
-#undef FN
+#include "cpu_sa.h"
+
 #define SYM uint16_t
+#define IDX int32_t
 #define FN(x) x##_u16_32
+#define REC(x) clsa_compat_cpu_sa_int32
 #include "sais_tmpl.h"
-#undef SYM
 #undef IDX
 #undef FN
 #undef REC
 
-#define SYM int64_t
 #define IDX int64_t
-#define FN(x) x##_i64
-#define REC(x) x##_i64
-#include "sais_tmpl.h"
-#undef SYM
-#undef FN
-#define SYM uint16_t
 #define FN(x) x##_u16_64
+#define REC(x) clsa_compat_cpu_sa_int64
 #include "sais_tmpl.h"
-
-int clsa_sais__cpu_int_32(const int32_t *T, int32_t *SA, int32_t n, int32_t k)
-{
-    return sais_i32(T, SA, n, k);
-}
-
-int clsa_sais__cpu_int_64(const int64_t *T, int64_t *SA, int64_t n, int64_t k)
-{
-    return sais_i64(T, SA, n, k);
-}
 
 int clsa_sais__cpu_u16_32(const uint16_t *T, int32_t *SA, int32_t n)
 {
