@@ -148,7 +148,7 @@ int main(int argc, char **argv)
     setenv("CLSA_COMPAT_MIN_BYTES", "0", 1);
     if (!device_mode) setenv("CLSA_BACKEND", "host", 1);
     int small = getenv("CLSA_TEST_SMALL") != NULL;
-    int cases = device_mode ? (small ? 2 : 150) : 2000;
+    int cases = device_mode ? (small ? 2 : 60) : 2000;
     if (getenv("DSS_DIFF_CASES")) cases = atoi(getenv("DSS_DIFF_CASES"));
     int64_t max_n = device_mode ? (small ? 120 : 3000) : 5000;
     void *r32 = open_lib(REF_DSS32), *r64 = open_lib(REF_DSS64);
