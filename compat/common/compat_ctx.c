@@ -80,8 +80,13 @@ static void open_shared(void)
         return;
     }
     on_device = device_wanted(shared);
-    if (!on_device) snprintf(why, sizeof why, "a CPU OpenCL device: the CPU path is faster");
-    if (exit_release_safe(shared)) atexit(release); /* in a shared object: also at dlclose */
+    if (!on_device) { /* nothing will use it: give it back now */
+        snprintf(why, sizeof why, "a CPU OpenCL device: the CPU path is faster");
+        clsa_destroy(shared);
+        shared = NULL;
+    } else if (exit_release_safe(shared)) {
+        atexit(release); /* in a shared object: also at dlclose */
+    }
 }
 
 int clsa_compat_use_device(int64_t n_bytes)
