@@ -7,7 +7,9 @@
  *   dss_diff cpu     2000 inputs a width on the CPU path (CLSA_BACKEND=host)
  *   dss_diff device  the device path forced at every size
  *                    (CLSA_COMPAT_MIN_BYTES=0; fewer inputs, tiny ones
- *                    under CLSA_TEST_SMALL), asserting the device ran.
+ *                    under CLSA_TEST_SMALL), asserting the device ran;
+ *   dss_diff no-opencl  every size asks for the device, but the OpenCL library
+ *                    cannot be loaded: no context, the CPU path answers.
  * Both modes first sort on four threads at once (the shared context).
  * REF_DSS32/REF_DSS64 and OUR_DSS32/OUR_DSS64 name the four libraries. */
 #include <dlfcn.h>
@@ -145,10 +147,12 @@ static int device_ran(void *our)
 int main(int argc, char **argv)
 {
     device_mode = argc > 1 && !strcmp(argv[1], "device");
+    int no_opencl = argc > 1 && !strcmp(argv[1], "no-opencl");
     setenv("CLSA_COMPAT_MIN_BYTES", "0", 1);
-    if (!device_mode) setenv("CLSA_BACKEND", "host", 1);
+    if (no_opencl) setenv("CLSA_OPENCL_LIBRARY", "/nonexistent/libOpenCL.so.1", 1);
+    else if (!device_mode) setenv("CLSA_BACKEND", "host", 1);
     int small = getenv("CLSA_TEST_SMALL") != NULL;
-    int cases = device_mode ? (small ? 2 : 60) : 2000;
+    int cases = device_mode ? (small ? 2 : 60) : no_opencl ? 100 : 2000;
     if (getenv("DSS_DIFF_CASES")) cases = atoi(getenv("DSS_DIFF_CASES"));
     int64_t max_n = device_mode ? (small ? 120 : 3000) : 5000;
     void *r32 = open_lib(REF_DSS32), *r64 = open_lib(REF_DSS64);
@@ -159,7 +163,11 @@ int main(int argc, char **argv)
     threads(r32, o32, device_mode && small ? 1 : 8, max_n);
     if (run32(r32, o32, cases, max_n) || run64(r64, o64, cases, max_n)) return 1;
     if (device_mode) EXPECT(device_ran(o32), "the drop-in did not run on the device");
-    printf("%s: %d cases per width, %d failures\n", device_mode ? "device" : "cpu", cases,
+    if (no_opencl) {
+        clsa_context *(*ctx_fn)(void) = (clsa_context * (*)(void)) dlsym(o32, "clsa_compat_context");
+        EXPECT(ctx_fn && !ctx_fn(), "a context without OpenCL");
+    }
+    printf("%s: %d cases per width, %d failures\n", argc > 1 ? argv[1] : "cpu", cases,
            failures);
     return failures != 0;
 }
