@@ -46,27 +46,34 @@ for op in sa bwt; do
     row $op 1 1000000
     row $op 100 $([ $op = sa ] && echo 1000000 || echo 100000)
     row $op 1024 100000
-    for n in 8192 16384 32768; do row $op $n 2000; done
-    row $op 65536 2000
+    for n in 8192 16384 32768; do row $op $n 1000; done
+    row $op 65536 1000
     row $op 262144 200
     row $op 1048576 50
     row $op 10485760 5
     row $op 104857600 3
 done
 
-# Genomes: one random base of $1 bytes and $2 copies with 1% substitutions.
+# Genomes: one random base of $1 bytes (80-byte lines) and $2 copies in
+# which about 1% of the bytes are substituted.
 genomes() {
     awk -v n="$1" -v k="$2" -v dir="$3" 'BEGIN {
-        srand(45); split("A C G T", b, " ")
-        for (i = 0; i < n; i++) g[i] = b[int(rand() * 4) + 1]
+        srand(45); split("A C G T", b, " "); lines = int(n / 80)
+        for (l = 0; l < lines; l++) {
+            s = ""
+            for (i = 0; i < 80; i++) s = s b[int(rand() * 4) + 1]
+            g[l] = s
+        }
         for (c = 0; c < k; c++) {
-            f = dir "/g" c ".fa"; print ">g" c > f; line = ""
-            for (i = 0; i < n; i++) {
-                x = rand() < 0.01 ? b[int(rand() * 4) + 1] : g[i]
-                line = line x
-                if (length(line) == 80) { print line > f; line = "" }
+            f = dir "/g" c ".fa"; print ">g" c > f
+            for (l = 0; l < lines; l++) {
+                s = g[l]
+                while (rand() < 0.55) { # about 0.8 substitutions a line
+                    i = int(rand() * 80) + 1
+                    s = substr(s, 1, i - 1) b[int(rand() * 4) + 1] substr(s, i + 1)
+                }
+                print s > f
             }
-            if (line != "") print line > f
             close(f)
         }
     }'
