@@ -422,7 +422,8 @@ static uint64_t device_launches(void)
     void *lib = dlopen("libclsa_compat.so.0", RTLD_NOW | RTLD_NOLOAD);
     assert_non_null(lib);
     void *(*context)(void) = (void *(*)(void))dlsym(lib, "clsa_compat_context");
-    int (*stats)(void *, clsa_stats *) = (int (*)(void *, clsa_stats *))dlsym(lib, "clsa_get_stats");
+    typedef int (*stats_fn)(void *, clsa_stats *);
+    stats_fn stats = (stats_fn)dlsym(lib, "clsa_get_stats");
     assert_true(context && stats);
     clsa_stats s;
     void *ctx = context();
