@@ -10,7 +10,8 @@
  *                    under CLSA_TEST_SMALL), asserting the device ran;
  *   dss_diff no-opencl  every size asks for the device, but the OpenCL library
  *                    cannot be loaded: no context, the CPU path answers.
- * Both modes first sort on four threads at once (the shared context).
+ * Both modes first sort on four threads at once (the shared context);
+ * device mode at the end unloads the drop-in and loads it again.
  * REF_DSS32/REF_DSS64 and OUR_DSS32/OUR_DSS64 name the four libraries. */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -163,6 +164,14 @@ int main(int argc, char **argv)
     threads(r32, o32, device_mode && small ? 1 : 8, max_n);
     if (run32(r32, o32, cases, max_n) || run64(r64, o64, cases, max_n)) return 1;
     if (device_mode) EXPECT(device_ran(o32), "the drop-in did not run on the device");
+    if (device_mode) { /* unloaded (the context released), loaded again: a new one */
+        dlclose(o32);
+        dlclose(o64);
+        o32 = open_lib(OUR_DSS32);
+        if (!o32) return 1;
+        threads(r32, o32, 1, max_n);
+        EXPECT(device_ran(o32), "no device after the drop-in was loaded again");
+    }
     if (no_opencl) {
         clsa_context *(*ctx_fn)(void) = (clsa_context * (*)(void)) dlsym(o32, "clsa_compat_context");
         EXPECT(ctx_fn && !ctx_fn(), "a context without OpenCL");
