@@ -1,5 +1,6 @@
 /* Device choice, context life cycle, device description, statistics. */
 #include "runtime.h"
+#include "parse_num.h"
 #include "icd_direct.h"
 
 #include <ctype.h>
@@ -260,19 +261,17 @@ static int resolve_backend(int b, clsa_status *st)
     return CLSA_BACKEND_AUTO;
 }
 
-static uint64_t parse_size(const char *s)
+/* CLSA_DEVICE_MEM_LIMIT in bytes (0: not set); -1 with err filled when
+ * it is not a size. */
+static int env_mem_limit(uint64_t *v, char *err, size_t cap)
 {
+    const char *s = getenv("CLSA_DEVICE_MEM_LIMIT");
+    char why[96];
+    *v = 0;
     if (!s || !*s) return 0;
-    char *end;
-    double v = strtod(s, &end);
-    if (v <= 0) return 0;
-    switch (toupper((unsigned char)*end)) {
-    case 'K': v *= 1024.0; break;
-    case 'M': v *= 1048576.0; break;
-    case 'G': v *= 1073741824.0; break;
-    default: break;
-    }
-    return (uint64_t)v;
+    if (clsa__parse_u64(s, CLSA_NUM_SIZE, 1, UINT64_MAX, v, why, sizeof why) == 0) return 0;
+    if (err && cap) snprintf(err, cap, "bad CLSA_DEVICE_MEM_LIMIT '%s': %s", s, why);
+    return -1;
 }
 
 static void release_kernels(clsa_context *ctx);
@@ -289,8 +288,9 @@ static clsa_context *new_context(const clsa_options *opt)
     ctx->progress_user = opt ? opt->progress_user : NULL;
     ctx->phase = CLSA_PHASE_PRIMITIVE;
     /* one notion of the limit: the option wins, the env fills in */
-    ctx->mem_limit = opt && opt->mem_limit ? (uint64_t)opt->mem_limit
-                                           : parse_size(getenv("CLSA_DEVICE_MEM_LIMIT"));
+    uint64_t env_limit = 0;
+    env_mem_limit(&env_limit, NULL, 0); /* a bad value is refused before (clsa_create_ex) */
+    ctx->mem_limit = opt && opt->mem_limit ? (uint64_t)opt->mem_limit : env_limit;
     ctx->mem_limit_name = opt && opt->mem_limit ? "mem_limit" : "CLSA_DEVICE_MEM_LIMIT";
     return ctx;
 }
@@ -380,6 +380,8 @@ clsa_status clsa_create_ex(const clsa_options *opt, clsa_context **out, char *er
         snprintf(err, cap, "bad backend (CLSA_BACKEND must be auto, device or host)");
         return st;
     }
+    uint64_t env_limit;
+    if (!(opt && opt->mem_limit) && env_mem_limit(&env_limit, err, cap)) return CLSA_ERR_INVALID_ARG;
     clsa_context *ctx = new_context(opt);
     if (!ctx) {
         snprintf(err, cap, "out of host memory");

@@ -2,6 +2,7 @@
  * derived here from device limits, in one place, and can be overridden for
  * experiments with env CLSA_TUNE="wg=128,r1=1024,...". */
 #include "runtime.h"
+#include "parse_num.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -96,9 +97,11 @@ static void apply_env(clsa_tuning *t)
         char *eq = strchr(tok, '=');
         if (!eq) continue;
         *eq = 0;
-        char *end;
-        unsigned long long v = strtoull(eq + 1, &end, 10);
-        if (*end == 0 && (v > 0 || zero_allowed(tok))) override(t, tok, v);
+        uint64_t v;
+        char why[96];
+        if (!clsa__parse_u64(eq + 1, CLSA_NUM_PLAIN, 0, UINT64_MAX, &v, why, sizeof why) &&
+            (v > 0 || zero_allowed(tok)))
+            override(t, tok, v);
     }
 }
 

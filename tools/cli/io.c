@@ -231,27 +231,32 @@ int cli_result_open(clsa_context *ctx, const char *path, size_t bytes, cli_resul
 {
     memset(r, 0, sizeof *r);
     r->path = path;
-    if (io_mode() == IO_MMAP && !cli_is_stream(path) && bytes) {
-        int rc = cli_out_open(&r->o, path);
-        if (rc) return rc;
-        r->open = 1;
-        int fd = fileno((FILE *)r->o.file);
-        /* The blocks are reserved before anything is written: a full file
-         * system is an error here, not a SIGBUS in the middle of the copy.
-         * Where fallocate is not supported, the output is written instead. */
-        if (fallocate(fd, 0, 0, (off_t)bytes) == 0 &&
-            map_fd(fd, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, &r->b) == 0)
-            return CLI_OK;
-        cli_out_abort(&r->o);
-        r->open = 0;
-    }
+    if (cli_is_stream(path)) return cli_buf_alloc(ctx, bytes, &r->b, what);
+    int rc = cli_out_open(&r->o, path);
+    if (rc) return rc;
+    r->open = 1;
+    int fd = fileno((FILE *)r->o.file);
+    /* The blocks are reserved before anything is written: a full file
+     * system is an error here, not a SIGBUS in the middle of the copy.
+     * Where fallocate is not supported (a FIFO, a device), the output is
+     * written instead. */
+    if (io_mode() == IO_MMAP && bytes && !r->o.s.in_place && fallocate(fd, 0, 0, (off_t)bytes) == 0 &&
+        map_fd(fd, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, &r->b) == 0)
+        return CLI_OK;
     return cli_buf_alloc(ctx, bytes, &r->b, what);
 }
 
 int cli_result_commit(cli_result *r)
 {
-    if (!r->open) return cli_write_file(r->path, r->b.p, r->b.n);
+    if (!r->open) return cli_write_stream(r->b.p, r->b.n);
+    FILE *f = r->o.file;
+    int rc = CLI_OK;
+    if (!r->b.mapped && r->b.n && fwrite(r->b.p, 1, r->b.n, f) != r->b.n) {
+        cli_error("cannot write '%s': %s", r->path, strerror(errno ? errno : EIO));
+        rc = CLI_RUNTIME;
+    }
     cli_buf_free(&r->b);
+    if (rc) return rc; /* cli_result_close removes the temporary */
     r->open = 0;
     return cli_out_commit(&r->o);
 }
