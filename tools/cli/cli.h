@@ -198,6 +198,7 @@ typedef struct cli_in {
     void *f; /* FILE* */
     const char *path;
     size_t size;
+    uint8_t *data; /* a file whose size read 0 (/proc): read whole at open */
 } cli_in;
 int cli_in_open(cli_in *in, const char *path);
 int cli_in_read(cli_in *in, clsa_context *ctx, cli_buf *b);
@@ -231,6 +232,10 @@ void cli_progress_input(size_t n);
  * returns CLSA_ERR_CANCELLED for a success that Ctrl-C came after. */
 clsa_status cli_progress_done(clsa_status st);
 int cli_interrupted(void);
+/* Handlers that remove the outputs' temporaries before a fatal signal
+ * (SIGTERM, SIGHUP, SIGPIPE, a driver's abort or crash, ...) ends the
+ * process; main installs them before any command. */
+void cli_signals_install(void);
 /* The server's side of Ctrl-C: a client's interrupt message (or its
  * disappearance) sets the flag cli_interrupted reads; reset per request.
  * Both are async-signal-safe. */
