@@ -19,6 +19,8 @@ typedef clsa_status (*bytes_fn)(clsa_context *ctx, const cli_args *a, const uint
 
 static clsa_status run_bwt(clsa_context *ctx, const cli_args *a, const uint8_t *in, uint8_t *out,
                            int64_t n, int64_t *primary);
+static clsa_status run_unbwt(clsa_context *ctx, const cli_args *a, const uint8_t *in,
+                             uint8_t *out, int64_t n, int64_t *primary);
 
 /* "primary=P" on f, checked: CLI_OK or CLI_RUNTIME. */
 static int cli_print_primary(FILE *f, int64_t primary)
@@ -49,6 +51,10 @@ static int bytes_to_bytes(const cli_args *a, const char *what, bytes_fn fn, int6
     st = cli_progress_done(st);
     if (st) {
         rc = cli_fail(ctx, st, what);
+        /* unbwt with a primary in range: the bytes are no BWT for it (exit 1) */
+        if (fn == run_unbwt && st == CLSA_ERR_INVALID_ARG && a->primary >= 1 &&
+            (size_t)a->primary <= src.n)
+            rc = CLI_INVALID;
         goto done;
     }
     /* bwt's primary index is part of the result: written (and the write
