@@ -1,6 +1,7 @@
 """Python interface of libclsa: inputs, outputs, contexts, errors."""
 from __future__ import annotations
 
+import operator
 import os
 import threading
 import warnings
@@ -16,6 +17,7 @@ Text = Union[bytes, bytearray, memoryview, str, np.ndarray]
 uint32 for integer alphabets where the library has them)."""
 
 INT32_MAX = 2**31 - 1
+INT64_MAX = 2**63 - 1
 
 # ---- errors -------------------------------------------------------------------
 
@@ -168,8 +170,33 @@ def _index_array(a: Any, n: int, what: str) -> Tuple[np.ndarray, int]:
     return a, 32 if a.dtype == np.int32 else 64
 
 
+def _int_arg(value: Any, name: str, lo: int, hi: int) -> int:
+    """An integer argument: int or numpy integer (not bool, float or str:
+    TypeError), within [lo, hi] (ValueError), both naming the argument."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an integer, not bool")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__}") from None
+    if not lo <= v <= hi:
+        raise ValueError(f"{name} must be in {lo}..{hi}, not {v}")
+    return v
+
+
+def _pattern(p: Any, i: int) -> bytes:
+    if isinstance(p, str):
+        return p.encode("utf-8")
+    if isinstance(p, (bytes, bytearray, memoryview)):
+        return bytes(p)
+    raise TypeError(f"pattern {i} must be bytes or str, not {type(p).__name__}")
+
+
 def _patterns(patterns: Sequence[Union[bytes, str]]) -> Tuple[bytes, np.ndarray]:
-    parts = [p.encode("utf-8") if isinstance(p, str) else bytes(p) for p in patterns]
+    if isinstance(patterns, (int, float)) or not hasattr(patterns, "__iter__"):
+        raise TypeError("patterns must be bytes, str or a sequence of them, not "
+                        f"{type(patterns).__name__}")
+    parts = [_pattern(p, i) for i, p in enumerate(patterns)]
     offsets = np.zeros(len(parts) + 1, dtype=np.uint64)
     np.cumsum([len(p) for p in parts], out=offsets[1:])
     return b"".join(parts), offsets
@@ -274,6 +301,10 @@ class Context:
 
     def __init__(self, device: Optional[str] = None, backend: Optional[str] = None,
                  profile: bool = False):
+        if device is not None and not isinstance(device, str):
+            raise TypeError(f"device must be a str or None, not {type(device).__name__}")
+        if backend is not None and not isinstance(backend, str):
+            raise TypeError(f"backend must be a str or None, not {type(backend).__name__}")
         if backend not in _BACKENDS:
             raise ValueError(f"backend must be auto, device or host, not {backend!r}")
         opt = ffi.new("clsa_options *")
@@ -406,8 +437,9 @@ class Context:
         (uint8 for bytes; integer alphabets on the host, clsa_unbwt_u16 ...)."""
         ptr, n, ctype, keep = _text(bwt, allow_wide=True)
         out = np.empty(n, dtype=np.dtype(ctype[:-2]))
+        primary = _int_arg(primary, "primary", 0, n)
         _check(self._wide("clsa_unbwt", ctype)(self._c(), ptr, _ptr(out, ctype), n,
-                                                int(primary)), self._ptr)
+                                                primary), self._ptr)
         del keep
         return out
 
@@ -637,7 +669,8 @@ class Context:
         """Inverse BWT of Buffer `bwt` into Buffer `text`; returns text."""
         self._cl()
         text = self._buffer(text, n, "text")
-        _check(lib.clsa_unbwt_mem(self._c(), self._mem(bwt), self._mem(text), n, int(primary)),
+        primary = _int_arg(primary, "primary", 0, INT64_MAX)
+        _check(lib.clsa_unbwt_mem(self._c(), self._mem(bwt), self._mem(text), n, primary),
                self._ptr)
         return text
 
