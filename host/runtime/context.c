@@ -503,6 +503,7 @@ void clsa_destroy(clsa_context *ctx)
     {
         if (ctx->programs[i].program) clReleaseProgram(ctx->programs[i].program);
         free(ctx->programs[i].pending_save);
+        free(ctx->programs[i].cached_from);
     }
     if (ctx->oclgrind) clsa__oclgrind_released_here(ctx);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);

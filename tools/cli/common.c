@@ -363,8 +363,8 @@ void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds)
             n ? (double)s.peak_device_bytes / (double)n : 0.0);
     fprintf(stderr, "stats: doubling passes %u, kernel launches %llu\n", s.doubling_passes,
             (unsigned long long)s.kernel_launches);
-    fprintf(stderr, "stats: programs built %u, loaded from cache %u\n", s.programs_built,
-            s.programs_loaded);
+    fprintf(stderr, "stats: programs built %u, loaded from cache %u, cache entries rejected %u\n",
+            s.programs_built, s.programs_loaded, clsa_programs_rejected(ctx));
     for (int p = 0; p < CLSA_PHASE_COUNT; p++)
         if (s.phase_ms[p] > 0)
             fprintf(stderr, "stats: phase %-12s %10.3f ms\n", clsa_phase_name(p), s.phase_ms[p]);
