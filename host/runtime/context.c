@@ -1,9 +1,12 @@
 /* Device choice, context life cycle, device description, statistics. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include "runtime.h"
 #include "parse_num.h"
 #include "icd_direct.h"
 
 #include <ctype.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,12 +132,36 @@ static long pick_default(const found_device *d, size_t n)
     return n ? 0 : -1;
 }
 
+static unsigned long long as_limit(void)
+{
+    struct rlimit r;
+    return getrlimit(RLIMIT_AS, &r) == 0 ? (unsigned long long)r.rlim_cur : 0;
+}
+
+/* Whether the process is short of address space (ulimit -v): drivers map
+ * hundreds of MB on opening, and an ICD loader skips one that fails as if
+ * it were not installed. */
+static int address_space_short(void)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_AS, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return 0;
+    size_t probe = (size_t)1 << 30;
+    void *p = mmap(NULL, probe, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return 1;
+    munmap(p, probe);
+    return 0;
+}
+
 /* Returns the chosen index, or -1 with a message in err. */
 static long pick(const found_device *d, size_t n, const char *sel, char *err, size_t cap)
 {
     if (n == 0) {
         const char *why = clsa__cl_load_error();
-        if (why)
+        if (address_space_short())
+            snprintf(err, cap, "out of memory while opening the OpenCL driver (the address "
+                               "space is limited to %llu MB: ulimit -v)",
+                     (unsigned long long)(as_limit() >> 20));
+        else if (why)
             snprintf(err, cap, "no OpenCL: %s; only the host backend can run", why);
         else
             snprintf(err, cap, "no OpenCL device found (is an OpenCL driver installed?)");
