@@ -353,7 +353,7 @@ static void stuck_client(void **state)
     make_input("quick.bin", 4096, 46, 4);
     unlink(in_dir("stuck.in"));
     assert_int_equal(mkfifo(in_dir("stuck.in"), 0600), 0);
-    int writer = open(in_dir("stuck.in"), O_RDWR); /* held open: no EOF */
+    int writer = open(in_dir("stuck.in"), O_RDWR | O_CLOEXEC); /* held open: no EOF */
     assert_true(writer >= 0);
     pid_t pid = fork();
     if (pid == 0) {
