@@ -437,7 +437,7 @@ class Context:
         (uint8 for bytes; integer alphabets on the host, clsa_unbwt_u16 ...)."""
         ptr, n, ctype, keep = _text(bwt, allow_wide=True)
         out = np.empty(n, dtype=np.dtype(ctype[:-2]))
-        primary = _int_arg(primary, "primary", 0, n)
+        primary = _int_arg(primary, "primary", -INT64_MAX - 1, INT64_MAX)  # the range: the library
         _check(self._wide("clsa_unbwt", ctype)(self._c(), ptr, _ptr(out, ctype), n,
                                                 primary), self._ptr)
         del keep
@@ -669,7 +669,7 @@ class Context:
         """Inverse BWT of Buffer `bwt` into Buffer `text`; returns text."""
         self._cl()
         text = self._buffer(text, n, "text")
-        primary = _int_arg(primary, "primary", 0, INT64_MAX)
+        primary = _int_arg(primary, "primary", -INT64_MAX - 1, INT64_MAX)
         _check(lib.clsa_unbwt_mem(self._c(), self._mem(bwt), self._mem(text), n, primary),
                self._ptr)
         return text
