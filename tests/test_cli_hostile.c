@@ -143,12 +143,11 @@ static void output_fifo(void **state)
 static int run_user(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int run_user(const char *fmt, ...)
 {
-    char args[1536], cmd[4096];
+    char cmd[4096];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
+    cli_command_line(cmd, sizeof cmd, fmt, ap);
     va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s >%s/stdout 2>%s/stderr", CLSA_CLI, args, dir, dir);
     if (geteuid() != 0) {
         int rc = system(cmd);
         return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
@@ -358,7 +357,7 @@ static void signals_and_stale_temps(void **state)
 static void unbwt_not_a_bwt(void **state)
 {
     (void)state;
-    make_input("text", 2000, 10);
+    make_input("text", tu_size(2000, 300), 10);
     assert_int_equal(run("bwt %s %s", in_dir("text"), in_dir("text.bwt")), 0);
     long long primary;
     size_t n;
@@ -418,7 +417,7 @@ static void size_zero_inputs(void **state)
 static void numbers(void **state)
 {
     (void)state;
-    make_input("in", 3000, 11);
+    make_input("in", tu_size(3000, 300), 11);
     static const char *bad_env[] = {"abc", "-1", "1e99", "12Q", "99999999P"};
     for (int i = 0; i < 5; i++) {
         setenv("CLSA_DEVICE_MEM_LIMIT", bad_env[i], 1);
@@ -505,7 +504,7 @@ static void kernel_cache(void **state)
     snprintf(cache, sizeof cache, "%s/cache", dir);
     mkdir(cache, 0700);
     setenv("CLSA_CACHE_DIR", cache, 1);
-    make_input("in", 3000, 12);
+    make_input("in", tu_size(3000, 300), 12);
     assert_int_equal(run("sa --backend device %s %s", in_dir("in"), in_dir("c.sa")), 0);
     int k = damage_entries(cache);
     if (k == 0) { /* a driver without program binaries caches nothing */

@@ -100,14 +100,21 @@ static int open_tmp(clsa__sout *o, char *why, size_t cap)
         return CLSA_SOUT_IO;
     }
     clsa__sout_sweep(o->target);
+    /* no signal between the file's creation and its entry in the table
+     * (the CLI's handlers would miss it) */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
     o->fd = mkostemp(o->tmp, O_CLOEXEC);
+    int e = errno;
+    if (o->fd >= 0) o->slot = take_slot(o->tmp);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (o->fd < 0) {
-        snprintf(why, cap, "%s", strerror(errno));
+        snprintf(why, cap, "%s", strerror(e));
         o->tmp[0] = 0;
         return CLSA_SOUT_IO;
     }
     flock(o->fd, LOCK_EX); /* held until closed: a sweep sees the writer alive */
-    o->slot = take_slot(o->tmp);
     return CLSA_SOUT_OK;
 }
 
