@@ -547,7 +547,9 @@ static void address_space(void **state)
     snprintf(cmd, sizeof cmd, "ulimit -v 200000; %s sa --backend device %s %s 2>%s", CLSA_CLI,
              in_dir("in"), in_dir("as.sa"), in_dir("stderr"));
     int rc = system(cmd);
-    if (WEXITSTATUS(rc) == 0) skip(); /* a driver that fits in 200 MB */
+    /* a driver that fits in 200 MB; or under Oclgrind, whose preloaded
+     * simulator does not let the process start at all (exit 127) */
+    if (WEXITSTATUS(rc) == 0 || WEXITSTATUS(rc) >= 126) skip();
     assert_int_equal(WEXITSTATUS(rc), 3);
     assert_stderr_has("out of memory while opening the OpenCL driver");
     assert_no_temps();

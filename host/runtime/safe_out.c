@@ -1,5 +1,4 @@
 /* Output files replaced whole (safe_out.h). */
-#define _GNU_SOURCE /* mkostemp */
 #include "safe_out.h"
 
 #include <dirent.h>
@@ -8,10 +7,12 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SLOTS 64
@@ -92,6 +93,20 @@ static int open_in_place(clsa__sout *o, char *why, size_t cap)
     return CLSA_SOUT_IO;
 }
 
+/* Six name characters for a temporary, different on every call. */
+static void fill_suffix(char *x)
+{
+    static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    static atomic_ulong calls;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t v = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)ts.tv_sec ^
+                 (uint64_t)atomic_fetch_add(&calls, 1) * 0xBF58476D1CE4E5B9ull;
+    for (int i = 0; i < 6; i++, v /= 62) x[i] = abc[v % 62];
+}
+
+/* The temporary is in the cleanup table before it exists: a signal, on
+ * whichever thread, never finds it there unlisted. */
 static int open_tmp(clsa__sout *o, char *why, size_t cap)
 {
     int w = snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld.XXXXXX", o->target, (long)getpid());
@@ -100,15 +115,14 @@ static int open_tmp(clsa__sout *o, char *why, size_t cap)
         return CLSA_SOUT_IO;
     }
     clsa__sout_sweep(o->target);
-    /* no signal between the file's creation and its entry in the table
-     * (the CLI's handlers would miss it) */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    o->fd = mkostemp(o->tmp, O_CLOEXEC);
-    int e = errno;
-    if (o->fd >= 0) o->slot = take_slot(o->tmp);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    int e = EEXIST;
+    for (int tries = 0; tries < 100 && o->fd < 0 && e == EEXIST; tries++) {
+        fill_suffix(o->tmp + w - 6);
+        o->slot = take_slot(o->tmp);
+        o->fd = open(o->tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        e = errno;
+        if (o->fd < 0) drop_slot(o);
+    }
     if (o->fd < 0) {
         snprintf(why, cap, "%s", strerror(e));
         o->tmp[0] = 0;
