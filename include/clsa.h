@@ -199,6 +199,11 @@ typedef struct clsa_stats {
     int last_backend;                /* CLSA_BACKEND_DEVICE or _HOST for the last call */
 } clsa_stats;
 
+/* Kernel-cache entries this context refused and removed (a bad tag, not a
+ * regular file, or a binary the driver would not load): they were built
+ * from source again (docs/RELIABILITY.md, "Kernel cache"). */
+CLSA_API unsigned clsa_programs_rejected(const clsa_context *ctx);
+
 /* Name of a phase ("transfer", "initial_sort", ...). */
 CLSA_API const char *clsa_phase_name(int phase);
 CLSA_API clsa_status clsa_get_stats(const clsa_context *ctx, clsa_stats *stats);

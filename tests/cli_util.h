@@ -43,15 +43,21 @@ static inline char *in_dir(const char *name)
 /* Runs `clsa <args>` (printf-style); returns its exit code, -1 if it did not exit.
  * Under Oclgrind (run_impl.sh) the child inherits the simulator and all its
  * checks through the environment, and logs into the same FIFO. */
+static inline void cli_command_line(char *cmd, size_t cap, const char *fmt, va_list ap)
+{
+    char args[1536];
+    vsnprintf(args, sizeof args, fmt, ap);
+    snprintf(cmd, cap, "%s %s >%s/stdout 2>%s/stderr", CLSA_CLI, args, dir, dir);
+}
+
 static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int run(const char *fmt, ...)
 {
-    char args[1536], cmd[4096];
+    char cmd[4096];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
+    cli_command_line(cmd, sizeof cmd, fmt, ap);
     va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s >%s/stdout 2>%s/stderr", CLSA_CLI, args, dir, dir);
     int rc = system(cmd);
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }

@@ -52,20 +52,38 @@ static void bwt_cases(void **state)
 }
 
 /* Inverse of byte strings that are no BWT of anything (psi has several
- * cycles): any bytes, no crash, no out-of-bounds (Oclgrind checks). */
+ * cycles): any bytes, no crash, no out-of-bounds (Oclgrind checks); the
+ * device refuses exactly those the host refuses, with the same message
+ * (issue 46), and agrees on the text of those it accepts. */
 static void unbwt_garbage(void **state)
 {
     (void)state;
     tu_rng r = {77};
-    for (int k = 0; k < 6; k++) {
+    clsa_options o;
+    clsa_options_init(&o);
+    o.backend = CLSA_BACKEND_HOST;
+    clsa_context *host = NULL;
+    TU_OK(NULL, clsa_create(&o, &host));
+    for (int k = 0; k < 8; k++) {
         size_t n = 1 + tu_below(&r, tu_small() ? 200 : 5000);
-        uint8_t *b = tu_malloc(n), *t = tu_malloc(n);
+        uint8_t *b = tu_malloc(n), *t = tu_malloc(n), *h = tu_malloc(n);
         for (size_t i = 0; i < n; i++) b[i] = (uint8_t)tu_below(&r, k < 3 ? 2 : 256);
+        if (k == 7) b[0] = b[n - 1] = 0; /* n = 1 or a two-cycle: still checked */
         int64_t p = 1 + tu_below(&r, (uint32_t)n);
-        TU_OK(ctx, clsa_unbwt(ctx, b, t, (int64_t)n, p));
+        clsa_status sd = clsa_unbwt(ctx, b, t, (int64_t)n, p);
+        clsa_status sh = clsa_unbwt(host, b, h, (int64_t)n, p);
+        assert_int_equal(sd, sh);
+        if (sh == CLSA_OK) assert_memory_equal(t, h, n);
+        else {
+            assert_int_equal(sh, CLSA_ERR_INVALID_ARG);
+            assert_non_null(strstr(clsa_last_error(host), "not a valid BWT"));
+            assert_string_equal(clsa_last_error(ctx), clsa_last_error(host));
+        }
         free(b);
         free(t);
+        free(h);
     }
+    clsa_destroy(host);
 }
 
 static void edges(void **state)

@@ -181,11 +181,12 @@ static void bad_outputs(void **state)
     snprintf(args, sizeof args, "sa --backend host %s %s", in, target);
     assert_int_equal(run(args), 3);
     one_error_line(NULL);
-    /* Output is an existing folder: rename fails; no temporary stays. */
+    /* Output is an existing folder: refused as no output (exit 2); no
+     * temporary made. */
     snprintf(target, sizeof target, "%s/adir", dir);
     mkdir(target, 0700);
     snprintf(args, sizeof args, "sa --backend host %s %s", in, target);
-    assert_int_equal(run(args), 3);
+    assert_int_equal(run(args), 2);
     one_error_line(NULL);
     rmdir(target);
     /* Output folder not writable (root writes anyway: then a folder on a

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 
 #include "cli_util.h"
 #include "gen.h"
@@ -336,6 +337,58 @@ static void interrupt_client(void **state)
     assert_true(served() > 0); /* and the server is still there */
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A request stuck reading its client's stdin (a FIFO whose writer never
+ * closes) must not hold up the next client by more than a second: that
+ * one runs in-process after CLSA_SERVE_WAIT_MS (issue 46). */
+static void stuck_client(void **state)
+{
+    (void)state;
+    make_input("quick.bin", 4096, 46, 4);
+    unlink(in_dir("stuck.in"));
+    assert_int_equal(mkfifo(in_dir("stuck.in"), 0600), 0);
+    int writer = open(in_dir("stuck.in"), O_RDWR | O_CLOEXEC); /* held open: no EOF */
+    assert_true(writer >= 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(in_dir("stuck.in"), O_RDONLY);
+        if (fd >= 0) dup2(fd, 0);
+        execl(CLSA_CLI, "clsa", "sa", "-q", "-", in_dir("stuck.sa"), (char *)NULL);
+        _exit(127);
+    }
+    usleep(700000); /* the server has taken it and waits on its stdin */
+    double t0 = now_s();
+    pid_t b = fork();
+    if (b == 0) { /* killed at the deadline: a hang fails, never blocks the suite */
+        int fd = open(in_dir("quick.err"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd >= 0) dup2(fd, 2);
+        execl(CLSA_CLI, "clsa", "sa", "-q", in_dir("quick.bin"), in_dir("quick.s.sa"),
+              (char *)NULL);
+        _exit(127);
+    }
+    int rs = reap(b, 20);
+    double busy = now_s() - t0;
+    char args[1200];
+    snprintf(args, sizeof args, "sa -q %s %s", in_dir("quick.bin"), in_dir("quick.l.sa"));
+    t0 = now_s();
+    int rl = run_local(args);
+    double alone = now_s() - t0;
+    close(writer); /* the stuck request ends: empty input */
+    int ra = reap(pid, 60);
+    print_message("beside a stuck request: %.2f s (in-process alone %.2f s); stuck one: exit %d\n",
+                  busy, alone, ra);
+    assert_int_equal(rs, 0);
+    assert_int_equal(rl, 0);
+    same_file(in_dir("quick.s.sa"), in_dir("quick.l.sa"));
+    assert_true(busy < alone + 1.0);
+}
+
 static void garbage_clients(void **state)
 {
     (void)state;
@@ -501,7 +554,8 @@ int main(void)
         cmocka_unit_test(same_outputs),      cmocka_unit_test(streams),
         cmocka_unit_test(errors_alike),      cmocka_unit_test(relative_paths),
         cmocka_unit_test(off_switch),        cmocka_unit_test(interrupt_message),
-        cmocka_unit_test(interrupt_client),  cmocka_unit_test(garbage_clients),
+        cmocka_unit_test(interrupt_client),  cmocka_unit_test(stuck_client),
+        cmocka_unit_test(garbage_clients),
         cmocka_unit_test(no_fd_leaks),       cmocka_unit_test(status_stop_stale),
     };
     int rc = cmocka_run_group_tests(tests, up, down);

@@ -297,9 +297,15 @@ static void memory_limit_scan(void **state)
     assert_int_equal(clsa_scan_u32(c, sa, sa, 1000, 0), CLSA_OK);
     assert_int_equal(sa[999], 999);
     clsa_destroy(c);
-    c = context_with_limit("lots");
-    assert_int_equal(clsa_scan_u32(c, sa, sa, 1000, 0), CLSA_OK);
-    clsa_destroy(c);
+    /* a value that is no size is refused, naming the variable (issue 46) */
+    char err[256];
+    clsa_options o;
+    clsa_options_init(&o);
+    setenv("CLSA_DEVICE_MEM_LIMIT", "lots", 1);
+    assert_int_equal(clsa_create_ex(&o, &c, err, sizeof err), CLSA_ERR_INVALID_ARG);
+    unsetenv("CLSA_DEVICE_MEM_LIMIT");
+    assert_null(c);
+    assert_non_null(strstr(err, "CLSA_DEVICE_MEM_LIMIT 'lots'"));
     free(sa);
 }
 

@@ -1,4 +1,5 @@
 /* clsa: command-line front end of the library (contract in docs/DESIGN.md). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,6 +53,15 @@ static void usage(FILE *f)
             "CLSA_SERVE_SOCKET: the socket path)\n");
 }
 
+/* What a command printed on standard output is its result: a write that
+ * failed (a full disk, a closed pipe) is exit 3, never 0. */
+static int stdout_checked(int rc)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+    cli_error("cannot write standard output: %s", strerror(errno ? errno : EIO));
+    return rc == CLI_OK || rc == CLI_INVALID ? CLI_RUNTIME : rc;
+}
+
 /* main's dispatch, shared with `clsa serve`, which runs each request's
  * argv through it: no path under it may exit the process. */
 int cli_dispatch(int argc, char **argv)
@@ -62,19 +72,21 @@ int cli_dispatch(int argc, char **argv)
     }
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return CLI_OK;
+        return stdout_checked(CLI_OK);
     }
     if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-        return cli_version();
+        return stdout_checked(cli_version());
     }
     for (size_t i = 0; i < NCOMMANDS; i++)
-        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 2, argv + 2);
+        if (!strcmp(argv[1], commands[i].name))
+            return stdout_checked(commands[i].run(argc - 2, argv + 2));
     cli_error("unknown command '%s' (try 'clsa --help')", argv[1]);
     return CLI_USAGE;
 }
 
 int main(int argc, char **argv)
 {
+    cli_signals_install();
     int rc = cli_serve_client(argc, argv); /* a running `clsa serve` first */
     return rc >= 0 ? rc : cli_dispatch(argc, argv);
 }

@@ -28,6 +28,7 @@
 #include "context.h"
 #include "launch.h"
 #include "status.h"
+#include "safe_out.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -140,20 +141,16 @@ static clsa_status write_file(clsa_context *ctx, const char *path, const uint8_t
                               const uint8_t *samples, size_t sbytes, const uint8_t *extra,
                               size_t ebytes)
 {
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 16);
-    if (!tmp) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory");
-    snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        clsa_status st = clsa__fail(ctx, CLSA_ERR_IO, "cannot create '%s': %s", tmp,
-                                    strerror(errno));
-        free(tmp);
-        return st;
-    }
-    out_file o = {fdopen(fd, "wb"), FNV_INIT, 0};
+    clsa__sout so;
+    char why[256];
+    int ost = clsa__sout_open(&so, path, why, sizeof why);
+    if (ost)
+        return clsa__fail(ctx, ost == CLSA_SOUT_REFUSED ? CLSA_ERR_INVALID_ARG : CLSA_ERR_IO,
+                          "cannot write '%s': %s", path, why);
+    int fd = dup(so.fd);
+    out_file o = {fd >= 0 ? fdopen(fd, "wb") : NULL, FNV_INIT, 0};
     if (!o.f) {
-        close(fd);
+        if (fd >= 0) close(fd);
         o.bad = 1;
     } else {
         static const uint8_t zeros[4] = {0};
@@ -166,27 +163,18 @@ static clsa_status write_file(clsa_context *ctx, const char *path, const uint8_t
         out_put(&o, extra, ebytes);
         clsa__put_u64le(sum, o.h);
         out_put(&o, sum, 8);
-        if (fflush(o.f) != 0 || fsync(fileno(o.f)) != 0) o.bad = 1;
+        if (fflush(o.f) != 0) o.bad = 1;
         if (fclose(o.f) != 0) o.bad = 1;
     }
-    int saved = errno;
-    if (!o.bad) {
-        mode_t mask = umask(0);
-        umask(mask);
-        chmod(tmp, 0666 & ~mask);
-        if (rename(tmp, path) != 0) {
-            o.bad = 1;
-            saved = errno;
-        }
-    }
-    clsa_status st = CLSA_OK;
     if (o.bad) {
-        unlink(tmp);
-        st = clsa__fail(ctx, CLSA_ERR_IO, "cannot write '%s': %s", path,
-                        strerror(saved ? saved : EIO));
+        int saved = errno;
+        clsa__sout_abort(&so);
+        return clsa__fail(ctx, CLSA_ERR_IO, "cannot write '%s': %s", path,
+                          strerror(saved ? saved : EIO));
     }
-    free(tmp);
-    return st;
+    if (clsa__sout_commit(&so, why, sizeof why))
+        return clsa__fail(ctx, CLSA_ERR_IO, "cannot write '%s': %s", path, why);
+    return CLSA_OK;
 }
 
 clsa_status clsa__fm_file_save(clsa_fm *fm, const char *path, int set, const uint8_t *extra,

@@ -1,6 +1,7 @@
 /* Inverse BWT on the device: stable byte sort of the last column (the
  * shared radix sort) gives psi; the single cycle of psi
- * is ranked through rulers (see cl_kernels/unbwt.cl).  Host: libdivsufsort. */
+ * is ranked through rulers (see cl_kernels/unbwt.cl).  Host: the same walk,
+ * sequential.  Both refuse bytes that are no BWT for the primary. */
 #include "bwt.h"
 #include "index_run.h"
 #include "prim/radix_sort.h"
@@ -12,13 +13,15 @@
 #include "status.h"
 #include "text_pack.h"
 
-#include <divsufsort.h>
-#include <divsufsort64.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Expected rows between rulers (power of two): long enough that the ruler
  * list is small, short enough that every walk is quick. */
 #define RULER_GAP 32u
+
+static const char *not_a_bwt = "inverse BWT: not a valid BWT for primary index %lld (the walk "
+                               "from the primary returns after %llu of %llu rows)";
 
 typedef struct unbwt_job {
     cl_ulong n;
@@ -140,6 +143,21 @@ done:
     return st;
 }
 
+/* The primary's ruler, ranked, holds the length of the primary's cycle:
+ * n + 1 for a BWT (see not_a_bwt). */
+static clsa_status check_cycle(clsa_context *ctx, const unbwt_job *j, cl_mem ids, cl_mem dist)
+{
+    uint32_t t = 0, len = 0;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__read(ctx, ids, (size_t)j->primary * 4, &t, 4));
+    CLSA_TRY(clsa__read(ctx, dist, (size_t)t * 4, &len, 4));
+    if ((uint64_t)len != j->n + 1)
+        st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, not_a_bwt, (long long)j->primary,
+                        (unsigned long long)len, (unsigned long long)j->n + 1);
+done:
+    return st;
+}
+
 static clsa_status emit_text(clsa_context *ctx, const unbwt_job *j, cl_mem psi, cl_mem rows,
                              cl_mem next, cl_mem dist, cl_uint m, cl_mem bwt, cl_mem text)
 {
@@ -182,6 +200,7 @@ clsa_status clsa__unbwt_device(clsa_context *ctx, cl_mem bwt, int64_t n, int64_t
     CLSA_TRY(clsa__alloc(ctx, rows_bytes, &ids));
     CLSA_TRY(pick_rulers(ctx, &j, ids, &rows, &m));
     CLSA_TRY(rank_rulers(ctx, &j, psi, ids, rows, m, &next, &dist));
+    CLSA_TRY(check_cycle(ctx, &j, ids, dist));
     clsa__free(ctx, &ids);
     CLSA_TRY(emit_text(ctx, &j, psi, rows, next, dist, m, bwt, text));
 done:
@@ -194,20 +213,46 @@ done:
     return st;
 }
 
+/* The inverse BWT is the walk primary, psi(primary), ... over the n + 1
+ * rows; bwt is one with this primary exactly when the walk comes back to
+ * the primary after n + 1 steps, not before (psi is a permutation, so a
+ * shorter cycle is the only way to fail). */
+#define HOST_UNBWT(NAME, T)                                                                  \
+    static int64_t NAME(const uint8_t *bwt, uint8_t *text, int64_t n, int64_t primary,       \
+                        T *psi)                                                              \
+    {                                                                                        \
+        T start[256] = {0}, r = (T)primary;                                                  \
+        for (int64_t i = 0; i < n; i++) start[bwt[i]]++;                                     \
+        for (T c = 0, sum = 1; c < 256; c++) {                                               \
+            T k = start[c];                                                                  \
+            start[c] = sum;                                                                  \
+            sum += k;                                                                        \
+        }                                                                                    \
+        psi[0] = (T)primary;                                                                 \
+        for (int64_t i = 0; i < n; i++) psi[start[bwt[i]]++] = (T)(i < primary ? i : i + 1); \
+        for (int64_t k = 0; k < n; k++) {                                                    \
+            r = psi[r];                                                                      \
+            if (r == (T)primary) return k + 1;                                               \
+            text[k] = bwt[r < (T)primary ? r : r - 1];                                       \
+        }                                                                                    \
+        return n + 1;                                                                        \
+    }
+HOST_UNBWT(unbwt_host32, uint32_t)
+HOST_UNBWT(unbwt_host64, uint64_t)
+
 clsa_status clsa__unbwt_host(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
                              int64_t primary)
 {
     if (n == 0) return CLSA_OK;
-    if (n == 1) { /* libdivsufsort returns early without copying */
-        text[0] = bwt[0];
-        return CLSA_OK;
-    }
-    int rc = n <= INT32_MAX
-                 ? inverse_bw_transform(bwt, text, NULL, (saidx_t)n, (saidx_t)primary)
-                 : inverse_bw_transform64(bwt, text, NULL, (saidx64_t)n, (saidx64_t)primary);
-    if (rc != 0)
-        return clsa__fail(ctx, rc == -2 ? CLSA_ERR_HOST_MEMORY : CLSA_ERR_INVALID_ARG,
-                          "libdivsufsort inverse_bw_transform failed (%d)", rc);
+    int wide = (uint64_t)n >= UINT32_MAX;
+    void *psi = malloc(((size_t)n + 1) * (wide ? 8 : 4));
+    if (!psi) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "inverse BWT: out of host memory");
+    int64_t len = wide ? unbwt_host64(bwt, text, n, primary, psi)
+                       : unbwt_host32(bwt, text, n, primary, psi);
+    free(psi);
+    if (len != n + 1)
+        return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, not_a_bwt, (long long)primary,
+                          (unsigned long long)len, (unsigned long long)n + 1);
     return CLSA_OK;
 }
 

@@ -1,4 +1,5 @@
 /* Device choice, context life cycle, device description, statistics. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include "buffer.h"
 #include "context.h"
 #include "host_mem.h"
@@ -8,9 +9,12 @@
 #include "progress.h"
 #include "status.h"
 #include "tuning.h"
+#include "parse_num.h"
 #include "icd_direct.h"
 
 #include <ctype.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,12 +140,36 @@ static long pick_default(const found_device *d, size_t n)
     return n ? 0 : -1;
 }
 
+static unsigned long long as_limit(void)
+{
+    struct rlimit r;
+    return getrlimit(RLIMIT_AS, &r) == 0 ? (unsigned long long)r.rlim_cur : 0;
+}
+
+/* Whether the process is short of address space (ulimit -v): drivers map
+ * hundreds of MB on opening, and an ICD loader skips one that fails as if
+ * it were not installed. */
+static int address_space_short(void)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_AS, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return 0;
+    size_t probe = (size_t)1 << 30;
+    void *p = mmap(NULL, probe, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return 1;
+    munmap(p, probe);
+    return 0;
+}
+
 /* Returns the chosen index, or -1 with a message in err. */
 static long pick(const found_device *d, size_t n, const char *sel, char *err, size_t cap)
 {
     if (n == 0) {
         const char *why = clsa__cl_load_error();
-        if (why)
+        if (address_space_short())
+            snprintf(err, cap, "out of memory while opening the OpenCL driver (the address "
+                               "space is limited to %llu MB: ulimit -v)",
+                     (unsigned long long)(as_limit() >> 20));
+        else if (why)
             snprintf(err, cap, "no OpenCL: %s; only the host backend can run", why);
         else
             snprintf(err, cap, "no OpenCL device found (is an OpenCL driver installed?)");
@@ -268,19 +296,17 @@ static int resolve_backend(int b, clsa_status *st)
     return CLSA_BACKEND_AUTO;
 }
 
-static uint64_t parse_size(const char *s)
+/* CLSA_DEVICE_MEM_LIMIT in bytes (0: not set); -1 with err filled when
+ * it is not a size. */
+static int env_mem_limit(uint64_t *v, char *err, size_t cap)
 {
+    const char *s = getenv("CLSA_DEVICE_MEM_LIMIT");
+    char why[96];
+    *v = 0;
     if (!s || !*s) return 0;
-    char *end;
-    double v = strtod(s, &end);
-    if (v <= 0) return 0;
-    switch (toupper((unsigned char)*end)) {
-    case 'K': v *= 1024.0; break;
-    case 'M': v *= 1048576.0; break;
-    case 'G': v *= 1073741824.0; break;
-    default: break;
-    }
-    return (uint64_t)v;
+    if (clsa__parse_u64(s, CLSA_NUM_SIZE, 1, UINT64_MAX, v, why, sizeof why) == 0) return 0;
+    if (err && cap) snprintf(err, cap, "bad CLSA_DEVICE_MEM_LIMIT '%s': %s", s, why);
+    return -1;
 }
 
 static void release_kernels(clsa_context *ctx);
@@ -297,8 +323,9 @@ static clsa_context *new_context(const clsa_options *opt)
     ctx->progress_user = opt ? opt->progress_user : NULL;
     ctx->phase = CLSA_PHASE_PRIMITIVE;
     /* one notion of the limit: the option wins, the env fills in */
-    ctx->mem_limit = opt && opt->mem_limit ? (uint64_t)opt->mem_limit
-                                           : parse_size(getenv("CLSA_DEVICE_MEM_LIMIT"));
+    uint64_t env_limit = 0;
+    env_mem_limit(&env_limit, NULL, 0); /* a bad value is refused before (clsa_create_ex) */
+    ctx->mem_limit = opt && opt->mem_limit ? (uint64_t)opt->mem_limit : env_limit;
     ctx->mem_limit_name = opt && opt->mem_limit ? "mem_limit" : "CLSA_DEVICE_MEM_LIMIT";
     return ctx;
 }
@@ -391,6 +418,8 @@ clsa_status clsa_create_ex(const clsa_options *opt, clsa_context **out, char *er
         snprintf(err, cap, "bad backend (CLSA_BACKEND must be auto, device or host)");
         return st;
     }
+    uint64_t env_limit;
+    if (!(opt && opt->mem_limit) && env_mem_limit(&env_limit, err, cap)) return CLSA_ERR_INVALID_ARG;
     clsa_context *ctx = new_context(opt);
     if (!ctx) {
         snprintf(err, cap, "out of host memory");
@@ -512,6 +541,7 @@ void clsa_destroy(clsa_context *ctx)
     {
         if (ctx->programs[i].program) clReleaseProgram(ctx->programs[i].program);
         free(ctx->programs[i].pending_save);
+        free(ctx->programs[i].cached_from);
     }
     if (ctx->oclgrind) clsa__oclgrind_released_here(ctx);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);

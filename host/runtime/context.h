@@ -23,6 +23,7 @@ typedef struct clsa_program_slot {
     char options[256];    /* build options it was built with */
     cl_program program;
     char *pending_save;   /* "path\nkey" until the binary is cached, else NULL */
+    char *cached_from;    /* the cache entry it was loaded from, else NULL */
 } clsa_program_slot;
 
 typedef struct clsa_kernel_slot {
@@ -60,6 +61,7 @@ struct clsa_context {
                              the device's own */
     const char *mem_limit_name; /* where mem_limit came from, for messages */
     clsa_stats stats;
+    unsigned programs_rejected; /* cache entries dropped (program.c; clsa_programs_rejected) */
     int phase;            /* clsa_phase charged by clsa__launch */
     void (*log)(void *, const char *);
     void *log_user;

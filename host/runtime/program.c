@@ -2,8 +2,13 @@
  *
  * The cache is code that will run on the device, so it is trusted only when
  * the folder and the entry belong to the user and nobody else can write
- * them, and when the entry's stored key and checksum match exactly.  Any
- * doubt means a rebuild from source. */
+ * them, when the entry is a regular file, and when its stored key (device,
+ * driver, options, sources) and its tag match exactly.  The tag is a keyed
+ * hash (SipHash-2-4) under a secret of the folder (its file "key", 0600):
+ * only binaries this library wrote itself are ever given to a driver (some
+ * crash on crafted ones).  Any doubt, and any failure of the driver on a
+ * cached binary, means the entry is removed and the program built from
+ * source. */
 #include "arith.h"
 #include "context.h"
 #include "program.h"
@@ -14,11 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CACHE_MAGIC "CLSABIN1"
-#define CACHE_FORMAT 1u
+#define CACHE_MAGIC "CLSABIN2"
+#define CACHE_FORMAT 2u
 
 static const char *overrides_name[8];
 static const char *overrides_text[8];
@@ -84,17 +90,110 @@ int clsa__cache_dir(char *dir, size_t cap)
     return private_dir(dir);
 }
 
+/* ---- the entries' tag -------------------------------------------------------- */
+
+#define ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND                                                                   \
+    do {                                                                           \
+        v0 += v1, v1 = ROTL(v1, 13), v1 ^= v0, v0 = ROTL(v0, 32);                  \
+        v2 += v3, v3 = ROTL(v3, 16), v3 ^= v2;                                     \
+        v0 += v3, v3 = ROTL(v3, 21), v3 ^= v0;                                     \
+        v2 += v1, v1 = ROTL(v1, 17), v1 ^= v2, v2 = ROTL(v2, 32);                  \
+    } while (0)
+
+static uint64_t le64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+
+/* Byte i of a (na bytes) followed by b. */
+static unsigned char byte_at(const unsigned char *a, size_t na, const unsigned char *b, size_t i)
+{
+    return i < na ? a[i] : b[i - na];
+}
+
+/* SipHash-2-4 of a (na bytes) then b (nb bytes) under the 16-byte k. */
+static uint64_t siphash(const unsigned char k[16], const void *a, size_t na, const void *b,
+                        size_t nb)
+{
+    uint64_t k0 = le64(k), k1 = le64(k + 8);
+    uint64_t v0 = k0 ^ 0x736f6d6570736575ull, v1 = k1 ^ 0x646f72616e646f6dull;
+    uint64_t v2 = k0 ^ 0x6c7967656e657261ull, v3 = k1 ^ 0x7465646279746573ull;
+    size_t n = na + nb, full = n / 8 * 8;
+    unsigned char w[8];
+    for (size_t i = 0; i <= full; i += 8) {
+        memset(w, 0, 8);
+        size_t len = i < full ? 8 : n - full;
+        for (size_t j = 0; j < len; j++) w[j] = byte_at(a, na, b, i + j);
+        if (i == full) w[7] = (unsigned char)n;
+        uint64_t m = le64(w);
+        v3 ^= m;
+        SIPROUND;
+        SIPROUND;
+        v0 ^= m;
+    }
+    v2 ^= 0xff;
+    SIPROUND;
+    SIPROUND;
+    SIPROUND;
+    SIPROUND;
+    return v0 ^ v1 ^ v2 ^ v3;
+}
+
+/* The folder's secret (made on first use): 0, or -1 when there is none
+ * that is safe (then nothing is cached). */
+static int cache_secret(const char *dir, unsigned char k[16])
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/key", dir);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT && getrandom(k, 16, 0) == 16) {
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            int ok = write(fd, k, 16) == 16;
+            if (close(fd) == 0 && ok) return 0;
+            unlink(path);
+            return -1;
+        }
+        fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC); /* another won */
+    }
+    if (fd < 0) return -1;
+    struct stat s;
+    int ok = fstat(fd, &s) == 0 && S_ISREG(s.st_mode) && s.st_uid == geteuid() &&
+             (s.st_mode & 077) == 0 && s.st_size == 16 && read(fd, k, 16) == 16;
+    close(fd);
+    return ok ? 0 : -1;
+}
+
+/* An entry refused: removed, counted (clsa_programs_rejected), logged. */
+static void reject_entry(clsa_context *ctx, const char *path, const char *why)
+{
+    unlink(path);
+    ctx->programs_rejected++;
+    clsa__log(ctx, "kernel cache entry %s rejected (%s); building from source", path, why);
+}
+
+unsigned clsa_programs_rejected(const clsa_context *ctx) { return ctx ? ctx->programs_rejected : 0; }
+
 static void entry_path(char *path, size_t cap, const char *dir, const char *key)
 {
     snprintf(path, cap, "%s/%016llx.bin", dir,
              (unsigned long long)clsa__fnv1a(key, strlen(key), CLSA_FNV_SEED));
 }
 
-/* Returns a malloc'ed binary whose stored key equals key, else NULL. */
-static unsigned char *cache_load(const char *path, const char *key, size_t *size)
+/* Returns a malloc'ed binary whose stored key equals key and whose tag
+ * is ours, else NULL (*bad: there was an entry, refused). */
+static unsigned char *cache_load(const char *path, const char *key, const unsigned char secret[16],
+                                 size_t *size, int *bad_entry)
 {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW);
-    if (fd < 0) return NULL;
+    *bad_entry = 0;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        *bad_entry = errno != ENOENT; /* a link (ELOOP), unreadable, ... */
+        return NULL;
+    }
     unsigned char *bin = NULL;
     FILE *f = fdopen(fd, "rb");
     if (!f) {
@@ -104,9 +203,10 @@ static unsigned char *cache_load(const char *path, const char *key, size_t *size
     struct stat s;
     char magic[8];
     uint32_t fmt, keylen;
-    uint64_t binsize, sum;
+    uint64_t binsize, tag;
     size_t klen = strlen(key);
     char *stored = NULL;
+    *bad_entry = 1;
     if (fstat(fd, &s) != 0 || !S_ISREG(s.st_mode) || s.st_uid != geteuid() ||
         (s.st_mode & 022) != 0)
         goto bad;
@@ -116,16 +216,17 @@ static unsigned char *cache_load(const char *path, const char *key, size_t *size
         goto bad;
     stored = malloc(klen + 1);
     if (!stored || fread(stored, 1, klen, f) != klen || memcmp(stored, key, klen)) goto bad;
-    if (fread(&binsize, 8, 1, f) != 1 || fread(&sum, 8, 1, f) != 1 || binsize == 0 ||
+    if (fread(&binsize, 8, 1, f) != 1 || fread(&tag, 8, 1, f) != 1 || binsize == 0 ||
         binsize > (uint64_t)s.st_size)
         goto bad;
     bin = malloc(binsize);
     if (!bin || fread(bin, 1, binsize, f) != binsize ||
-        clsa__fnv1a(bin, binsize, CLSA_FNV_SEED) != sum || fgetc(f) != EOF)
+        siphash(secret, key, klen, bin, binsize) != tag || fgetc(f) != EOF)
         goto bad;
     free(stored);
     fclose(f);
     *size = binsize;
+    *bad_entry = 0;
     return bin;
 bad:
     free(stored);
@@ -135,11 +236,12 @@ bad:
 }
 
 /* Written under a temporary name and renamed: readers never see half a file. */
-static void cache_save(const char *path, const char *key, const unsigned char *bin, size_t size)
+static void cache_save(const char *path, const char *key, const unsigned char secret[16],
+                       const unsigned char *bin, size_t size)
 {
     char tmp[1200];
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) return;
     FILE *f = fdopen(fd, "wb");
     if (!f) {
@@ -148,10 +250,10 @@ static void cache_save(const char *path, const char *key, const unsigned char *b
         return;
     }
     uint32_t fmt = CACHE_FORMAT, keylen = (uint32_t)strlen(key);
-    uint64_t binsize = size, sum = clsa__fnv1a(bin, size, CLSA_FNV_SEED);
+    uint64_t binsize = size, tag = siphash(secret, key, keylen, bin, size);
     int ok = fwrite(CACHE_MAGIC, 1, 8, f) == 8 && fwrite(&fmt, 4, 1, f) == 1 &&
              fwrite(&keylen, 4, 1, f) == 1 && fwrite(key, 1, keylen, f) == keylen &&
-             fwrite(&binsize, 8, 1, f) == 1 && fwrite(&sum, 8, 1, f) == 1 &&
+             fwrite(&binsize, 8, 1, f) == 1 && fwrite(&tag, 8, 1, f) == 1 &&
              fwrite(bin, 1, size, f) == size;
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, path) != 0) unlink(tmp);
@@ -302,6 +404,9 @@ static void make_key(clsa_context *ctx, const char *file, const char *options, c
 
 static void save_binary(clsa_context *ctx, cl_program p, const char *path, const char *key)
 {
+    char dir[1024];
+    unsigned char secret[16];
+    if (!clsa__cache_dir(dir, sizeof dir) || cache_secret(dir, secret)) return;
     size_t size = 0;
     if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS ||
         size == 0)
@@ -309,7 +414,7 @@ static void save_binary(clsa_context *ctx, cl_program p, const char *path, const
     unsigned char *bin = malloc(size);
     if (!bin) return;
     if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS) {
-        cache_save(path, key, bin, size);
+        cache_save(path, key, secret, bin, size);
         clsa__log(ctx, "program binary cached in %s", path);
     }
     free(bin);
@@ -331,13 +436,21 @@ static clsa_status get_program(clsa_context *ctx, const char *file, const char *
     int cached = !overridden(file) && clsa__cache_dir(dir, sizeof dir);
     cl_program p = NULL;
     *fresh = 0;
+    unsigned char secret[16];
+    int from_cache = 0;
+    if (cached && cache_secret(dir, secret)) cached = 0;
     if (cached) {
         entry_path(path, sizeof path, dir, key);
         size_t size = 0;
-        unsigned char *bin = cache_load(path, key, &size);
+        int bad;
+        unsigned char *bin = cache_load(path, key, secret, &size, &bad);
+        if (bad) reject_entry(ctx, path, "not an entry of ours");
         if (bin && from_binary(ctx, bin, size, options, &p) == CLSA_OK) {
             ctx->stats.programs_loaded++;
+            from_cache = 1;
             clsa__log(ctx, "program %s loaded from cache %s", file, path);
+        } else if (bin) {
+            reject_entry(ctx, path, "the driver refused the binary");
         }
         free(bin);
     }
@@ -353,6 +466,7 @@ static clsa_status get_program(clsa_context *ctx, const char *file, const char *
     snprintf(s->options, sizeof s->options, "%s", options);
     s->program = p;
     s->pending_save = NULL;
+    s->cached_from = from_cache ? strdup(path) : NULL;
     if (*fresh) {
         /* Kept so clsa__kernel can save once a kernel exists. */
         size_t len = strlen(path) + strlen(key) + 2;
@@ -360,6 +474,23 @@ static clsa_status get_program(clsa_context *ctx, const char *file, const char *
         if (s->pending_save) snprintf(s->pending_save, len, "%s\n%s", path, key);
     }
     *slot = ctx->nprograms++;
+    return CLSA_OK;
+}
+
+/* A program from the cache whose kernel the driver would not create (a
+ * damaged binary that passed the checks): the entry goes, the program is
+ * built from source in its slot (saved again with the first kernel). */
+static clsa_status rebuild(clsa_context *ctx, clsa_program_slot *ps, const char *options)
+{
+    reject_entry(ctx, ps->cached_from, "the driver could not create a kernel from it");
+    free(ps->cached_from);
+    ps->cached_from = NULL;
+    cl_program p;
+    clsa_status st = from_source(ctx, ps->name, options, &p);
+    if (st) return st;
+    clReleaseProgram(ps->program);
+    ps->program = p;
+    ctx->stats.programs_built++;
     return CLSA_OK;
 }
 
@@ -387,6 +518,9 @@ clsa_status clsa__kernel(clsa_context *ctx, const char *file, int index64, const
     cl_int err;
     clsa_program_slot *ps = &ctx->programs[slot];
     cl_kernel k = clCreateKernel(ps->program, kernel, &err);
+    if (err != CL_SUCCESS && ps->cached_from && (st = rebuild(ctx, ps, options)) == CLSA_OK)
+        k = clCreateKernel(ps->program, kernel, &err);
+    if (st) return st;
     if (err != CL_SUCCESS) return clsa__cl(ctx, err, "clCreateKernel", kernel);
     if (ps->pending_save) {
         /* Some drivers compile lazily: the binary is complete only now. */

@@ -3,6 +3,7 @@
  * clamping and docs/TUNING.md (tools/tune_keys.py) all come from it. */
 #include "tuning.h"
 #include "arith.h"
+#include "parse_num.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,13 +98,14 @@ static const clsa_tune_key *find_key(const char *name)
     return NULL;
 }
 
-/* One number, all of s: 1, else 0. */
+/* One number, all of s (clsa__parse_u64's plain form): 1, else 0. */
 static int number(const char *s, unsigned long long *v)
 {
-    char *end;
-    if (!*s || *s == '-') return 0;
-    *v = strtoull(s, &end, 10);
-    return *end == 0;
+    uint64_t u;
+    char why[96];
+    if (clsa__parse_u64(s, CLSA_NUM_PLAIN, 0, UINT64_MAX, &u, why, sizeof why)) return 0;
+    *v = u;
+    return 1;
 }
 
 /* sa_path's value: a number or names (or numbers) joined by '+'. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "clsa.h"
+#include "safe_out.h"
 
 /* CLI_INTERRUPTED: Ctrl-C stopped the work (128 + SIGINT, as shells do). */
 enum { CLI_OK = 0, CLI_INVALID = 1, CLI_USAGE = 2, CLI_RUNTIME = 3, CLI_INTERRUPTED = 130 };
@@ -155,10 +156,12 @@ int cli_read_file(const char *path, uint8_t **data, size_t *n);
 /* Writes data to path via a temporary file in the same folder, renamed on
  * success; on any failure the temporary is removed and path is untouched. */
 int cli_write_file(const char *path, const void *data, size_t n);
-/* For streamed outputs: opens a temporary beside path; commit renames it,
- * abort removes it. */
+/* For streamed outputs: opens a temporary beside path (host/runtime/
+ * safe_out.h: links followed, devices and FIFOs written in place, the old
+ * file's mode kept); commit renames it, abort removes it.  open returns
+ * CLI_USAGE for an output that cannot be one (a folder). */
 typedef struct cli_out {
-    char tmp[4096];
+    clsa__sout s;
     const char *path;
     void *file; /* FILE* */
 } cli_out;
@@ -195,6 +198,7 @@ typedef struct cli_in {
     void *f; /* FILE* */
     const char *path;
     size_t size;
+    uint8_t *data; /* a file whose size read 0 (/proc): read whole at open */
 } cli_in;
 int cli_in_open(cli_in *in, const char *path);
 int cli_in_read(cli_in *in, clsa_context *ctx, cli_buf *b);
@@ -228,6 +232,10 @@ void cli_progress_input(size_t n);
  * returns CLSA_ERR_CANCELLED for a success that Ctrl-C came after. */
 clsa_status cli_progress_done(clsa_status st);
 int cli_interrupted(void);
+/* Handlers that remove the outputs' temporaries before a fatal signal
+ * (SIGTERM, SIGHUP, SIGPIPE, a driver's abort or crash, ...) ends the
+ * process; main installs them before any command. */
+void cli_signals_install(void);
 /* The server's side of Ctrl-C: a client's interrupt message (or its
  * disappearance) sets the flag cli_interrupted reads; reset per request.
  * Both are async-signal-safe. */

@@ -1,5 +1,6 @@
 /* Argument parsing, atomic file output, error reporting for the CLI. */
 #include "cli.h"
+#include "parse_num.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -20,33 +21,16 @@ void cli_error(const char *fmt, ...)
     va_end(ap);
 }
 
-static int parse_int64(const char *s, int64_t *v)
+/* The value of a numeric option (parse_num.h), in [min, max]; a bad one is
+ * reported here, naming the option and the value (-4: already said). */
+static int num_value(const char *opt, const char *v, int flags, uint64_t min, uint64_t max,
+                     uint64_t *x)
 {
-    char *end;
-    errno = 0;
-    long long x = strtoll(s, &end, 10);
-    if (errno || end == s || *end) return -1;
-    *v = x;
-    return 0;
-}
-
-/* SIZE: a whole number of bytes with an optional K, M or G (powers of 1024). */
-static int parse_size(const char *s, size_t *v)
-{
-    char *end;
-    errno = 0;
-    if (*s < '0' || *s > '9') return -1;
-    unsigned long long x = strtoull(s, &end, 10);
-    unsigned shift = 0;
-    switch (*end) {
-    case 'k': case 'K': shift = 10, end++; break;
-    case 'm': case 'M': shift = 20, end++; break;
-    case 'g': case 'G': shift = 30, end++; break;
-    default: break;
-    }
-    if (errno || end == s || *end || x == 0 || x > (SIZE_MAX >> shift)) return -1;
-    *v = (size_t)(x << shift);
-    return 0;
+    char why[96];
+    if (clsa__parse_u64(v, flags, min, max, x, why, sizeof why) == 0) return 0;
+    size_t len = strcspn(opt, "=");
+    cli_error("bad value '%s' for %.*s: %s", v, (int)len, opt, why);
+    return -4;
 }
 
 static int value_of(int argc, char **argv, int *i, const char **v)
@@ -72,7 +56,7 @@ static int is_opt(const char *arg, const char *shortname, const char *longname)
 static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_args *a)
 {
     const char *arg = argv[*i], *v = NULL;
-    int64_t x;
+    uint64_t x;
     if ((allowed & OPT_DEVICE) && is_opt(arg, "-d", "--device")) {
         if (value_of(argc, argv, i, &v)) return -1;
         a->device = v;
@@ -83,7 +67,8 @@ static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_arg
         else if (!strcmp(v, "host")) a->backend = CLSA_BACKEND_HOST;
         else return -2;
     } else if ((allowed & OPT_INDEX) && is_opt(arg, NULL, "--index")) {
-        if (value_of(argc, argv, i, &v) || parse_int64(v, &x)) return -1;
+        if (value_of(argc, argv, i, &v)) return -1;
+        if (num_value(arg, v, CLSA_NUM_PLAIN, 32, 64, &x)) return -4;
         if (x != 32 && x != 64) return -2;
         a->index_bits = (int)x;
     } else if ((allowed & OPT_STATS) && !strcmp(arg, "--stats")) {
@@ -93,14 +78,18 @@ static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_arg
     } else if ((allowed & OPT_PROGRESS) && (!strcmp(arg, "-v") || !strcmp(arg, "--verbose"))) {
         a->verbose = 1;
     } else if ((allowed & OPT_PRIMARY) && is_opt(arg, NULL, "--primary")) {
-        if (value_of(argc, argv, i, &v) || parse_int64(v, &a->primary)) return -1;
+        if (value_of(argc, argv, i, &v)) return -1;
+        if (num_value(arg, v, CLSA_NUM_PLAIN, 0, INT64_MAX, &x)) return -4;
+        a->primary = (int64_t)x;
         a->has_primary = 1;
     } else if ((allowed & OPT_RATE) && is_opt(arg, NULL, "--sample-rate")) {
-        if (value_of(argc, argv, i, &v) || parse_int64(v, &a->sample_rate) || a->sample_rate < 1)
-            return -2;
+        if (value_of(argc, argv, i, &v)) return -1;
+        if (num_value(arg, v, CLSA_NUM_PLAIN, 1, INT64_MAX, &x)) return -4;
+        a->sample_rate = (int64_t)x;
     } else if ((allowed & OPT_MEM) && is_opt(arg, NULL, "--mem")) {
         if (value_of(argc, argv, i, &v)) return -1;
-        if (parse_size(v, &a->mem_limit)) return -2;
+        if (num_value(arg, v, CLSA_NUM_SIZE, 1, SIZE_MAX, &x)) return -4;
+        a->mem_limit = (size_t)x;
     } else if ((allowed & OPT_BATCH) && is_opt(arg, NULL, "--batch")) {
         if (value_of(argc, argv, i, &v)) return -1;
         if (!*v) return -2;
@@ -121,7 +110,8 @@ static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_arg
         a->lines = 1;
     } else if ((allowed & OPT_MIN) && is_opt(arg, NULL, "--min")) {
         if (value_of(argc, argv, i, &v)) return -1;
-        if (parse_int64(v, &a->min) || a->min < 1) return -2;
+        if (num_value(arg, v, CLSA_NUM_PLAIN, 1, INT64_MAX, &x)) return -4;
+        a->min = (int64_t)x;
     } else if ((allowed & (OPT_FASTA | OPT_SEQS)) && is_opt(arg, NULL, "--seqs")) {
         if (value_of(argc, argv, i, &v)) return -1;
         if (!*v) return -2;
@@ -252,7 +242,7 @@ int cli_open(const cli_args *a, clsa_context **ctx)
     if (st != CLSA_OK) {
         free(key);
         cli_error("%s", *err ? err : clsa_status_string(st));
-        return CLI_RUNTIME;
+        return st == CLSA_ERR_INVALID_ARG ? CLI_USAGE : CLI_RUNTIME;
     }
     cli_cache_put(key, *ctx);
     return CLI_OK;
@@ -283,23 +273,25 @@ int cli_read_file(const char *path, uint8_t **data, size_t *n)
 
 int cli_out_open(cli_out *o, const char *path)
 {
+    char why[256];
     o->path = path;
     o->file = NULL;
-    int len = snprintf(o->tmp, sizeof o->tmp, "%s.tmp.XXXXXX", path);
-    if (len < 0 || (size_t)len >= sizeof o->tmp) {
-        cli_error("output path too long: '%s'", path);
+    int st = clsa__sout_open(&o->s, path, why, sizeof why);
+    if (st == CLSA_SOUT_REFUSED) {
+        cli_error("cannot write output '%s': %s", path, why);
+        return CLI_USAGE;
+    }
+    if (st) {
+        cli_error("cannot create output '%s': %s", path, why);
         return CLI_RUNTIME;
     }
-    int fd = mkstemp(o->tmp);
-    if (fd < 0) {
-        cli_error("cannot create output '%s': %s", path, strerror(errno));
-        return CLI_RUNTIME;
-    }
-    o->file = fdopen(fd, "wb");
+    int fd = dup(o->s.fd);
+    o->file = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!o->file) {
-        close(fd);
-        unlink(o->tmp);
-        cli_error("cannot create output '%s': %s", path, strerror(errno));
+        int saved = errno;
+        if (fd >= 0) close(fd);
+        clsa__sout_abort(&o->s);
+        cli_error("cannot create output '%s': %s", path, strerror(saved));
         return CLI_RUNTIME;
     }
     return CLI_OK;
@@ -309,7 +301,7 @@ void cli_out_abort(cli_out *o)
 {
     if (o->file) fclose(o->file);
     o->file = NULL;
-    unlink(o->tmp);
+    clsa__sout_abort(&o->s);
 }
 
 int cli_out_commit(cli_out *o)
@@ -318,22 +310,16 @@ int cli_out_commit(cli_out *o)
     o->file = NULL;
     int bad = ferror(f) != 0;
     bad = (fflush(f) != 0) || bad;
-    bad = (fsync(fileno(f)) != 0 && errno != EINVAL) || bad;
     int saved = errno;
     bad = (fclose(f) != 0) || bad;
+    char why[256];
     if (bad) {
-        unlink(o->tmp);
+        clsa__sout_abort(&o->s);
         cli_error("cannot write '%s': %s", o->path, strerror(saved ? saved : EIO));
         return CLI_RUNTIME;
     }
-    /* mkstemp makes 0600; give the output the usual permissions. */
-    mode_t mask = umask(0);
-    umask(mask);
-    chmod(o->tmp, 0666 & ~mask);
-    if (rename(o->tmp, o->path) != 0) {
-        saved = errno;
-        unlink(o->tmp);
-        cli_error("cannot write '%s': %s", o->path, strerror(saved));
+    if (clsa__sout_commit(&o->s, why, sizeof why)) {
+        cli_error("cannot write '%s': %s", o->path, why);
         return CLI_RUNTIME;
     }
     return CLI_OK;
@@ -377,8 +363,8 @@ void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds)
             n ? (double)s.peak_device_bytes / (double)n : 0.0);
     fprintf(stderr, "stats: doubling passes %u, kernel launches %llu\n", s.doubling_passes,
             (unsigned long long)s.kernel_launches);
-    fprintf(stderr, "stats: programs built %u, loaded from cache %u\n", s.programs_built,
-            s.programs_loaded);
+    fprintf(stderr, "stats: programs built %u, loaded from cache %u, cache entries rejected %u\n",
+            s.programs_built, s.programs_loaded, clsa_programs_rejected(ctx));
     for (int p = 0; p < CLSA_PHASE_COUNT; p++)
         if (s.phase_ms[p] > 0)
             fprintf(stderr, "stats: phase %-12s %10.3f ms\n", clsa_phase_name(p), s.phase_ms[p]);

@@ -1,7 +1,9 @@
 /* clsa bwt / unbwt / lcp: indexes built on the suffix array. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 static const char *bwt_usage = "clsa bwt [-d DEV] [--backend B] [--stats] [-q] [-v] INPUT OUTPUT";
@@ -14,6 +16,21 @@ static const char *lcp_usage =
  * length out, both in page-locked memory of the context. */
 typedef clsa_status (*bytes_fn)(clsa_context *ctx, const cli_args *a, const uint8_t *in,
                                 uint8_t *out, int64_t n, int64_t *primary);
+
+static clsa_status run_bwt(clsa_context *ctx, const cli_args *a, const uint8_t *in, uint8_t *out,
+                           int64_t n, int64_t *primary);
+static clsa_status run_unbwt(clsa_context *ctx, const cli_args *a, const uint8_t *in,
+                             uint8_t *out, int64_t n, int64_t *primary);
+
+/* "primary=P" on f, checked: CLI_OK or CLI_RUNTIME. */
+static int cli_print_primary(FILE *f, int64_t primary)
+{
+    if (fprintf(f, "primary=%lld\n", (long long)primary) < 0 || fflush(f) != 0 || ferror(f)) {
+        cli_error("cannot write the primary index: %s", strerror(errno ? errno : EIO));
+        return CLI_RUNTIME;
+    }
+    return CLI_OK;
+}
 
 static int bytes_to_bytes(const cli_args *a, const char *what, bytes_fn fn, int64_t *primary)
 {
@@ -34,9 +51,20 @@ static int bytes_to_bytes(const cli_args *a, const char *what, bytes_fn fn, int6
     st = cli_progress_done(st);
     if (st) {
         rc = cli_fail(ctx, st, what);
+        /* unbwt with a primary in range: the bytes are no BWT for it (exit 1) */
+        if (fn == run_unbwt && st == CLSA_ERR_INVALID_ARG && a->primary >= 1 &&
+            (size_t)a->primary <= src.n)
+            rc = CLI_INVALID;
         goto done;
     }
+    /* bwt's primary index is part of the result: written (and the write
+     * checked) before the output is committed, so that an output without
+     * it never appears; beside a BWT on standard output it goes to stderr. */
+    if (fn == run_bwt && !cli_is_stream(a->pos[1]) && (rc = cli_print_primary(stdout, *primary)))
+        goto done;
     if ((rc = cli_result_commit(&dst))) goto done;
+    if (fn == run_bwt && cli_is_stream(a->pos[1]) && (rc = cli_print_primary(stderr, *primary)))
+        goto done;
     if (a->stats) cli_print_stats(ctx, src.n, t1 - t0);
 done:
     cli_in_close(&in);
@@ -66,10 +94,7 @@ int cli_bwt(int argc, char **argv)
     int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_STATS | OPT_PROGRESS, 2, 2, bwt_usage, &a, &help);
     if (rc || help) return rc;
     int64_t primary = 0;
-    if ((rc = bytes_to_bytes(&a, "bwt", run_bwt, &primary))) return rc;
-    /* With the BWT on standard output, the primary index goes to stderr. */
-    fprintf(cli_is_stream(a.pos[1]) ? stderr : stdout, "primary=%lld\n", (long long)primary);
-    return CLI_OK;
+    return bytes_to_bytes(&a, "bwt", run_bwt, &primary);
 }
 
 int cli_unbwt(int argc, char **argv)

@@ -67,6 +67,24 @@ static void identify(const char *path, file_id *id)
     }
 }
 
+/* What "-" names: the regular file on standard input or output (fd), if
+ * any (`clsa sa - x < x` must not replace x by its own suffix array). */
+static void identify_stream(int fd, file_id *id)
+{
+    struct stat s;
+    memset(id, 0, sizeof *id);
+    if (fstat(fd, &s) != 0 || !S_ISREG(s.st_mode)) return;
+    id->exists = 1;
+    id->dev = s.st_dev;
+    id->ino = s.st_ino;
+}
+
+static void identify_arg(const char *path, int fd, file_id *id)
+{
+    if (cli_is_stream(path)) identify_stream(fd, id);
+    else identify(path, id);
+}
+
 static int same_file(const file_id *a, const file_id *b)
 {
     if (a->exists != b->exists) return 0;
@@ -84,17 +102,19 @@ int cli_distinct_paths(const char *const *in, int nin, const char *const *out, i
         return CLI_USAGE;
     }
     for (int o = 0; o < nout; o++) {
-        if (cli_is_stream(out[o])) continue;
         file_id oid;
-        identify(out[o], &oid);
+        identify_arg(out[o], STDOUT_FILENO, &oid);
+        if (!oid.exists && !oid.folder_ok) continue;
         for (int i = 0; i < nin + o; i++) {
             const char *other = i < nin ? in[i] : out[i - nin];
-            if (cli_is_stream(other)) continue;
             file_id id;
-            identify(other, &id);
+            identify_arg(other, i < nin ? STDIN_FILENO : STDOUT_FILENO, &id);
             if (!same_file(&oid, &id)) continue;
-            cli_error("output '%s' is the same file as %s '%s'; refusing to overwrite it",
-                      out[o], i < nin ? "input" : "output", other);
+            cli_error("output '%s' is the same file as %s '%s'%s; refusing to overwrite it",
+                      cli_is_stream(out[o]) ? "(standard output)" : out[o],
+                      i < nin ? "input" : "output", other,
+                      cli_is_stream(other) ? (i < nin ? " (standard input)" : " (standard output)")
+                                           : "");
             return CLI_USAGE;
         }
     }
@@ -169,6 +189,7 @@ int cli_in_open(cli_in *in, const char *path)
     in->path = path;
     in->size = 0;
     in->f = NULL;
+    in->data = NULL;
     if (cli_is_stream(path)) return CLI_OK;
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -183,6 +204,13 @@ int cli_in_open(cli_in *in, const char *path)
     }
     in->f = f;
     in->size = (size_t)s.st_size;
+    /* A size of 0 may be a file that has no size to tell (/proc, /sys):
+     * read it to its end now, as standard input is. */
+    if (in->size == 0) {
+        int rc = cli_read_stream(f, &in->data, &in->size);
+        if (rc) cli_in_close(in);
+        return rc;
+    }
     return CLI_OK;
 }
 
@@ -190,6 +218,8 @@ void cli_in_close(cli_in *in)
 {
     if (in->f) fclose(in->f);
     in->f = NULL;
+    free(in->data);
+    in->data = NULL;
 }
 
 int cli_in_read(cli_in *in, clsa_context *ctx, cli_buf *b)
@@ -201,7 +231,7 @@ int cli_in_read(cli_in *in, clsa_context *ctx, cli_buf *b)
         b->p = data;
         return rc;
     }
-    if (io_mode() == IO_MMAP &&
+    if (io_mode() == IO_MMAP && !in->data &&
         map_fd(fileno(in->f), in->size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, b) == 0) {
         cli_in_close(in);
         return CLI_OK;
@@ -213,6 +243,11 @@ int cli_in_read(cli_in *in, clsa_context *ctx, cli_buf *b)
 
 int cli_in_fill(cli_in *in, void *buf)
 {
+    if (in->data) { /* read already (a file without a size) */
+        memcpy(buf, in->data, in->size);
+        cli_in_close(in);
+        return CLI_OK;
+    }
     size_t got = in->size ? fread(buf, 1, in->size, in->f) : 0;
     int bad = got != in->size || ferror(in->f);
     int saved = errno;
@@ -231,27 +266,32 @@ int cli_result_open(clsa_context *ctx, const char *path, size_t bytes, cli_resul
 {
     memset(r, 0, sizeof *r);
     r->path = path;
-    if (io_mode() == IO_MMAP && !cli_is_stream(path) && bytes) {
-        int rc = cli_out_open(&r->o, path);
-        if (rc) return rc;
-        r->open = 1;
-        int fd = fileno((FILE *)r->o.file);
-        /* The blocks are reserved before anything is written: a full file
-         * system is an error here, not a SIGBUS in the middle of the copy.
-         * Where fallocate is not supported, the output is written instead. */
-        if (fallocate(fd, 0, 0, (off_t)bytes) == 0 &&
-            map_fd(fd, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, &r->b) == 0)
-            return CLI_OK;
-        cli_out_abort(&r->o);
-        r->open = 0;
-    }
+    if (cli_is_stream(path)) return cli_buf_alloc(ctx, bytes, &r->b, what);
+    int rc = cli_out_open(&r->o, path);
+    if (rc) return rc;
+    r->open = 1;
+    int fd = fileno((FILE *)r->o.file);
+    /* The blocks are reserved before anything is written: a full file
+     * system is an error here, not a SIGBUS in the middle of the copy.
+     * Where fallocate is not supported (a FIFO, a device), the output is
+     * written instead. */
+    if (io_mode() == IO_MMAP && bytes && !r->o.s.in_place && fallocate(fd, 0, 0, (off_t)bytes) == 0 &&
+        map_fd(fd, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, &r->b) == 0)
+        return CLI_OK;
     return cli_buf_alloc(ctx, bytes, &r->b, what);
 }
 
 int cli_result_commit(cli_result *r)
 {
-    if (!r->open) return cli_write_file(r->path, r->b.p, r->b.n);
+    if (!r->open) return cli_write_stream(r->b.p, r->b.n);
+    FILE *f = r->o.file;
+    int rc = CLI_OK;
+    if (!r->b.mapped && r->b.n && fwrite(r->b.p, 1, r->b.n, f) != r->b.n) {
+        cli_error("cannot write '%s': %s", r->path, strerror(errno ? errno : EIO));
+        rc = CLI_RUNTIME;
+    }
     cli_buf_free(&r->b);
+    if (rc) return rc; /* cli_result_close removes the temporary */
     r->open = 0;
     return cli_out_commit(&r->o);
 }

@@ -29,10 +29,34 @@ static struct {
  * watcher thread sets it (a lock-free atomic is also signal-safe). */
 static atomic_int interrupted;
 
+/* A signal that ends the process: the temporaries of its outputs go first
+ * (safe_out.h), then the signal is taken again with its default action. */
+static void on_fatal(int sig)
+{
+    clsa__sout_signal_cleanup();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static void on_sigint(int sig)
 {
-    (void)sig;
-    atomic_store(&interrupted, 1); /* SA_RESETHAND: a second Ctrl-C kills at once */
+    if (atomic_exchange(&interrupted, 1)) on_fatal(sig); /* a second Ctrl-C kills at once */
+}
+
+void cli_signals_install(void)
+{
+    static const int fatal[] = {SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ, SIGXCPU,
+                                SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++) {
+        struct sigaction old;
+        /* a signal ignored by whoever started us stays ignored */
+        if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        sigaction(fatal[i], &sa, NULL);
+    }
 }
 
 void cli_interrupt(void) { atomic_store(&interrupted, 1); }
@@ -87,7 +111,7 @@ void cli_progress_install(const cli_args *a, clsa_options *o)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
-    sa.sa_flags = SA_RESTART | SA_RESETHAND;
+    sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
 }

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "cli.h"
 #include "serve.h"
+#include "parse_num.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +29,31 @@ static void on_sigint(int sig)
     ctrl_c = 1; /* SA_RESETHAND: a second Ctrl-C kills us, and the server sees us go */
 }
 
+/* How long a client waits for a busy server: CLSA_SERVE_WAIT_MS, default
+ * 500 ms (parse_num.h; a bad value is ignored here: the command running
+ * in-process reports nothing about the server). */
+static int wait_ms(void)
+{
+    const char *e = getenv("CLSA_SERVE_WAIT_MS");
+    uint64_t v;
+    char why[96];
+    if (e && !clsa__parse_u64(e, CLSA_NUM_PLAIN, 0, 3600000, &v, why, sizeof why)) return (int)v;
+    return 500;
+}
+
+/* Whether the server's greeting arrives within wait_ms(). */
+static int greeted(int fd)
+{
+    double end = cli_now() + wait_ms() / 1000.0;
+    for (;;) {
+        struct pollfd p = {fd, POLLIN, 0};
+        int ms = (int)((end - cli_now()) * 1000.0);
+        int k = poll(&p, 1, ms > 0 ? ms : 0);
+        if (k > 0) return 1;
+        if (k == 0 || errno != EINTR) return 0;
+    }
+}
+
 /* Connected to a server of ours and of this build, or -1. */
 static int connect_server(void)
 {
@@ -40,8 +66,11 @@ static int connect_server(void)
     if (fd < 0) return -1;
     cli_serve_hdr h;
     int fds[CLI_SERVE_NFDS];
-    /* Waits here while the server runs an earlier request (the queue). */
-    if (cli_serve_peer_ok(fd, &pid) && !cli_serve_recv_hdr(fd, &h, fds, &nfds) && !nfds &&
+    /* The server greets when it takes the request; busy (an earlier one
+     * running, maybe stuck reading its client's stdin) for longer than
+     * the wait, the command runs here. */
+    nfds = 0;
+    if (cli_serve_peer_ok(fd, &pid) && greeted(fd) && !cli_serve_recv_hdr(fd, &h, fds, &nfds) && !nfds &&
         h.type == CLI_MSG_HELLO && h.len < sizeof hello && !cli_serve_recv_all(fd, hello, h.len)) {
         hello[h.len] = 0;
         if (!strcmp(hello, cli_serve_build_id())) return fd;

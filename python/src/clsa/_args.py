@@ -1,6 +1,7 @@
 """Inputs and outputs: texts, index arrays, pattern and string sets to C pointers."""
 from __future__ import annotations
 
+import operator
 from typing import Any, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -13,6 +14,7 @@ Text = Union[bytes, bytearray, memoryview, str, np.ndarray]
 uint32 for integer alphabets where the library has them)."""
 
 INT32_MAX = 2**31 - 1
+INT64_MAX = 2**63 - 1
 
 _SYMBOL_TYPES = {np.dtype(np.uint8): "uint8_t", np.dtype(np.uint16): "uint16_t",
                  np.dtype(np.uint32): "uint32_t", np.dtype(np.uint64): "uint64_t"}
@@ -84,8 +86,33 @@ def _index_array(a: Any, n: int, what: str) -> Tuple[np.ndarray, int]:
     return a, 32 if a.dtype == np.int32 else 64
 
 
+def _int_arg(value: Any, name: str, lo: int, hi: int) -> int:
+    """An integer argument: int or numpy integer (not bool, float or str:
+    TypeError), within [lo, hi] (ValueError), both naming the argument."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an integer, not bool")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__}") from None
+    if not lo <= v <= hi:
+        raise ValueError(f"{name} must be in {lo}..{hi}, not {v}")
+    return v
+
+
+def _pattern(p: Any, i: int) -> bytes:
+    if isinstance(p, str):
+        return p.encode("utf-8")
+    if isinstance(p, (bytes, bytearray, memoryview)):
+        return bytes(p)
+    raise TypeError(f"pattern {i} must be bytes or str, not {type(p).__name__}")
+
+
 def _patterns(patterns: Sequence[Union[bytes, str]]) -> Tuple[bytes, np.ndarray]:
-    parts = [p.encode("utf-8") if isinstance(p, str) else bytes(p) for p in patterns]
+    if isinstance(patterns, (int, float)) or not hasattr(patterns, "__iter__"):
+        raise TypeError("patterns must be bytes, str or a sequence of them, not "
+                        f"{type(patterns).__name__}")
+    parts = [_pattern(p, i) for i, p in enumerate(patterns)]
     offsets = np.zeros(len(parts) + 1, dtype=np.uint64)
     np.cumsum([len(p) for p in parts], out=offsets[1:])
     return b"".join(parts), offsets

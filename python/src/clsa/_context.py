@@ -12,7 +12,7 @@ from ._native import ffi, lib, optional
 from ._errors import ClsaError, UnsupportedError, _ERRORS, _check
 from ._args import (
     LCS, LCSK, Text, _array, _index_array, _index_dtype,
-    _ptr, _strings, _text, _width)
+    _ptr, _strings, _text, _width, _int_arg, INT64_MAX)
 
 _BACKENDS = {None: -1, "default": -1, "auto": 0, "device": 1, "host": 2}
 
@@ -65,6 +65,10 @@ class Context:
 
     def __init__(self, device: Optional[str] = None, backend: Optional[str] = None,
                  profile: bool = False):
+        if device is not None and not isinstance(device, str):
+            raise TypeError(f"device must be a str or None, not {type(device).__name__}")
+        if backend is not None and not isinstance(backend, str):
+            raise TypeError(f"backend must be a str or None, not {type(backend).__name__}")
         if backend not in _BACKENDS:
             raise ValueError(f"backend must be auto, device or host, not {backend!r}")
         opt = ffi.new("clsa_options *")
@@ -197,8 +201,9 @@ class Context:
         (uint8 for bytes; integer alphabets on the host, clsa_unbwt_u16 ...)."""
         ptr, n, ctype, keep = _text(bwt, allow_wide=True)
         out = np.empty(n, dtype=np.dtype(ctype[:-2]))
+        primary = _int_arg(primary, "primary", -INT64_MAX - 1, INT64_MAX)  # the range: the library
         _check(self._wide("clsa_unbwt", ctype)(self._c(), ptr, _ptr(out, ctype), n,
-                                                int(primary)), self._ptr)
+                                                primary), self._ptr)
         del keep
         return out
 
@@ -428,7 +433,8 @@ class Context:
         """Inverse BWT of Buffer `bwt` into Buffer `text`; returns text."""
         self._cl()
         text = self._buffer(text, n, "text")
-        _check(lib.clsa_unbwt_mem(self._c(), self._mem(bwt), self._mem(text), n, int(primary)),
+        primary = _int_arg(primary, "primary", -INT64_MAX - 1, INT64_MAX)
+        _check(lib.clsa_unbwt_mem(self._c(), self._mem(bwt), self._mem(text), n, primary),
                self._ptr)
         return text
 
