@@ -9,7 +9,7 @@
  * a permutation: n-1 occurs once, and each value v < n-1 occurs as often
  * as v+1.  Large arrays are checked by several threads (check_impl.h): the
  * scans are random reads of the text, about 55 ns an entry from 256 M on
- * for one thread (docs/BENCHMARKS.md, run 26). */
+ * for one thread (docs/bench/log, run 26). */
 #include "runtime.h"
 
 #include <stdarg.h>

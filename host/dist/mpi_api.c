@@ -297,7 +297,7 @@ static clsa_status file_on_hosts(dist_comm *c, clsa_context *ctx, const uint8_t 
 /* The text read, the output opened, the array built and put in the file.
  * The output's reservation thread starts only after the read: beside it
  * the two competed for the kernel's page allocation and the read of 1 GB
- * took 1.3-1.5 s instead of 0.47 (BENCHMARKS.md, run 16g); it then runs
+ * took 1.3-1.5 s instead of 0.47 (bench log, run 16g); it then runs
  * beside the plan, the upload and the sort. */
 static clsa_status sa_file(dist_comm *c, MPI_Comm comm, clsa_context *ctx, const char *text_path,
                            const char *sa_path, int width, int64_t *n, clsa_mpi_file_stats *s,

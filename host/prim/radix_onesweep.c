@@ -13,7 +13,7 @@
 
 /* Histogram work-groups per compute unit: enough to hide memory latency,
  * few enough that the global atomics of the per-group tables stay cheap
- * (H100, BENCHMARKS.md run 35b, 2^28 keys: 0.68 ms at 4, 0.65 at 8). */
+ * (H100, bench log run 35b, 2^28 keys: 0.68 ms at 4, 0.65 at 8). */
 #define HIST_GROUPS_PER_CU 8
 
 /* Look-back tables of every pass zeroed at once by radix_prepare (one
@@ -22,7 +22,7 @@
  * cap, and no more than ALL_TABLES_MAX; else one table zeroed before each
  * pass.  A large sort's tables are large (2^28 pairs: 64 MB a pass): one of
  * them, zeroed again before each pass, costs the same time (H100,
- * BENCHMARKS.md run 35d: fills 0.13 ms + prepare 0.05 against prepare 0.17;
+ * bench log run 35d: fills 0.13 ms + prepare 0.05 against prepare 0.17;
  * single passes 11.06 against 11.10 ms) and a quarter of the memory. */
 #define ALL_TABLES_MIN ((size_t)1 << 20)
 #define ALL_TABLES_MAX ((size_t)16 << 20)

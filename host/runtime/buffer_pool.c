@@ -1,7 +1,7 @@
 /* The context's device memory kept for reuse.  NVIDIA's clReleaseMemObject
  * waits for the queue to drain and then frees for 3-250 us, the device idle
  * all the while, and a new buffer's first use costs 20-180 us (H100,
- * docs/BENCHMARKS.md run 32): a call that freed and made its work arrays
+ * docs/bench/log run 32): a call that freed and made its work arrays
  * as it went spent 7.7 ms of 75 releasing at text@100M.  So a freed buffer
  * stays, as a parent: a later request of its size takes it whole, a
  * smaller one a region of it as a sub-buffer (made and released in 1-3 us,

@@ -109,13 +109,13 @@ void clsa__tuning_init(clsa_tuning *t)
      * work-group per core at a time, where larger groups amortise barriers. */
     t->wg = pow2_floor(maxwg < 256 ? maxwg : 256);
     /* Scan tiles of 16 values a work-item: the single-pass scan's waits
-     * are per tile, so larger tiles hide them (H100, BENCHMARKS.md run 24,
+     * are per tile, so larger tiles hide them (H100, bench log run 24,
      * a 2^28 compaction's scan: 1.77 ms at 8, 1.06 at 16; reduce-then-scan
      * 1.34 and 1.23). */
     t->scan_items = 16;
     /* One work-group scans 2^15 values in about the time of the three
      * launches the tiled scan needs; from 2^16 on it is slower (H200,
-     * BENCHMARKS.md run 10: text@1M 4.5 / 5.1 / 5.4 ms at 2^15 / 2^16 /
+     * bench log run 10: text@1M 4.5 / 5.1 / 5.4 ms at 2^15 / 2^16 /
      * 2^17, 4.6 ms with the tiled scan only). */
     t->scan_serial = (size_t)1 << 15;
     /* Up to 256 tiles (2^20 values at 4096 a tile), each downsweep
@@ -135,7 +135,7 @@ void clsa__tuning_init(clsa_tuning *t)
     t->radix_reg = 1;
     /* Where the device has 32-lane warps and NVIDIA's compiler (PTX
      * match.any), the scatter ranks a tile in one 8-bit round instead of two
-     * 4-bit split rounds (radix_rank.cl rank_warp; docs/BENCHMARKS.md run 17). */
+     * 4-bit split rounds (radix_rank.cl rank_warp; docs/bench/log run 17). */
     t->radix_warp = t->is_gpu && t->warp_nv == 32;
     /* Its warp match through a word of local memory a digit, as CUB's
      * (H100, run 19f, 2^28 u32 pairs: single passes 12.7 -> 12.0 ms), not
@@ -160,7 +160,7 @@ void clsa__tuning_init(clsa_tuning *t)
     t->starts_read = t->is_gpu ? (size_t)1 << 24 : 0;
     /* The split's class counts (groups.c summary_wanted) probe two words
      * near each new group's head; past about 2^18 groups that costs more
-     * than the read it saves (H100, BENCHMARKS.md run 33e: text@1M +9%,
+     * than the read it saves (H100, bench log run 33e: text@1M +9%,
      * text@10M -5% with no bound). */
     t->summary_max = (size_t)1 << 18;
     /* GPUs: the same 4096-key tile as 128 work-items x 32 keys ranks
@@ -176,7 +176,7 @@ void clsa__tuning_init(clsa_tuning *t)
         t->sort_wg = 256;
         /* 20 keys (a tile of 5120): fewer tiles to look back over, and
          * with the single pass's counters in the value tile u32 pairs fit
-         * 48 KB (H200, BENCHMARKS.md run 36b, 2^28 u32 pairs: single
+         * 48 KB (H200, bench log run 36b, 2^28 u32 pairs: single
          * passes 8.6 -> 7.7 ms; 64 registers, still four work-groups a
          * core).  Only where local memory takes it: 64-bit keys fall back
          * to 16 (radix_sort.c). */
@@ -195,7 +195,7 @@ void clsa__tuning_init(clsa_tuning *t)
     if (t->r1 < 16) t->r1 = 16;
     t->r2 = t->r1 * 256;
     /* AUTO sends inputs below this to libdivsufsort on the host.  GPU:
-     * measured on an H200 (docs/BENCHMARKS.md, "Host fallback threshold"):
+     * measured on an H200 (docs/bench/log run 2):
      * with transfers, the device wins from 8-16 KB on random DNA and from
      * 32 KB on English text.  CPU devices: PoCL on the 2-core development
      * machine was slower than libdivsufsort at every size tried, so AUTO
@@ -214,7 +214,7 @@ void clsa__tuning_init(clsa_tuning *t)
      * sort, which reduce-then-scan finishes (radix_onesweep.c).  On where
      * the NVIDIA warp ranking runs: with the ballot match and the value
      * tile the single passes beat the scatters with their histograms and
-     * table scans (H100, BENCHMARKS.md run 19b: 2^28 pairs 15.2 against
+     * table scans (H100, bench log run 19b: 2^28 pairs 15.2 against
      * 16.2 ms, 2^24 1.3 against 1.5; run 18j, with match.any: 19.2
      * against 18.7).  Elsewhere unmeasured, so off. */
     t->onesweep = t->radix_warp == 1;
@@ -224,12 +224,12 @@ void clsa__tuning_init(clsa_tuning *t)
     t->scan_onepass = t->onesweep;
     t->onesweep_max = SIZE_MAX;
     /* The SA's initial sort by a short key first where it sets most
-     * suffixes apart (H100, BENCHMARKS.md run 20a: random bytes 100 MB on
+     * suffixes apart (H100, bench log run 20a: random bytes 100 MB on
      * the device 6.0 -> 9.4 GB/s, random DNA 3.5 -> 4.8). */
     t->init_msd = 1;
     t->isa_lazy = 1;
     /* Its look-back reads the words of this many tiles at once: one (H100,
-     * BENCHMARKS.md run 35e, 2^28 pairs: single passes 10.74 / 10.70 ms at
+     * bench log run 35e, 2^28 pairs: single passes 10.74 / 10.70 ms at
      * 1 against 11.08 / 11.11 at 2; the SA's rows within their spread).
      * With the 110-register kernel of before, 2 had been faster (runs 18i,
      * 25a). */
@@ -241,7 +241,7 @@ void clsa__tuning_init(clsa_tuning *t)
      * driver's own staging, page-locked memory moves at bus speed: large
      * copies on a device that does not share memory with the host go
      * through page-locked slots that several threads fill and empty
-     * (staged_copy.c; H100, BENCHMARKS.md run 14d, plain -> staged and
+     * (staged_copy.c; H100, bench log run 14d, plain -> staged and
      * packed: random DNA 1 GB 0.847 -> 0.642 s, text 100 MB 0.125 -> 0.104
      * s).  Slots of 2 MiB, two a thread: 32 MiB of page-locked memory with 8
      * threads, made once a context (page-locking costs about 0.4 ms a MB);
