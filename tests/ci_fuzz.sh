@@ -24,7 +24,9 @@ for f in /etc/OpenCL/vendors/*.icd; do
   case "$(cat "$f")" in *pocl*) cp "$f" "$vendors/" ;; esac
 done
 export OCL_ICD_VENDORS="$vendors" CLSA_DEVICE=pocl
-export CLSA_CACHE_DIR="$work/cache"
+# The suite's kernel cache where run_tests.sh gives one (kernels the tests
+# compiled are not compiled again inside the harnesses' time), else our own.
+export CLSA_CACHE_DIR="${CLSA_TEST_CACHE:-$work/cache}"
 mkdir -p "$CLSA_CACHE_DIR" && chmod 700 "$CLSA_CACHE_DIR"
 export ASAN_OPTIONS="detect_odr_violation=0:${ASAN_OPTIONS:-}"
 export LSAN_OPTIONS="suppressions=$src/tests/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"

@@ -5,8 +5,8 @@
 # (plus the host-only tests).  LeakSanitizer is on: leaks inside the OpenCL
 # drivers are suppressed by tests/lsan.supp, which names only driver
 # libraries (never clsa), so a leak in clsa fails the run.
-# Environment: CLSA_SANITIZE_JOBS (default 2), CLSA_SANITIZE_TESTS (ctest -R
-# regex, default: all pocl and host tests).
+# Environment: CLSA_SANITIZE_JOBS (build and ctest jobs, default 2),
+# CLSA_SANITIZE_TESTS (ctest -R regex, default: all pocl and host tests).
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$src/build-sanitize}
@@ -45,12 +45,12 @@ cd "$build"
 # ASan or UBSan error) fails the job at once.
 run_ctest() {
   log="$vendors/ctest.log"
-  ctest "$@" --output-on-failure --timeout 900 --output-log "$log" && return 0
+  ctest "$@" -j "$jobs" --output-on-failure --timeout 900 --output-log "$log" && return 0
   if grep -q 'Tracer caught signal' "$log" &&
      ! grep -q -e 'ERROR: AddressSanitizer' -e 'ERROR: LeakSanitizer: detected' \
        -e 'runtime error:' "$log"; then
     echo "ci_sanitize: LeakSanitizer's tracer crashed (tool fault); the failed tests once more"
-    ctest --rerun-failed --output-on-failure --timeout 900
+    ctest --rerun-failed -j "$jobs" --output-on-failure --timeout 900
   else
     return 1
   fi

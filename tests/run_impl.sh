@@ -18,13 +18,30 @@ mkdir -p "$CLSA_CACHE_DIR" && chmod 700 "$CLSA_CACHE_DIR"
 # variables, so not RUSTICL_ENABLE): the tests run in process, except
 # test_cli_serve, which starts its own server on its own socket.
 export CLSA_SERVE=0
+# CLSA_TEST_TIMES=FILE (tools/run_tests.sh): each run appends a line
+# "IMPL BINARY[+ARGS] wall user sys" (seconds) through /usr/bin/time.
+tag="$impl $(basename "$bin")"
+[ $# -gt 0 ] && tag="$tag$(printf '+%s' "$@")"
+timed() {
+  if [ -n "${CLSA_TEST_TIMES:-}" ] && [ -x /usr/bin/time ]; then
+    /usr/bin/time -a -o "$CLSA_TEST_TIMES" -f "$tag %e %U %S" "$@"
+  else
+    "$@"
+  fi
+}
+exec_timed() {
+  if [ -n "${CLSA_TEST_TIMES:-}" ] && [ -x /usr/bin/time ]; then
+    exec /usr/bin/time -a -o "$CLSA_TEST_TIMES" -f "$tag %e %U %S" "$@"
+  fi
+  exec "$@"
+}
 case "$impl" in
   pocl)
     export CLSA_DEVICE=pocl
-    exec "$bin" "$@" ;;
+    exec_timed "$bin" "$@" ;;
   rusticl)
     export CLSA_DEVICE=rusticl RUSTICL_ENABLE=llvmpipe
-    exec "$bin" "$@" ;;
+    exec_timed "$bin" "$@" ;;
   oclgrind)
     if ! command -v oclgrind >/dev/null 2>&1; then
       echo "SKIP: oclgrind not installed"
@@ -42,7 +59,7 @@ case "$impl" in
     cat "$fifo" > "$log" &
     reader=$!
     exec 3> "$fifo"
-    oclgrind --data-races --uninitialized --check-api --log "$fifo" "$bin" "$@"
+    timed oclgrind --data-races --uninitialized --check-api --log "$fifo" "$bin" "$@"
     rc=$?
     exec 3>&-
     wait $reader
@@ -55,7 +72,7 @@ case "$impl" in
     rm -f "$log"
     exit $rc ;;
   host)
-    exec "$bin" "$@" ;;
+    exec_timed "$bin" "$@" ;;
   *)
     echo "unknown implementation $impl"; exit 2 ;;
 esac

@@ -1,22 +1,78 @@
 #!/bin/sh
-# The whole test suite on a fresh machine: set up, build, run every test on
-# PoCL, rusticl (llvmpipe) and Oclgrind; then the sanitizer and fuzzing jobs.
-# Every OpenCL implementation must be present (CLSA_TEST_REQUIRE=1): a skip
-# for a missing one is a failure here.
+# tools/run_tests.sh [--quick]
+# The whole test suite on a fresh machine (what CI runs): set up, build, run
+# every test on PoCL, rusticl (llvmpipe) and Oclgrind; then the offline
+# kernel compiles, the Python package, the installed package, and the
+# sanitizer and fuzzing jobs.  Every OpenCL implementation must be present
+# (CLSA_TEST_REQUIRE=1): a skip for a missing one is a failure here.
+#   --quick  the edit loop: build, then the host tests and every device test
+#            on PoCL with small inputs (CLSA_TEST_SMALL=1), nothing else
+# One kernel cache serves every job (build-test/kernel-cache).  Each test's
+# and each job's seconds go to build-test/test-times.txt and
+# build-test/job-times.txt; the slowest are printed at the end.
 set -eu
 cd "$(dirname "$0")/.."
-./tools/setup.sh
+mode=full
+case "${1:-}" in
+  --quick) mode=quick ;;
+  "") ;;
+  *) echo "usage: tools/run_tests.sh [--quick]" >&2; exit 2 ;;
+esac
+root=$(pwd)
 jobs=$(nproc)
-cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build-test -j "$jobs" >/dev/null
+out=$root/build-test
 export CLSA_TEST_REQUIRE=1 RUSTICL_ENABLE=llvmpipe
-export CLSA_TEST_CACHE="$(pwd)/build-test/kernel-cache"
-(cd build-test && ctest --output-on-failure -j "$jobs" --timeout 900)
+export CLSA_TEST_CACHE="$out/kernel-cache"
+export CLSA_TEST_TIMES="$out/test-times.txt"
+
+# job NAME CMD...: runs CMD, appending "NAME wall user sys" to job-times.txt.
+job() {
+  name=$1
+  shift
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -a -o "$out/job-times.txt" -f "$name %e %U %S" "$@"
+  else
+    "$@"
+  fi
+}
+# The slowest tests and every job, wall and CPU (user + sys) seconds.
+report() {
+  [ -s "$CLSA_TEST_TIMES" ] && awk 'NF == 5 && $3 ~ /^[0-9.]+$/ {
+      n++; w += $3; c += $4 + $5; print $4 + $5, $3, $1 == "host" ? $2 : $2 "." $1 }
+    END { if (n) printf "%d test runs: %.0f s wall, %.0f s CPU in all\n", n, w, c > "/dev/stderr" }' \
+    "$CLSA_TEST_TIMES" | sort -rn | head -15 |
+    awk '{ printf "  cpu %6.1f s  wall %6.1f s  %s\n", $1, $2, $3 }'
+  [ -s "$out/job-times.txt" ] && awk 'NF == 4 && $2 ~ /^[0-9.]+$/ {
+      printf "job %-10s wall %6.0f s  cpu %6.0f s\n", $1, $2, $3 + $4 }' "$out/job-times.txt"
+  return 0
+}
+
+./tools/setup.sh
+mkdir -p "$out"
+: > "$CLSA_TEST_TIMES"
+: > "$out/job-times.txt"
+cmake -S . -B "$out" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+job build cmake --build "$out" -j "$jobs" >/dev/null
+
+if [ $mode = quick ]; then
+  (cd "$out" && export CLSA_TEST_SMALL=1 && job ctest ctest --output-on-failure -j "$jobs" \
+    -L '^(pocl|host)$' -LE mpi --timeout 900)
+  report
+  echo "quick tests passed (host tests, device tests on PoCL with small inputs);" \
+    "the whole suite: tools/run_tests.sh"
+  exit 0
+fi
+
+# Costliest first (COST: tests/cost.txt).  The PoCL runs labelled
+# "sanitized" run once, in ci_sanitize.sh's ASan + UBSan build below.
+(cd "$out" && job ctest ctest --output-on-failure -j "$jobs" --timeout 900 -LE sanitized)
 # Every kernel program compiled offline for AMD (gfx90a, gfx1100) and SPIR-V,
 # with the option sets above from the tests' program cache (docs/KERNELS.md).
-[ -x tools/kernel_check.sh ] && tools/kernel_check.sh --cache "$CLSA_TEST_CACHE"
-[ -x python/ci.sh ] && python/ci.sh   # the Python package: wheel, install, pytest
-[ -x tests/ci_package.sh ] && tests/ci_package.sh   # installed package: CMake and pkg-config consumers
-[ -x tests/ci_sanitize.sh ] && tests/ci_sanitize.sh
-[ -x tests/ci_fuzz.sh ] && tests/ci_fuzz.sh
+[ -x tools/kernel_check.sh ] && job kernels tools/kernel_check.sh --cache "$CLSA_TEST_CACHE"
+[ -x python/ci.sh ] && job python python/ci.sh   # the Python package: wheel, install, pytest
+[ -x tests/ci_package.sh ] && job package tests/ci_package.sh   # CMake and pkg-config consumers
+# Every PoCL device test and the host tests under ASan + UBSan.
+[ -x tests/ci_sanitize.sh ] && job sanitize tests/ci_sanitize.sh
+[ -x tests/ci_fuzz.sh ] && job fuzz tests/ci_fuzz.sh
+report
 echo "all tests passed"

@@ -60,7 +60,7 @@ static void pd_local_codes(const __global ushort *codes, uint sym, __local ushor
  * little-endian device, a byte text without separators and a window whose
  * 4-byte words all lie inside the text, the symbols j0 .. j1 come from
  * aligned 32-bit loads and their codes from local memory (lc) instead of
- * one byte load and one global code load each (H100, BENCHMARKS run 19k:
+ * one byte load and one global code load each (H100, bench log run 19k:
  * 100 MB random DNA 4.9 -> 3.1 ms).  Else pd_key_part.  (pd_heads_sorted,
  * where only tied slots gather, measured no better with it; nor did
  * pd_tied_take and pd_heads_msd, run 31d.) */
@@ -570,7 +570,7 @@ __kernel void pd_part_own(const __global uchar *text, ulong n, const __global ul
  * suffixes go through stage (stage_len entries at a time) so that its
  * writes are coalesced: written straight from each work-item's word they
  * were a store a suffix, 32 places a warp (6.4 ms for 500 M suffixes on an
- * H100, BENCHMARKS.md run 30). */
+ * H100, bench log run 30). */
 __kernel void pd_part_own_write(const __global uint *bits, ulong n, const __global uint *start,
                                 __global idx_t *u, __local uint *x, __local uint *y,
                                 __local idx_t *stage, uint stage_len)

@@ -9,7 +9,7 @@
  * a permutation: n-1 occurs once, and each value v < n-1 occurs as often
  * as v+1.  Large arrays are checked by several threads (check_impl.h): the
  * scans are random reads of the text, slow for one thread on large arrays
- * (docs/BENCHMARKS.md run 26). */
+ * (docs/bench/log run 26). */
 #include "buffer.h"
 
 #include <stdarg.h>

@@ -165,7 +165,7 @@ static int devices_fit(clsa_context *const *ctxs, int k, int64_t n)
  * uploaded it: the uploads come before the members' first collective (the
  * slices' allgather, clsa__pd_part_slices), the downloads after their last.
  * A malloc'd array would cost its page faults (256 MB for 1 GB of DNA) and
- * its unmapping: 45-65 ms on the GPU machine, BENCHMARKS.md run 26. */
+ * its unmapping: 45-65 ms on the GPU machine, bench log run 26. */
 static clsa__text_share *pack_once(clsa_context *const *ctxs, const uint8_t *text, int64_t n,
                                    void *sa)
 {

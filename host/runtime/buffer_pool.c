@@ -1,6 +1,6 @@
 /* The context's device memory kept for reuse.  NVIDIA's clReleaseMemObject
  * waits for the queue to drain and then frees, the device idle all the
- * while, and a new buffer's first use costs more again (docs/BENCHMARKS.md
+ * while, and a new buffer's first use costs more again (docs/bench/log
  * run 32).  So a freed buffer
  * stays, as a parent: a later request of its size takes it whole, a
  * smaller one a region of it as a sub-buffer (made and released in 1-3 us,

@@ -2,7 +2,7 @@
  * own in-order queue on the context's device.  A driver that stages
  * pageable host memory through pinned buffers of its own does the staging
  * memcpy in the calling thread, so one thread bounds a copy at one core's
- * memcpy rate (6-17 GB/s on the GPU machine, docs/BENCHMARKS.md) however
+ * memcpy rate (6-17 GB/s on the GPU machine, docs/bench/log) however
  * fast the bus is; several threads stage several pieces at once. */
 #include "buffer.h"
 #include "context.h"

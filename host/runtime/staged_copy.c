@@ -2,7 +2,7 @@
  * page-locked slots.  A driver copies pageable memory through staging
  * buffers of its own, filled or emptied in the calling thread, so a copy
  * runs at one core's memcpy rate (6-17 GB/s on the GPU machine,
- * docs/BENCHMARKS.md) while the bus moves page-locked memory at about
+ * docs/bench/log) while the bus moves page-locked memory at about
  * 55 GB/s.  Here each of several host threads owns two mapped page-locked
  * slots of the context and the pieces of a copy go round the threads in
  * turn: a thread empties (or fills) one slot while the bus moves its other
@@ -49,7 +49,7 @@ static size_t piece_len(const stage_part *p, size_t k)
 /* A slot emptied into the caller's memory with streaming stores: an
  * ordinary store first reads the destination's line (a host-memory read a
  * byte copied, beside the slot's read and the DMA's write; measured in
- * docs/BENCHMARKS.md run 31).  Falls back to memcpy where SSE2 is missing. */
+ * docs/bench/log run 31).  Falls back to memcpy where SSE2 is missing. */
 static void copy_stream(char *dst, const char *src, size_t len)
 {
 #if defined(__SSE2__)

@@ -587,7 +587,7 @@ static void drop_long_views(clsa_context *ctx, clsa__sa_work *w)
 
 /* The long groups' four views: those of an earlier pass where long_layout
  * chose their offsets again (a new sub-buffer's first use costs the host
- * 10-15 us, docs/BENCHMARKS.md run 32), else new ones, kept for the next
+ * 10-15 us, docs/bench/log run 32), else new ones, kept for the next
  * pass where all four are in k (which the loop keeps; *kept: not to be
  * released now). */
 static clsa_status long_views(clsa_context *ctx, clsa__sa_work *w, size_t bytes,
@@ -836,7 +836,7 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
  * lazy): a short-key sort left at most m / 3 suffixes tied (its tied ones
  * sorted apart), and the SA is wanted in direct mode.  Each pass then
  * walks the SA buffer once (coalesced) where the scatter of n ranks was
- * random (H100, BENCHMARKS.md run 20: random DNA 100 MB 7.5 -> 1.2 ms).
+ * random (H100, bench log run 20: random DNA 100 MB 7.5 -> 1.2 ms).
  * CLSA_TUNE isa_lazy: 0 never, 2 whenever tied, completing isa in shrink
  * half the time (tests). */
 static int lazy_wanted(const clsa_context *ctx, const clsa__sa_work *w, uint64_t tied)
@@ -979,7 +979,7 @@ clsa_status clsa__sa_device_ranks(clsa_context *ctx, cl_mem text, cl_mem out, in
  * for two more arrays within 5 iw bytes per input byte (always, at the
  * end of the loop), one radix pass first groups the (rank, position)
  * pairs by the rank's top bits, so the writes of a stretch of pairs land
- * in one window of 1/256 of the SA (H200, BENCHMARKS.md run 10).
+ * in one window of 1/256 of the SA (H200, bench log run 10).
  * CLSA_TUNE sa_path=plain_invert: the plain scatter. */
 static clsa_status invert(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl_mem sa)
 {

@@ -1,4 +1,4 @@
-# -DCLSA_BENCH_CUDA=ON: the CUDA anchors of clsa-bench (see docs/BENCHMARKS.md).
+# -DCLSA_BENCH_CUDA=ON: the CUDA anchors of clsa-bench (see docs/bench/method.md).
 #
 # Their sources are never part of this repository: CLSA_ANCHORS_DIR holds the
 # release tarballs (libcubwt-1.0.0.tar.gz for the suffix array, libcubwt-1.6.3.tar.gz

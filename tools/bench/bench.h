@@ -1,4 +1,4 @@
-/* clsa-bench: shared types of the benchmark driver (see docs/BENCHMARKS.md). */
+/* clsa-bench: shared types of the benchmark driver (see docs/bench/method.md). */
 #ifndef CLSA_BENCH_H
 #define CLSA_BENCH_H
 

@@ -3,7 +3,7 @@
 #
 #   bash tools/bench/device_run.sh [--quick | --tiny]
 #
-# Run from the repository root on the device machine (see docs/BENCHMARKS.md
+# Run from the repository root on the device machine (see docs/bench/method.md
 # for the device call and its carry list: ".device" from
 # ../shared/device/prepare.sh, ".corpus" from tools/bench/corpus.sh pack,
 # ".anchors" a copy of ../shared/anchors).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# full_run.sh - one device call that records a round's figures (docs/BENCHMARKS.md):
+# full_run.sh - one device call that records a round's figures (docs/bench/log):
 #   1. tools/bench/device_run.sh (stages CLSA_BENCH_STAGES, default AXB: clsa beside
 #      libcubwt and CUB, every row with its phases and slowest kernels)
 #   2. tools/cli/measure_wall.sh: the CLI's wall time beside the call and the file I/O

@@ -1,7 +1,7 @@
 /* clsa-bench: runs operations over inputs, several repetitions each, and
  * reports times, throughput, peak device memory, the phase breakdown and
  * libdivsufsort's time on the same input in the same run.  See usage() and
- * docs/BENCHMARKS.md. */
+ * docs/bench/method.md. */
 #include "anchors.h"
 #include "bench.h"
 

@@ -3,7 +3,7 @@
  * (comma-separated selectors, default "nvidia:0,nvidia:1"), host memory in
  * and out as sa32's first column, best of the reps, checked.  The note
  * gives each member's peak device bytes; the row beside it to compare is
- * sa32 on one of the same devices (docs/BENCHMARKS.md). */
+ * sa32 on one of the same devices (docs/bench/log). */
 #include "bench.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Plots of a clsa-bench CSV (see docs/BENCHMARKS.md).
+"""Plots of a clsa-bench CSV (see docs/bench/method.md).
 
     tools/bench/plot.py RESULTS.csv [-o OUTDIR] [--title TEXT] [--html | --markdown]
     (Debian /usr/bin/python3 with python3-matplotlib)
@@ -16,7 +16,7 @@ Writes into OUTDIR (default: the CSV's folder):
   anchors.png     speed ratio clsa / CUDA anchor per input (sa32 / libcubwt 1.0.0,
                   bwt / libcubwt 1.6.3, radix / CUB), transfers included and on
                   device (rows of a build with -DCLSA_BENCH_CUDA=ON)
-With --markdown, prints the rows as markdown tables instead (for docs/BENCHMARKS.md).
+With --markdown, prints the rows as markdown tables instead (for the run log, docs/bench/log).
 With --html, also writes summary.html: the plots embedded, and per input clsa's
 speed next to libcubwt's and libdivsufsort's with the ratios (one file to open).
 Only rows with status ok are drawn.  Needs matplotlib only.
@@ -329,7 +329,7 @@ def fmt(v, digits=3):
 
 
 def markdown(rows):
-    """Markdown tables of a CSV, for docs/BENCHMARKS.md."""
+    """Markdown tables of a CSV, for the run log (docs/bench/log)."""
     out = []
     text = [r for r in rows if r["op"] not in ("radix", "segsort", "batched", "cub-radix", "input")]
     if text:
@@ -403,7 +403,7 @@ def html_summary(rows, pngs, meta, extra):
                "faster. <b>transfers included</b>: host memory in and out (pageable buffers); "
                "<b>on device</b>: inputs and outputs already in device memory. Times are the "
                "minimum of the repetitions, all in the same run on the same GPU; libdivsufsort "
-               "runs on one core of the same host. See docs/BENCHMARKS.md.</p>")
+               "runs on one core of the same host. See docs/bench/method.md.</p>")
     pairs = compared(rows)
     if pairs:
         out.append("<h2>clsa vs the CUDA anchors, input by input</h2><table><tr><th>op</th>"

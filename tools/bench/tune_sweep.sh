@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tune_sweep.sh - one device call that times the suffix array under several
 # CLSA_TUNE settings (host/runtime/tuning.c), to choose the per-device
-# defaults from measurements (docs/BENCHMARKS.md), and the token SA with and
+# defaults from measurements (docs/bench/log), and the token SA with and
 # without packed symbol codes.
 #
 #   bash tools/bench/tune_sweep.sh       (device call: carry .device and .corpus)

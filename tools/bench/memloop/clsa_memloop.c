@@ -1,7 +1,7 @@
 /* clsa-memloop: repeated suffix arrays of one input on one context, with
  * the device memory in use after each call as nvidia-smi reports it (the
  * driver's view, not clsa's): tells a driver holding freed buffers from a
- * leak.  Benchmark diagnostic only (docs/BENCHMARKS.md).
+ * leak.  Benchmark diagnostic only (docs/bench/method.md).
  *
  *   clsa-memloop N CALLS [SELECTOR]    random DNA of N bytes, CALLS calls */
 #include <clsa.h>
