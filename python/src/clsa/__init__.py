@@ -14,16 +14,17 @@ device.  Errors raise ClsaError subclasses carrying the library's message.
 from ._core import (
     LCS, LCSK, BuildError, CancelledError, ClsaError, Context, DeviceMemoryError, FileError, FMIndex, FMSetIndex, FormatError,
     HostMemoryError, InvalidArgumentError, NoDeviceError, OpenCLError, Text, TooLargeError,
-    UnsupportedError, batched_sort, bwt, check_sa, default_context, devices, gsa, gsa_lcp, isa,
-    lcp, lcs, lcs_k, opencl_available, radix_sort, sa, sa_multi, segmented_sort, unbwt, version)
+    UnsupportedError, batched_sort, bwt, bwt_batch, check_sa, default_context, devices, gsa, gsa_lcp, isa,
+    lcp, lcs, lcs_k, opencl_available, radix_sort, sa, sa_batch, sa_multi, segmented_sort, unbwt,
+    version)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "LCS", "LCSK", "BuildError", "CancelledError", "ClsaError", "Context", "DeviceMemoryError", "FileError", "FMIndex", "FMSetIndex",
     "FormatError", "HostMemoryError", "InvalidArgumentError", "NoDeviceError", "OpenCLError",
-    "Text", "TooLargeError", "UnsupportedError", "batched_sort", "bwt", "check_sa",
+    "Text", "TooLargeError", "UnsupportedError", "batched_sort", "bwt", "bwt_batch", "check_sa",
     "default_context", "devices", "gsa", "gsa_lcp", "isa", "lcp", "lcs", "lcs_k", "opencl_available",
-    "radix_sort", "sa", "sa_multi",
+    "radix_sort", "sa", "sa_batch", "sa_multi",
     "segmented_sort", "unbwt", "version",
 ]
