@@ -159,11 +159,11 @@ static void random_batches(void **state)
 {
     (void)state;
     tu_rng r = {48};
-    int rounds = rounds_for(1200, 150, 16), wide = rounds_for(60, 8, 3);
+    int rounds = rounds_for(1200, 150, 12), wide = rounds_for(60, 8, 2);
     for (int t = 0; t < rounds + wide; t++) {
-        int64_t k = t < rounds ? tu_below(&r, 13) : tu_below(&r, 300);
+        int64_t k = t < rounds ? tu_below(&r, tu_small() ? 7 : 13) : tu_below(&r, tu_small() ? 40 : 300);
         int shape = tu_below(&r, 2) ? -1 : (int)tu_below(&r, 6);
-        batch b = make(&r, k, t < rounds ? 64 : tu_small() ? 8 : 100, shape);
+        batch b = make(&r, k, t < rounds ? (tu_small() ? 16 : 64) : tu_small() ? 8 : 100, shape);
         run_all(ctx, &b, t % 8 == 0);
         drop(&b);
     }
@@ -209,8 +209,8 @@ static void mem_buffers(void **state)
 {
     (void)state;
     tu_rng r = {4802};
-    for (int t = 0; t < (tu_small() ? 2 : 30); t++) {
-        batch b = make(&r, 1 + tu_below(&r, 40), 200, t % 7 == 0 ? 3 : -1);
+    for (int t = 0; t < (tu_small() ? 1 : 30); t++) {
+        batch b = make(&r, 1 + tu_below(&r, tu_small() ? 6 : 40), tu_small() ? 16 : 200, t % 7 == 0 ? 3 : -1);
         size_t m = (size_t)b.total;
         int32_t *sa = tu_malloc(m * 4);
         int64_t *sa64 = tu_malloc(m * 8), *prim = tu_malloc((size_t)b.k * 8);
@@ -284,7 +284,7 @@ static uint64_t int_sym(tu_rng *r, int sym, int shape)
 
 static void int_case(clsa_context *c, tu_rng *r, int sym)
 {
-    batch b = make(r, tu_below(r, 30), 80, 4);
+    batch b = make(r, tu_below(r, tu_small() ? 6 : 30), tu_small() ? 12 : 80, 4);
     void *t = tu_malloc((size_t)b.total * (size_t)sym), *bwt = tu_malloc((size_t)b.total * 8);
     int shape = (int)tu_below(r, 3);
     for (int64_t i = 0; i < b.total; i++) {
@@ -331,7 +331,7 @@ static void integer_widths(void **state)
 {
     (void)state;
     tu_rng r = {4803};
-    for (int t = 0; t < (tu_small() ? 3 : 60); t++) int_case(ctx, &r, t % 3 == 0 ? 2 : t % 3 == 1 ? 4 : 8);
+    for (int t = 0; t < (tu_small() ? 2 : 60); t++) int_case(ctx, &r, t % 3 == 0 ? 2 : t % 3 == 1 ? 4 : 8);
     for (int t = 0; t < 6; t++) int_case(NULL, &r, t % 3 == 0 ? 2 : t % 3 == 1 ? 4 : 8);
 }
 
