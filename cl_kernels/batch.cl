@@ -48,28 +48,22 @@ __kernel void batch_histogram(const __global uchar *raw, ulong off, ulong m, __g
         if (lh[i]) atomic_add(&hist[i], lh[i]);
 }
 
-/* The virtual text as bytes: every $_d is the byte sep, which no text holds
- * (the suffix array's separator route orders them by position). */
-__kernel void batch_join_bytes(const __global uchar *raw, ulong off, const __global ulong *vstart,
-                               const __global uint *bucket, uint shift, ulong n, uint sep,
-                               __global uchar *vt)
+/* The virtual text: as bytes (wide = 0), every $_d the byte sep, which no
+ * text holds (the suffix array's separator route orders them by position);
+ * or, for bytes with no free value (wide = 1), as 32-bit symbols: $_d is d
+ * and a byte c is c + sep (sep = k; every separator unique and below every
+ * byte). */
+__kernel void batch_join(const __global uchar *raw, ulong off, const __global ulong *vstart,
+                         const __global uint *bucket, uint shift, ulong n, uint sep, uint wide,
+                         __global uchar *vt)
 {
     ulong q = get_global_id(0);
     if (q >= n) return;
     uint d = bt_doc(vstart, bucket, shift, q);
-    vt[q] = q + 1 == vstart[d + 1] ? (uchar)sep : raw[off + q - d];
-}
-
-/* The virtual text as 32-bit symbols, for bytes with no free value: $_d is
- * d, a byte c is c + k (every separator unique and below every byte). */
-__kernel void batch_join_u32(const __global uchar *raw, ulong off, const __global ulong *vstart,
-                             const __global uint *bucket, uint shift, ulong n, uint k,
-                             __global uint *vt)
-{
-    ulong q = get_global_id(0);
-    if (q >= n) return;
-    uint d = bt_doc(vstart, bucket, shift, q);
-    vt[q] = q + 1 == vstart[d + 1] ? d : (uint)raw[off + q - d] + k;
+    int end = q + 1 == vstart[d + 1];
+    uint c = end ? 0u : raw[off + q - d];
+    if (wide) ((__global uint *)vt)[q] = end ? d : c + sep;
+    else vt[q] = end ? (uchar)sep : (uchar)c;
 }
 
 /* Entries k .. N-1 of the generalized suffix array (the first k are the

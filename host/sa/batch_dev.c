@@ -97,8 +97,7 @@ static clsa_status join(clsa_context *ctx, part *p, int sep, cl_mem *vt)
     size_t w = sep >= 0 ? 1 : 4;
     clsa_status st = clsa__alloc(ctx, (size_t)p->n * w, vt);
     if (st) return st;
-    clsa_kargs g = clsa__kargs(ctx, "batch", 0, NULL, sep >= 0 ? "batch_join_bytes"
-                                                             : "batch_join_u32");
+    clsa_kargs g = clsa__kargs(ctx, "batch", 0, NULL, "batch_join");
     clsa__ka_mem(&g, p->raw);
     clsa__ka_u64(&g, p->roff);
     clsa__ka_mem(&g, p->vstart);
@@ -106,6 +105,7 @@ static clsa_status join(clsa_context *ctx, part *p, int sep, cl_mem *vt)
     clsa__ka_u32(&g, p->shift);
     clsa__ka_u64(&g, p->n);
     clsa__ka_u32(&g, sep >= 0 ? (cl_uint)sep : (cl_uint)p->k);
+    clsa__ka_u32(&g, sep < 0);
     clsa__ka_mem(&g, *vt);
     return clsa__ka_launch(&g, (size_t)p->n);
 }
