@@ -159,7 +159,7 @@ static void random_batches(void **state)
 {
     (void)state;
     tu_rng r = {48};
-    int rounds = rounds_for(1200, 150, 12), wide = rounds_for(60, 8, 2);
+    int rounds = rounds_for(1200, 150, 8), wide = rounds_for(60, 8, 1);
     for (int t = 0; t < rounds + wide; t++) {
         int64_t k = t < rounds ? tu_below(&r, tu_small() ? 7 : 13) : tu_below(&r, tu_small() ? 40 : 300);
         int shape = tu_below(&r, 2) ? -1 : (int)tu_below(&r, 6);
@@ -209,7 +209,7 @@ static void mem_buffers(void **state)
 {
     (void)state;
     tu_rng r = {4802};
-    for (int t = 0; t < (tu_small() ? 1 : 30); t++) {
+    for (int t = 0; t < rounds_for(30, 6, 1); t++) {
         batch b = make(&r, 1 + tu_below(&r, tu_small() ? 6 : 40), tu_small() ? 16 : 200, t % 7 == 0 ? 3 : -1);
         size_t m = (size_t)b.total;
         int32_t *sa = tu_malloc(m * 4);
@@ -331,7 +331,7 @@ static void integer_widths(void **state)
 {
     (void)state;
     tu_rng r = {4803};
-    for (int t = 0; t < (tu_small() ? 2 : 60); t++) int_case(ctx, &r, t % 3 == 0 ? 2 : t % 3 == 1 ? 4 : 8);
+    for (int t = 0; t < rounds_for(60, 12, 2); t++) int_case(ctx, &r, t % 3 == 0 ? 2 : t % 3 == 1 ? 4 : 8);
     for (int t = 0; t < 6; t++) int_case(NULL, &r, t % 3 == 0 ? 2 : t % 3 == 1 ? 4 : 8);
 }
 
