@@ -354,6 +354,15 @@ static void memory_parts(void **state)
     drop(&b);
     batch big = make(&r, 3, 200000, 2);
     run_all(c, &big, 1);
+    /* on device buffers a text too large for the limit cannot go out of core */
+    int64_t one = 400000;
+    cl_int e;
+    cl_mem dt = clCreateBuffer(c->cl, CL_MEM_READ_WRITE, (size_t)one, NULL, &e);
+    cl_mem ds = clCreateBuffer(c->cl, CL_MEM_READ_WRITE, (size_t)one * 4, NULL, &e);
+    assert_int_equal(clsa_sa32_batch_mem(c, dt, &one, 1, ds), CLSA_ERR_DEVICE_MEMORY);
+    assert_non_null(strstr(clsa_last_error(c), "memory"));
+    clReleaseMemObject(dt);
+    clReleaseMemObject(ds);
     drop(&big);
     clsa_destroy(c);
 }
