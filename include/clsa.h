@@ -495,6 +495,7 @@ CLSA_API clsa_status clsa_host_free(clsa_context *ctx, void *ptr);
 #include "clsa_index.h"
 #include "clsa_fm.h"
 #include "clsa_bwa.h"
+#include "clsa_batch.h"
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-/* clsa sa --batch LIST through the command line, on the device under test:
+/* clsa sa --batch LIST and clsa bwt --batch LIST through the command line, on the device under test:
  * every output equals libdivsufsort's suffix array of its input (generated,
  * fixed seeds, several kinds and sizes, 32- and 64-bit), equals what a
  * single `clsa sa` writes, and the error rules hold: a malformed list or
@@ -77,6 +77,53 @@ static void batch_equals_reference(void **state)
     for (int k = 0; k < NIN; k++) free(t[k]);
 }
 
+/* clsa bwt --batch: every output is divbwt's BWT of its input and stdout
+ * has one "OUTPUT primary=P" line per pair, in list order, P divbwt's; an
+ * empty input gives an empty output and primary=0; a missing input fails
+ * alone (no line, no file). */
+static void bwt_batch_equals_divbwt(void **state)
+{
+    (void)state;
+    char in[NIN + 1][300], list[300], line[700];
+    uint8_t *t[NIN + 1];
+    size_t n[NIN + 1];
+    for (int k = 0; k < NIN; k++) n[k] = make_input(k, in[k], sizeof in[k], &t[k]);
+    n[NIN] = 0;
+    t[NIN] = tu_malloc(1);
+    snprintf(in[NIN], sizeof in[NIN], "%s/empty.bin", dir);
+    write_file(in[NIN], t[NIN], 0);
+    snprintf(list, sizeof list, "%s/bwt_list.txt", dir);
+    FILE *f = fopen(list, "w");
+    assert_non_null(f);
+    for (int k = 0; k <= NIN; k++) {
+        fprintf(f, "%s %s/b%d.bwt\n", in[k], dir, k);
+        if (k == 2) fprintf(f, "%s/missing.bin %s/bm.bwt\n", dir, dir);
+    }
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(run("bwt --backend device --batch %s -q", list), 3);
+    assert_false(exists(in_dir("bm.bwt")));
+    size_t len;
+    char *out = (char *)read_file(in_dir("stdout"), &len), *at = out;
+    for (int k = 0; k <= NIN; k++) {
+        uint8_t *want = tu_malloc(n[k] + 1);
+        saidx_t p = n[k] ? divbwt(t[k], want, NULL, (saidx_t)n[k]) : 0;
+        snprintf(line, sizeof line, "%s/b%d.bwt primary=%d\n", dir, k, (int)p);
+        if (strncmp(at, line, strlen(line))) fail_msg("line %d: want %s got %s", k, line, at);
+        at += strlen(line);
+        size_t got_n;
+        char path[300];
+        snprintf(path, sizeof path, "%s/b%d.bwt", dir, k);
+        uint8_t *got = read_file(path, &got_n);
+        assert_int_equal(got_n, n[k]);
+        assert_memory_equal(got, want, n[k]);
+        free(got);
+        free(want);
+    }
+    assert_int_equal(*at, 0);
+    free(out);
+    for (int k = 0; k <= NIN; k++) free(t[k]);
+}
+
 static void write_list(const char *list, const char *text)
 {
     write_file(list, text, strlen(text));
@@ -128,6 +175,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(batch_equals_reference),
         cmocka_unit_test(batch_errors),
+        cmocka_unit_test(bwt_batch_equals_divbwt),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     if (cli_dir_remove()) rc = 1;

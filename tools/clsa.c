@@ -16,10 +16,12 @@ static const command commands[] = {
     {"sa", cli_sa, "sa --fasta [--revcomp] [--keep-case] [--doc F] FASTA OUTPUT\n"
                    "                                                     generalized SA of the records"},
     {"sa", cli_sa, "sa --batch LIST [--index 32|64] [--stats] [-q]  suffix arrays of many\n"
-                   "                                                     'INPUT OUTPUT' pairs, one start"},
+                   "                                                     'INPUT OUTPUT' pairs, one pipeline"},
     {"check", cli_check, "check INPUT SA [--index 32|64]                     verify a suffix array"},
     {"devices", cli_devices, "devices                                            list OpenCL devices"},
     {"bwt", cli_bwt, "bwt [-q] [-v] INPUT OUTPUT                         Burrows-Wheeler transform"},
+    {"bwt", cli_bwt, "bwt --batch LIST [--stats] [-q]                    BWTs of many pairs, one pipeline;\n"
+                     "                                                     prints 'OUTPUT primary=P' each"},
     {"unbwt", cli_unbwt, "unbwt --primary P INPUT OUTPUT                     inverse BWT"},
     {"lcp", cli_lcp, "lcp [--index 32|64] [-q] [-v] INPUT OUTPUT         LCP array"},
     {"index", cli_index, "index [--sample-rate R] [-q] [-v] INPUT INDEX      build an FM-index file"},

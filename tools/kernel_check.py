@@ -53,7 +53,7 @@ SEG = "-DTILE=2048 -DWG=256"
 
 def variants():
     v = []
-    for f in ["buffer", "compact", "unbwt", "text_pack"]:
+    for f in ["buffer", "compact", "unbwt", "text_pack", "batch"]:
         v.append((f, 0, ""))
     for f in ["scan", "isa", "lcp", "bwt", "bwa", "lcs", "rmq"]:
         v += [(f, 0, ""), (f, 1, "")]

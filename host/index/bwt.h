@@ -22,4 +22,15 @@ clsa_status clsa__bwt_host(clsa_context *ctx, const uint8_t *text, uint8_t *bwt,
                            int64_t *primary);
 clsa_status clsa__unbwt_host(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
                              int64_t primary);
+
+/* bwt[0] = text[n-1], then text[sa[i]-1] for every row but that of suffix
+ * 0, whose rank + 1 goes to *primary; symbols of sym = 1, 2, 4 or 8 bytes,
+ * sa of 4 or 8 (index64) bytes an entry, n >= 1 (host/index/bwt_int.c). */
+void clsa__bwt_gather_host(const void *text, int sym, const void *sa, int index64, void *bwt,
+                           int64_t n, int64_t *primary);
+/* The suffix array of n symbols of sym = 1, 2, 4 or 8 bytes (64-bit ones
+ * through their 32-bit ranks) into the host array sa on the backend the
+ * context picks; ctx locked or NULL (host/index/bwt_int.c). */
+clsa_status clsa__sa_int_run(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
+                             int index64);
 #endif

@@ -12,13 +12,16 @@
 #include "context.h"
 #include "status.h"
 #include "sa/dispatch.h"
+#include "bwt.h"
+#include "sa/sa.h"
 #include "sa/sym_rank.h"
 
 #include <stdlib.h>
 
 static void put_sym(void *out, int sym, uint64_t i, uint64_t v)
 {
-    if (sym == 2) ((uint16_t *)out)[i] = (uint16_t)v;
+    if (sym == 1) ((uint8_t *)out)[i] = (uint8_t)v;
+    else if (sym == 2) ((uint16_t *)out)[i] = (uint16_t)v;
     else if (sym == 4) ((uint32_t *)out)[i] = (uint32_t)v;
     else ((uint64_t *)out)[i] = v;
 }
@@ -28,10 +31,8 @@ static int64_t sa_at(const void *sa, int index64, int64_t i)
     return index64 ? ((const int64_t *)sa)[i] : ((const int32_t *)sa)[i];
 }
 
-/* bwt[0] = text[n-1], then text[sa[i]-1] for every row but that of
- * suffix 0, whose rank + 1 is the primary index. */
-static void gather(const void *text, int sym, const void *sa, int index64, void *bwt, int64_t n,
-                   int64_t *primary)
+void clsa__bwt_gather_host(const void *text, int sym, const void *sa, int index64, void *bwt,
+                           int64_t n, int64_t *primary)
 {
     int64_t k = 1;
     put_sym(bwt, sym, 0, clsa__sym_at(text, sym, (uint64_t)n - 1));
@@ -55,10 +56,8 @@ static clsa_status int_args(clsa_context *ctx, const char *what, const void *in,
     return CLSA_OK;
 }
 
-/* The suffix array of text (64-bit symbols through their 32-bit ranks)
- * into sa; ctx locked. */
-static clsa_status int_sa(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
-                          int index64)
+clsa_status clsa__sa_int_run(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
+                             int index64)
 {
     if (sym != 8) return clsa__sa_pick_run(ctx, text, sym, sa, n, index64);
     uint32_t *ranks = malloc((size_t)n * sizeof *ranks);
@@ -84,8 +83,8 @@ static clsa_status bwt_int(clsa_context *ctx, const void *text, int sym, void *b
         return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "BWT: out of host memory for the suffix "
                                                      "array of %lld symbols", (long long)n);
     clsa__call_begin(ctx);
-    st = int_sa(ctx, text, sym, sa, n, index64);
-    if (st == CLSA_OK) gather(text, sym, sa, index64, bwt, n, primary);
+    st = clsa__sa_int_run(ctx, text, sym, sa, n, index64);
+    if (st == CLSA_OK) clsa__bwt_gather_host(text, sym, sa, index64, bwt, n, primary);
     st = clsa__call_end(ctx, st);
     free(sa);
     return st;

@@ -38,5 +38,7 @@ def test_cdef_matches_headers():
         assert headers.get(name) == decl, name
     for name, decl in statements(_cdef.CDEF_SETS).items():
         assert headers.get(name) == decl, name
+    for name, decl in statements(_cdef.CDEF_BATCH).items():
+        assert headers.get(name) == decl, name
     for name, decl in statements(_cdef.CDEF_MULTI).items():
         assert headers.get(name) == decl, name

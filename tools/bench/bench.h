@@ -70,6 +70,7 @@ typedef struct bench_cfg {
     uint64_t radix_n;
     uint64_t segsort_n;
     uint64_t batch_arrays, batch_len;
+    uint64_t item;         /* sa32-batch ...: bytes per text (0: 100K) */
     uint64_t fm_patterns;
     unsigned fm_len;
     uint64_t seed;
@@ -155,6 +156,10 @@ void op_radix(bench_env *env, const bench_cfg *cfg, bench_row *row);
 void op_tokens(bench_env *env, const bench_cfg *cfg, const bench_input *in, bench_row *row);
 /* clsa_gsa32 over the input's lines or FASTA records (ops_gsa.c). */
 void op_gsa(bench_env *env, const bench_cfg *cfg, const bench_input *in, bench_row *row);
+/* sa32-batch bwt-batch sa32-each cubwt-each (ops_batch.c): the input cut
+ * into texts of cfg->item bytes. */
+void op_batch(bench_env *env, const bench_cfg *cfg, const char *op, const bench_input *in,
+              bench_row *row);
 /* sa32-multi, sa64-multi (ops_multi.c): clsa_sa32/64_multi over CLSA_BENCH_DEVICES. */
 void op_multi(bench_env *env, const bench_cfg *cfg, const bench_input *in, int index64,
               bench_row *row);

@@ -12,7 +12,8 @@
 /* Each CUDA anchor runs just before the clsa op it is compared with, on the
  * same input (report.c puts the ratio on clsa's row). */
 static const char *const text_ops[] = {"cubwt-sa", "sa32", "sa64", "sa32-u32", "gsa32", "sa32-multi", "sa64-multi", "cubwt-bwt", "bwt", "lcp",
-                                       "fm-count"};
+                                       "fm-count", "sa32-batch", "bwt-batch", "sa32-each",
+                                       "cubwt-each"};
 static const char *const prim_ops[] = {"cub-radix", "radix", "compact", "segsort", "batched"};
 #define NTEXT (sizeof text_ops / sizeof *text_ops)
 #define NPRIM (sizeof prim_ops / sizeof *prim_ops)
@@ -27,6 +28,9 @@ static void usage(FILE *f)
 "          sa32-multi sa64-multi (clsa_sa32/64_multi over the devices env\n"
 "          CLSA_BENCH_DEVICES lists, default nvidia:0,nvidia:1; not in 'all'),\n"
 "          radix compact segsort batched (generated data, no INPUT), or 'all'\n"
+"          sa32-batch bwt-batch sa32-each cubwt-each: the INPUT cut into texts of\n"
+"          --item bytes, all in one clsa_sa32_batch/clsa_bwt_batch call, or one\n"
+"          clsa_sa32 / libcubwt_sa call per text (not in 'all')\n"
 "          CUDA anchors (build with -DCLSA_BENCH_CUDA=ON; each runs just before\n"
 "          the clsa op it is compared with): cubwt-sa (libcubwt 1.0.0, beside\n"
 "          sa32), cubwt-bwt (libcubwt 1.6.3, beside bwt), cub-radix (CUB\n"
@@ -56,6 +60,7 @@ static void usage(FILE *f)
 "  --radix-n N          radix pairs, compact values (default 2^28)\n"
 "  --segsort-n N        segmented sort array length (default 2^26)\n"
 "  --batch A:L          batched: A arrays of L keys (default 2000000:1000)\n"
+"  --item SIZE          sa32-batch ...: bytes per text (default 100K)\n"
 "  --fm-patterns N      fm-count patterns (default 1000000), --fm-len M (default 20)\n"
 "  --dir DIR            folder for relative input file names\n"
 "  --csv FILE           write CSV rows (header first) to FILE; --append adds rows\n"
@@ -80,7 +85,8 @@ static int want(const char *ops, const char *op)
 {
     /* 'all': not the several-device op, which needs the devices it names */
     if (!strcmp(ops, "all"))
-        return !strstr(op, "-multi") && (!op_is_anchor(op) || anchors_built());
+        return !strstr(op, "-multi") && !strstr(op, "-batch") && !strstr(op, "-each") &&
+               (!op_is_anchor(op) || anchors_built());
     size_t l = strlen(op);
     for (const char *p = ops; (p = strstr(p, op)) != NULL; p += l)
         if ((p == ops || p[-1] == ',') && (p[l] == 0 || p[l] == ',')) return 1;
@@ -153,6 +159,7 @@ static int parse_args(int argc, char **argv, opts *o)
         else if (ARG("--csv")) o->csv = v;
         else if (ARG("--json")) o->json = v;
         else if (ARG("--seed")) c->seed = strtoull(v, NULL, 10);
+        else if (ARG("--item")) c->item = parse_count(v);
         else if (ARG("--batch")) {
             const char *colon = strchr(v, ':');
             c->batch_arrays = parse_count(v);
@@ -215,6 +222,7 @@ static double text_ops_on(bench_env *env, const opts *o, bench_report *rep, cons
         else if (!strcmp(op, "gsa32")) op_gsa(env, &o->cfg, in, &row);
         else if (!strcmp(op, "sa32-multi") || !strcmp(op, "sa64-multi"))
             op_multi(env, &o->cfg, in, op[2] == '6', &row);
+        else if (strstr(op, "-batch") || strstr(op, "-each")) op_batch(env, &o->cfg, op, in, &row);
         else if (op_is_anchor(op)) op_anchor_text(&o->cfg, op, in, &row);
         else op_index(env, &o->cfg, op, in, &row);
         add(rep, &row);

@@ -256,8 +256,19 @@ int cli_sa(int argc, char **argv);
 int cli_sa_fasta(const cli_args *a);
 /* One byte input's suffix array into out_path on j's context (sa.c). */
 int cli_sa_one(const cli_args *a, cli_ctx_job *j, const char *in_path, const char *out_path);
-/* clsa sa --batch LIST (sa_batch.c). */
+/* clsa sa --batch LIST, clsa bwt --batch LIST (sa_batch.c). */
 int cli_sa_batch(const cli_args *a);
+int cli_bwt_batch(const cli_args *a);
+/* A batch's list of pairs: the list's text, cut into NUL-terminated paths
+ * in place, and the n pairs' input and output paths. */
+typedef struct cli_batch_list {
+    uint8_t *text;
+    const char **in, **out;
+    size_t n;
+} cli_batch_list;
+/* The pairs of b in groups, one library call a group (batch_run.c); bwt:
+ * BWTs, else suffix arrays of a->index_bits. */
+int cli_batch_run(const cli_args *a, const cli_batch_list *b, cli_ctx_job *j, int bwt);
 int cli_check(int argc, char **argv);
 int cli_devices(int argc, char **argv);
 int cli_bwt(int argc, char **argv);

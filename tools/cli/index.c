@@ -6,7 +6,8 @@
 #include <string.h>
 #include <stdlib.h>
 
-static const char *bwt_usage = "clsa bwt [-d DEV] [--backend B] [--stats] [-q] [-v] INPUT OUTPUT";
+static const char *bwt_usage = "clsa bwt [-d DEV] [--backend B] [--mem SIZE] [--stats] [-q] [-v] "
+                                "INPUT OUTPUT | --batch LIST (one 'INPUT OUTPUT' pair a line)";
 static const char *unbwt_usage =
     "clsa unbwt --primary P [-d DEV] [--backend B] [--stats] INPUT OUTPUT";
 static const char *lcp_usage =
@@ -91,8 +92,19 @@ static clsa_status run_unbwt(clsa_context *ctx, const cli_args *a, const uint8_t
 int cli_bwt(int argc, char **argv)
 {
     cli_args a;
-    int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_STATS | OPT_PROGRESS, 2, 2, bwt_usage, &a, &help);
+    int help, rc = cli_parse(argc, argv, OPT_DEVICE | OPT_STATS | OPT_PROGRESS | OPT_MEM | OPT_BATCH,
+                             0, 2, bwt_usage, &a, &help);
     if (rc || help) return rc;
+    if (a.batch && a.npos) {
+        cli_error("--batch takes its inputs from LIST: no INPUT OUTPUT words (usage: %s)",
+                  bwt_usage);
+        return CLI_USAGE;
+    }
+    if (a.batch) return cli_bwt_batch(&a);
+    if (a.npos < 2) {
+        cli_error("missing argument (usage: %s)", bwt_usage);
+        return CLI_USAGE;
+    }
     int64_t primary = 0;
     return bytes_to_bytes(&a, "bwt", run_bwt, &primary);
 }

@@ -1,24 +1,19 @@
-/* clsa sa --batch LIST: the suffix arrays of many inputs in one process, so
- * the OpenCL driver starts once (0.25-0.35 s on the H200 machine) instead of
- * once per input.  LIST ("-": standard input) holds one pair a line:
+/* clsa sa --batch LIST and clsa bwt --batch LIST: the suffix arrays (BWTs)
+ * of many inputs in one process, so the OpenCL driver starts once (0.25-0.35
+ * s on the H200 machine) instead of once per input, and many inputs share
+ * one device pipeline (batch_run.c).  LIST ("-": standard input) holds one pair a line:
  * "INPUT<TAB>OUTPUT" (paths may then hold spaces), or two words separated by
  * spaces; blank lines and lines starting with '#' are skipped.
  * Rules: the whole list is checked before any work (a malformed line, an
  * output naming an input or another output, "-" as an output or read twice:
- * exit 2, nothing written); then every pair runs in order, and a pair that
- * fails says why on stderr, writes nothing (outputs are atomic) and the
- * others still run; the exit code is the first failure's (0 when none).
+ * exit 2, nothing written); then the pairs run in list order, and a pair
+ * that fails says why on stderr, writes nothing (outputs are atomic) and
+ * the others still run; the exit code is the first failure's (0 when none).
  * Ctrl-C, or a context that cannot be opened, stops the batch there. */
 #include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct batch {
-    uint8_t *text; /* the list, cut into NUL-terminated paths in place */
-    const char **in, **out;
-    size_t n;
-} batch;
 
 /* One line into a pair: at the first tab, else two space-separated words. */
 static int split_pair(char *line, const char **in, const char **out)
@@ -36,7 +31,7 @@ static int split_pair(char *line, const char **in, const char **out)
     return *in && *out && !strtok_r(NULL, " ", &save);
 }
 
-static int parse_list(const char *path, batch *b)
+static int parse_list(const char *path, cli_batch_list *b)
 {
     size_t len = 0;
     int rc = cli_read_file(path, &b->text, &len);
@@ -76,9 +71,9 @@ static int parse_list(const char *path, batch *b)
     return CLI_OK;
 }
 
-int cli_sa_batch(const cli_args *a)
+static int batch(const cli_args *a, int bwt)
 {
-    batch b = {0};
+    cli_batch_list b = {0};
     cli_ctx_job j;
     cli_ctx_init(&j, a);
     cli_ctx_start(&j); /* the driver starts while the list is read and checked */
@@ -88,23 +83,14 @@ int cli_sa_batch(const cli_args *a)
         rc = CLI_USAGE;
     }
     if (!rc) rc = cli_distinct_paths(b.in, (int)b.n, b.out, (int)b.n);
-    size_t failed = 0, ran = 0;
-    int first = CLI_OK;
-    for (size_t i = 0; !rc && i < b.n; i++) {
-        int r = cli_sa_one(a, &j, b.in[i], b.out[i]);
-        ran++;
-        if (r == CLI_OK) continue;
-        if (failed++ == 0) first = r;
-        if (r == CLI_INTERRUPTED || cli_ctx_failed(&j)) break; /* nothing more can run */
-    }
-    if (failed) {
-        cli_error("batch: %zu of %zu inputs failed%s", failed, b.n,
-                  ran < b.n ? "; the rest were not run" : "");
-        rc = first;
-    }
+    if (!rc) rc = cli_batch_run(a, &b, &j, bwt);
     cli_ctx_end(&j);
     free(b.text);
     free(b.in);
     free(b.out);
     return rc;
 }
+
+int cli_sa_batch(const cli_args *a) { return batch(a, 0); }
+
+int cli_bwt_batch(const cli_args *a) { return batch(a, 1); }

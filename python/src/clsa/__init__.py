@@ -14,7 +14,7 @@ device.  Errors raise ClsaError subclasses carrying the library's message.
 from ._args import LCS, LCSK, Text
 from ._context import Context, default_context, devices, opencl_available
 from ._core import (
-    batched_sort, bwt, check_sa, gsa, gsa_lcp, isa, lcp, lcs, lcs_k, radix_sort, sa, sa_multi,
+    batched_sort, bwt, check_sa, gsa, gsa_lcp, isa, lcp, lcs, lcs_k, radix_sort, sa, sa_batch, bwt_batch, sa_multi,
     segmented_sort, unbwt, version)
 from ._errors import (
     BuildError, CancelledError, ClsaError, DeviceMemoryError, FileError, FormatError,
@@ -29,8 +29,8 @@ __version__ = "0.1.0"
 __all__ = [
     "LCS", "LCSK", "BuildError", "bwa_index", "CancelledError", "ClsaError", "Context", "DeviceMemoryError", "FileError", "FMIndex", "FMSetIndex",
     "FormatError", "HostMemoryError", "InvalidArgumentError", "NoDeviceError", "OpenCLError",
-    "Text", "TooLargeError", "UnsupportedError", "batched_sort", "bwt", "check_sa",
+    "Text", "TooLargeError", "UnsupportedError", "batched_sort", "bwt", "bwt_batch", "check_sa",
     "default_context", "devices", "gsa", "gsa_lcp", "isa", "lcp", "lcs", "lcs_k", "opencl_available",
-    "radix_sort", "sa", "sa_multi",
+    "radix_sort", "sa", "sa_batch", "sa_multi",
     "segmented_sort", "unbwt", "version",
 ]

@@ -220,3 +220,35 @@ clsa_status clsa_bwa_ref_read(clsa_bwa_read_fn read, void *user, const char *nam
 clsa_status clsa_bwa_ref_index(clsa_context *ctx, clsa_bwa_ref *ref, const char *prefix);
 void clsa_bwa_ref_free(clsa_bwa_ref *ref);
 """
+
+# Batched suffix arrays and BWTs (issue 48): looked up when used.
+CDEF_BATCH = r"""
+clsa_status clsa_sa32_batch(clsa_context *ctx, const uint8_t *text,
+                            const int64_t *lengths, int64_t k, int32_t *sa);
+clsa_status clsa_sa64_batch(clsa_context *ctx, const uint8_t *text,
+                            const int64_t *lengths, int64_t k, int64_t *sa);
+clsa_status clsa_sa32_batch_u16(clsa_context *ctx, const uint16_t *text,
+                                const int64_t *lengths, int64_t k, int32_t *sa);
+clsa_status clsa_sa64_batch_u16(clsa_context *ctx, const uint16_t *text,
+                                const int64_t *lengths, int64_t k, int64_t *sa);
+clsa_status clsa_sa32_batch_u32(clsa_context *ctx, const uint32_t *text,
+                                const int64_t *lengths, int64_t k, int32_t *sa);
+clsa_status clsa_sa64_batch_u32(clsa_context *ctx, const uint32_t *text,
+                                const int64_t *lengths, int64_t k, int64_t *sa);
+clsa_status clsa_sa32_batch_u64(clsa_context *ctx, const uint64_t *text,
+                                const int64_t *lengths, int64_t k, int32_t *sa);
+clsa_status clsa_sa64_batch_u64(clsa_context *ctx, const uint64_t *text,
+                                const int64_t *lengths, int64_t k, int64_t *sa);
+clsa_status clsa_bwt_batch(clsa_context *ctx, const uint8_t *text,
+                           const int64_t *lengths, int64_t k, uint8_t *bwt,
+                           int64_t *primary);
+clsa_status clsa_bwt_batch_u16(clsa_context *ctx, const uint16_t *text,
+                               const int64_t *lengths, int64_t k, uint16_t *bwt,
+                               int64_t *primary);
+clsa_status clsa_bwt_batch_u32(clsa_context *ctx, const uint32_t *text,
+                               const int64_t *lengths, int64_t k, uint32_t *bwt,
+                               int64_t *primary);
+clsa_status clsa_bwt_batch_u64(clsa_context *ctx, const uint64_t *text,
+                               const int64_t *lengths, int64_t k, uint64_t *bwt,
+                               int64_t *primary);
+"""

@@ -256,6 +256,41 @@ class Context:
                   _ptr(sa, f"int{w}_t"), _ptr(d, f"int{w}_t") if doc else ffi.NULL), self._ptr)
         return (sa, d) if doc else sa
 
+    @staticmethod
+    def _batch_fn(name: str, ctype: str) -> Any:
+        """The batch call name[_u16 ...] (UnsupportedError without it)."""
+        fname = name + ("" if ctype == "uint8_t" else "_u" + ctype[4:-2])
+        fn = optional(fname)
+        if fn is None:
+            raise UnsupportedError(-10, f"batches need a libclsa with {fname}")
+        return fn
+
+    def sa_batch(self, texts: Sequence[Text], index: Optional[int] = None) -> List[np.ndarray]:
+        """Suffix arrays of many texts (bytes, str or uint8/uint16/uint32/
+        uint64 arrays; a list with wider arrays is widened to the widest) in
+        one call (clsa_sa32_batch ...): a list of arrays, the i-th exactly
+        sa(texts[i]), each a view into one array.  int32 when every text is
+        shorter than 2^31 (or index=32), else int64."""
+        text, lengths, ctype = _strings(texts)
+        w = _width(int(lengths.max()) if lengths.size else 0, index)
+        fn = self._batch_fn(f"clsa_sa{w}_batch", ctype)
+        out = np.empty(int(lengths.sum()), dtype=_index_dtype(w))
+        _check(fn(self._c(), _ptr(text, ctype), _ptr(lengths, "int64_t"), lengths.shape[0],
+                  _ptr(out, f"int{w}_t")), self._ptr)
+        return np.split(out, np.cumsum(lengths)[:-1]) if lengths.size else []
+
+    def bwt_batch(self, texts: Sequence[Text]) -> List[Tuple[np.ndarray, int]]:
+        """BWTs of many texts in one call (clsa_bwt_batch ...): a list of
+        (bwt, primary) pairs, the i-th exactly bwt(texts[i])."""
+        text, lengths, ctype = _strings(texts)
+        fn = self._batch_fn("clsa_bwt_batch", ctype)
+        out = np.empty_like(text)
+        primary = np.zeros(lengths.shape[0], dtype=np.int64)
+        _check(fn(self._c(), _ptr(text, ctype), _ptr(lengths, "int64_t"), lengths.shape[0],
+                  _ptr(out, ctype), _ptr(primary, "int64_t")), self._ptr)
+        parts = np.split(out, np.cumsum(lengths)[:-1]) if lengths.size else []
+        return [(b, int(p)) for b, p in zip(parts, primary)]
+
     def gsa_lcp(self, strings: Sequence[Text], sa: np.ndarray) -> np.ndarray:
         """LCP array of gsa(strings) given as `sa` (int32 or int64; the
         result has its dtype): lcp[0] = 0, lcp[i] = the common prefix of the

@@ -1,7 +1,7 @@
 """The module-level functions: each on a context (default_context() unless given)."""
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Tuple, Union, overload
+from typing import Any, List, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 
@@ -65,6 +65,18 @@ def gsa(strings: Sequence[Text], doc: bool = False, index: Optional[int] = None,
         ctx: Optional[Context] = None) -> Any:
     """Context.gsa on `ctx`, else on default_context()."""
     return _ctx(ctx).gsa(strings, doc, index)
+
+
+def sa_batch(texts: Sequence[Text], index: Optional[int] = None, *,
+             ctx: Optional[Context] = None) -> List[np.ndarray]:
+    """Suffix arrays of many texts in one call; see Context.sa_batch."""
+    return _ctx(ctx).sa_batch(texts, index)
+
+
+def bwt_batch(texts: Sequence[Text], *,
+              ctx: Optional[Context] = None) -> List[Tuple[np.ndarray, int]]:
+    """BWTs (with primary indexes) of many texts in one call; see Context.bwt_batch."""
+    return _ctx(ctx).bwt_batch(texts)
 
 
 def gsa_lcp(strings: Sequence[Text], sa: np.ndarray, *,

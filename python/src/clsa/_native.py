@@ -10,13 +10,14 @@ import os
 
 from cffi import FFI
 
-from ._cdef import CDEF, CDEF_BWA, CDEF_GSA, CDEF_INT_ALPHABETS, CDEF_MULTI, CDEF_SETS
+from ._cdef import CDEF, CDEF_BATCH, CDEF_BWA, CDEF_GSA, CDEF_INT_ALPHABETS, CDEF_MULTI, CDEF_SETS
 
 ffi = FFI()
 ffi.cdef(CDEF)
 ffi.cdef(CDEF_INT_ALPHABETS)
 ffi.cdef(CDEF_GSA)
 ffi.cdef(CDEF_SETS)
+ffi.cdef(CDEF_BATCH)
 ffi.cdef(CDEF_MULTI)
 ffi.cdef(CDEF_BWA)
 
