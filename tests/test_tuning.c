@@ -90,9 +90,33 @@ static void refused(void **state)
     assert_non_null(strstr(err, "tial"));
 }
 
+/* clsa_set_tuning: the same checks on a context's own record, and a
+ * suffix array on a forced path still equal to the host's. */
+static void set_tuning(void **state)
+{
+    (void)state;
+    clsa_context *ctx = tu_context();
+    assert_int_equal(clsa_set_tuning(ctx, "sa_path=classes+half,no_such_key=1"),
+                     CLSA_ERR_INVALID_ARG);
+    assert_non_null(strstr(clsa_last_error(ctx), "no_such_key"));
+    TU_OK(ctx, clsa_set_tuning(ctx, "sa_path=classes+half,r1=32"));
+    int64_t n = tu_small() ? 3000 : 40000;
+    uint8_t *text = tu_malloc((size_t)n);
+    uint64_t x = 12345;
+    for (int64_t i = 0; i < n; i++) text[i] = "acgt"[(x = x * 6364136223846793005ull + 1) >> 62];
+    int32_t *sa = tu_malloc((size_t)n * 4), *ref = tu_malloc((size_t)n * 4);
+    TU_OK(ctx, clsa_sa32(ctx, text, sa, n));
+    assert_int_equal(clsa_sa32(NULL, text, ref, n), CLSA_OK);
+    assert_memory_equal(sa, ref, (size_t)n * 4);
+    free(text);
+    free(sa);
+    free(ref);
+    clsa_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(bounds), cmocka_unit_test(sa_path_names),
-                                       cmocka_unit_test(refused)};
+                                       cmocka_unit_test(refused), cmocka_unit_test(set_tuning)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
