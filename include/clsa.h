@@ -171,6 +171,12 @@ CLSA_API clsa_status clsa_list_devices(clsa_device_info *out, size_t cap, size_t
 
 /* The device of ctx; CLSA_ERR_UNSUPPORTED for a host-only context. */
 CLSA_API clsa_status clsa_get_device_info(const clsa_context *ctx, clsa_device_info *info);
+/* Overrides tuning keys of ctx's device as env CLSA_TUNE does
+ * ("key=value,key=value"; docs/TUNING.md lists the keys), for the calls
+ * after it.  CLSA_ERR_INVALID_ARG with a message naming an unknown key or a
+ * value that is not a number, and nothing changed; CLSA_ERR_UNSUPPORTED on
+ * a host-only context. */
+CLSA_API clsa_status clsa_set_tuning(clsa_context *ctx, const char *spec);
 
 /* ---- statistics -------------------------------------------------------- */
 

@@ -24,6 +24,7 @@ Usage: tools/kernel_check.sh [--doc] [--cache DIR] [-j N]
 """
 import argparse
 import concurrent.futures as cf
+import hashlib
 import os
 import re
 import shutil
@@ -200,6 +201,17 @@ def device_libs(tmp):
     return d
 
 
+def current_shas(program):
+    """The SHA-256s a cache key holds for program's files as they are now."""
+    out = []
+    for p in program.split("+"):
+        if p not in KFILES:
+            return "?"
+        with open(KFILES[p], "rb") as f:
+            out.append(hashlib.sha256(f.read()).hexdigest())
+    return "+".join(out)
+
+
 def cache_variants(cache):
     """(program, idx64, extra) of every entry of a clsa program cache."""
     found = set()
@@ -217,6 +229,8 @@ def cache_variants(cache):
         if len(fields) < 5:
             continue
         program, opts = fields[2].split(" ")[0], fields[4].split()
+        if fields[2] != program + " " + current_shas(program):
+            continue  # built from other sources: its options may name old macros
         idx = [o for o in opts if o.startswith("-DCLSA_IDX64=")]
         extra = " ".join(o for o in opts if not o.startswith(("-cl-std=", "-DCLSA_IDX64=")))
         if idx:

@@ -561,6 +561,21 @@ clsa_status clsa_get_device_info(const clsa_context *ctx, clsa_device_info *info
     return CLSA_OK;
 }
 
+clsa_status clsa_set_tuning(clsa_context *ctx, const char *spec)
+{
+    if (!ctx || !spec) return CLSA_ERR_INVALID_ARG;
+    if (!ctx->has_device)
+        return clsa__fail(ctx, CLSA_ERR_UNSUPPORTED, "tuning: a host-only context has none");
+    clsa__call_begin(ctx);
+    clsa_tuning t = ctx->tune;
+    char why[160];
+    clsa_status st = CLSA_OK;
+    if (clsa__tune_apply(&t, spec, why, sizeof why)) ctx->tune = t;
+    else st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "%s", why);
+    clsa__unlock(ctx);
+    return st;
+}
+
 const char *clsa_phase_name(int phase)
 {
     static const char *names[CLSA_PHASE_COUNT] = {
