@@ -125,8 +125,14 @@ static void op_bwt(bench_env *env, const bench_cfg *cfg, const bench_input *in, 
     }
     bench_progress("  bwt %s: device-resident", in->name);
     int count;
+    int64_t host_primary = a.primary;
     st = bench_repeat(cfg, reset, bwt_dev, &a, &row->t_dev_min, &row->t_dev_med, &count);
     row_fail(row, env->ctx, st, "clsa_bwt_mem");
+    if (!st && a.primary != host_primary && bench_should_check(cfg, in->n)) {
+        row->valid = 0;
+        snprintf(row->error, sizeof row->error, "WRONG device-resident primary index");
+    }
+    if (!st) row_check_resident(env, cfg, a.dout, a.out, (size_t)in->n, row);
 done:
     if (a.dtext) clReleaseMemObject(a.dtext);
     if (a.dout) clReleaseMemObject(a.dout);
@@ -221,6 +227,7 @@ static void op_lcp(bench_env *env, const bench_cfg *cfg, const bench_input *in, 
     bench_progress("  lcp %s: device-resident, from the SA on the device", in->name);
     st = bench_repeat(cfg, reset, lcp_dev, &a, &row->t_dev_min, &row->t_dev_med, &count);
     row_fail(row, env->ctx, st, "clsa_lcp32_mem");
+    if (!st) row_check_resident(env, cfg, a.dout, a.out, (size_t)in->n * 4, row);
     if (!st) {
         row_note(row, "t_dev = LCP from SA on device; SA alone %.4f s", sa_min);
         row_note(row, "LCP/SA time %.2f", row->t_dev_min / sa_min);
