@@ -68,6 +68,8 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "idle_by")) t->idle_by = v != 0;
     else if (!strcmp(key, "flush")) t->flush = v != 0;
     else if (!strcmp(key, "ooc_threads")) t->ooc_threads = v > 16 ? 16 : (unsigned)v;
+    /* pieces of copies and fills: a multiple of 8 (whole entries) */
+    else if (!strcmp(key, "chunk")) t->chunk = v < 8 ? 8 : (size_t)(v / 8 * 8);
 }
 
 /* Keys whose value 0 means something (others ignore 0). */
