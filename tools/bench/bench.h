@@ -97,7 +97,7 @@ clsa_status env_finish(bench_env *env);
  * differ or the read failed (*st then says why). */
 int env_same(bench_env *env, cl_mem m, const void *host, size_t bytes, clsa_status *st);
 /* Marks the row WRONG unless m holds the host-memory call's result
- * (when results are checked at this size). */
+ * (unless --no-check). */
 void row_check_resident(bench_env *env, const bench_cfg *cfg, cl_mem m, const void *host,
                         size_t bytes, bench_row *row);
 /* k device-to-device copies src[i] -> dst[i] of bytes[i], then clFinish. */
