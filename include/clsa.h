@@ -47,7 +47,11 @@ typedef enum clsa_status {
     CLSA_ERR_IO = -8,             /* file could not be read or written */
     CLSA_ERR_FORMAT = -9,         /* corrupt, truncated or foreign file */
     CLSA_ERR_UNSUPPORTED = -10,   /* operation not available on this context/backend */
-    CLSA_ERR_CANCELLED = -11      /* the progress callback asked the call to stop */
+    CLSA_ERR_CANCELLED = -11,     /* the progress callback asked the call to stop */
+    CLSA_ERR_DEVICE_LOST = -12    /* the device faulted (a kernel's bad access, ...) and its
+                                     OpenCL context is lost: a clsa_create context makes a new
+                                     one itself, a clsa_create_with_queue one must be made
+                                     again by the application (docs/RELIABILITY.md) */
 } clsa_status;
 
 /* Where the work runs. AUTO: device, except inputs below the measured

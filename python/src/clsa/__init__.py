@@ -12,7 +12,7 @@ backend (libdivsufsort); the FM-index and the sorting primitives need a
 device.  Errors raise ClsaError subclasses carrying the library's message.
 """
 from ._core import (
-    LCS, LCSK, BuildError, CancelledError, ClsaError, Context, DeviceMemoryError, FileError, FMIndex, FMSetIndex, FormatError,
+    LCS, LCSK, BuildError, CancelledError, ClsaError, Context, DeviceLostError, DeviceMemoryError, FileError, FMIndex, FMSetIndex, FormatError,
     HostMemoryError, InvalidArgumentError, NoDeviceError, OpenCLError, Text, TooLargeError,
     UnsupportedError, batched_sort, bwt, check_sa, default_context, devices, gsa, gsa_lcp, isa,
     lcp, lcs, lcs_k, opencl_available, radix_sort, sa, sa_multi, segmented_sort, unbwt, version)
@@ -20,7 +20,7 @@ from ._core import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "LCS", "LCSK", "BuildError", "CancelledError", "ClsaError", "Context", "DeviceMemoryError", "FileError", "FMIndex", "FMSetIndex",
+    "LCS", "LCSK", "BuildError", "CancelledError", "ClsaError", "Context", "DeviceLostError", "DeviceMemoryError", "FileError", "FMIndex", "FMSetIndex",
     "FormatError", "HostMemoryError", "InvalidArgumentError", "NoDeviceError", "OpenCLError",
     "Text", "TooLargeError", "UnsupportedError", "batched_sort", "bwt", "check_sa",
     "default_context", "devices", "gsa", "gsa_lcp", "isa", "lcp", "lcs", "lcs_k", "opencl_available",
