@@ -576,10 +576,15 @@ static void device_fault_adopted(void **state)
     assert_non_null(strstr(clsa_last_error(ctx), "make the application's OpenCL context"));
     int32_t sa[TEXT_N];
     assert_int_equal(clsa_sa32(ctx, text, sa, TEXT_N), CLSA_ERR_DEVICE_LOST);
+    clsa_device_info info;
+    TU_OK(ctx, clsa_get_device_info(ctx, &info));
     clsa_destroy(ctx);
     fi_arm(0);
     clReleaseCommandQueue(q);
     clReleaseContext(clctx);
+    /* Oclgrind: destroying an adopted queue's context keeps one simulator
+     * context for good (host/runtime/oclgrind.c, 2.) */
+    if (!strcmp(info.platform, "Oclgrind") && fi_live(FI_CONTEXT) == 1) return;
     balances_zero("after a device fault on an adopted queue and clsa_destroy");
 }
 
