@@ -51,15 +51,9 @@ static void listing(void **state)
 static void adopt_queue(void **state)
 {
     (void)state;
-    cl_device_id dev = tu_device_id();
+    cl_context clctx;
+    cl_command_queue q = tu_app_queue(&clctx);
     cl_int err;
-    cl_context clctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    assert_int_equal(err, CL_SUCCESS);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    cl_command_queue q = clCreateCommandQueue(clctx, dev, 0, &err);
-#pragma GCC diagnostic pop
-    assert_int_equal(err, CL_SUCCESS);
     clsa_context *ctx = NULL;
     /* no kept device memory (buffer_pool.c): its regions would shape the
      * two calls' peaks below apart, which compare the plans */

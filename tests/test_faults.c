@@ -561,15 +561,8 @@ static void device_fault_recovers(void **state)
 static void device_fault_adopted(void **state)
 {
     (void)state;
-    cl_device_id dev = tu_device_id();
-    cl_int err;
-    cl_context clctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    assert_int_equal(err, CL_SUCCESS);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    cl_command_queue q = clCreateCommandQueue(clctx, dev, 0, &err);
-#pragma GCC diagnostic pop
-    assert_int_equal(err, CL_SUCCESS);
+    cl_context clctx;
+    cl_command_queue q = tu_app_queue(&clctx);
     clsa_context *ctx = NULL;
     assert_int_equal(clsa_create_with_queue(q, NULL, &ctx), CLSA_OK);
     fault_in_sa(ctx);

@@ -26,12 +26,10 @@ typedef struct app {
 
 static void app_open(app *a)
 {
-    cl_device_id dev = tu_device_id();
-    cl_int err;
-    a->cl = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    assert_int_equal(err, CL_SUCCESS);
-    a->q = clCreateCommandQueue(a->cl, dev, 0, &err);
-    assert_int_equal(err, CL_SUCCESS);
+    a->q = tu_app_queue(&a->cl);
+    cl_device_id dev;
+    assert_int_equal(clGetCommandQueueInfo(a->q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL),
+                     CL_SUCCESS);
     cl_uint bits = 0;
     assert_int_equal(clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL),
                      CL_SUCCESS);

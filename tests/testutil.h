@@ -155,4 +155,20 @@ static inline cl_device_id tu_device_id(void)
     return dev;
 }
 
+/* An application's own OpenCL context (*cl) and in-order queue on the
+ * device under test. */
+static inline cl_command_queue tu_app_queue(cl_context *cl)
+{
+    cl_device_id dev = tu_device_id();
+    cl_int err;
+    *cl = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    cl_command_queue q = clCreateCommandQueue(*cl, dev, 0, &err);
+#pragma GCC diagnostic pop
+    assert_int_equal(err, CL_SUCCESS);
+    return q;
+}
+
 #endif
