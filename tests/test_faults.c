@@ -10,9 +10,11 @@
  * LeakSanitizer covers host memory in the sanitizer job (tests/ci_sanitize.sh).
  *
  * Linked with -Wl,--wrap=<every OpenCL entry point> (tests/CMakeLists.txt). */
+/* runtime.h first: its OpenCL names (the library's, wrapped) are also the
+ * ones testutil.h's helpers call, so every object is counted both ways */
+#include "runtime.h"
 #include "testutil.h"
 #include "fault_inject.h"
-#include "runtime.h"
 #include "gen.h"
 
 #include <divsufsort.h>
