@@ -68,6 +68,9 @@ static void override(clsa_tuning *t, const char *key, unsigned long long v)
     else if (!strcmp(key, "idle_by")) t->idle_by = v != 0;
     else if (!strcmp(key, "flush")) t->flush = v != 0;
     else if (!strcmp(key, "ooc_threads")) t->ooc_threads = v > 16 ? 16 : (unsigned)v;
+    /* a smaller largest allocation than the device's (tests: the routes
+     * around CL_DEVICE_MAX_MEM_ALLOC_SIZE at small sizes) */
+    else if (!strcmp(key, "max_alloc")) t->max_alloc = v < t->max_alloc ? v : t->max_alloc;
     /* pieces of copies and fills: a multiple of 8 (whole entries) */
     else if (!strcmp(key, "chunk")) t->chunk = v < 8 ? 8 : (size_t)(v / 8 * 8);
 }
