@@ -47,7 +47,11 @@ typedef enum clsa_status {
     CLSA_ERR_IO = -8,             /* file could not be read or written */
     CLSA_ERR_FORMAT = -9,         /* corrupt, truncated or foreign file */
     CLSA_ERR_UNSUPPORTED = -10,   /* operation not available on this context/backend */
-    CLSA_ERR_CANCELLED = -11      /* the progress callback asked the call to stop */
+    CLSA_ERR_CANCELLED = -11,     /* the progress callback asked the call to stop */
+    CLSA_ERR_DEVICE_LOST = -12    /* the device faulted (a kernel's bad access, ...) and its
+                                     OpenCL context is lost: a clsa_create context makes a new
+                                     one itself, a clsa_create_with_queue one must be made
+                                     again by the application (docs/RELIABILITY.md) */
 } clsa_status;
 
 /* Where the work runs. AUTO: device, except inputs below the measured
@@ -282,6 +286,19 @@ typedef enum clsa_sa_route {
                                   n >= 2^32 on the device) */
 } clsa_sa_route;
 
+/* Why the plan takes its route (clsa_sa_plan_info.why). */
+typedef enum clsa_sa_plan_why {
+    CLSA_WHY_HOST = 0,         /* host route: the backend, the host threshold or no device */
+    CLSA_WHY_FITS = 1,         /* in memory: the working set fits the budget and every
+                                  buffer the largest allocation */
+    CLSA_WHY_PAST_2_32 = 2,    /* out of core: n >= 2^32 */
+    CLSA_WHY_FORCED = 3,       /* out of core: CLSA_TUNE ooc=1 */
+    CLSA_WHY_MAX_ALLOC = 4,    /* out of core: an n-entry array of the in-memory route
+                                  would pass CL_DEVICE_MAX_MEM_ALLOC_SIZE (or CLSA_TUNE
+                                  max_alloc) */
+    CLSA_WHY_BUDGET = 5        /* out of core: the in-memory need passes the budget */
+} clsa_sa_plan_why;
+
 typedef struct clsa_sa_plan_info {
     int route;                 /* a clsa_sa_route */
     int index64_host;          /* out of core: 1 when its host arrays are 64-bit
@@ -299,6 +316,10 @@ typedef struct clsa_sa_plan_info {
                                   text and SA (estimate; out of core: ISA, any host SA
                                   copy and one chunk's staging; a group larger than a
                                   chunk, as in periodic texts, adds staging for it) */
+    int why;                   /* a clsa_sa_plan_why: why this route */
+    uint64_t max_alloc_bytes;  /* the largest allocation planned with (the device's
+                                  CL_DEVICE_MAX_MEM_ALLOC_SIZE or CLSA_TUNE max_alloc);
+                                  0 without a device */
 } clsa_sa_plan_info;
 
 /* Fills *out with the plan for a suffix array of n symbols of sym_bytes

@@ -21,6 +21,9 @@
 static unsigned long calls, armed;
 static const char *failed_name;
 static int failed_code;
+/* fi_device_fault: the armed call fails with fault_first, then every call
+ * with fault_after while poisoned (until a new context). */
+static int fault_first, fault_after, poisoned;
 static long live[FI_KIND_COUNT];
 static int tracing = -1;
 
@@ -38,6 +41,7 @@ void fi_reset(void)
 {
     calls = 0;
     armed = 0;
+    fault_first = fault_after = poisoned = 0;
     failed_name = NULL;
     failed_code = 0;
     for (unsigned i = 0; i < nnames; i++) name_count[i] = 0;
@@ -77,6 +81,21 @@ void fi_arm(unsigned long n)
     armed = n ? calls + n : 0;
     failed_name = NULL;
     failed_code = 0;
+    fault_first = fault_after = poisoned = 0;
+}
+
+void fi_device_fault(unsigned long n, int first, int after)
+{
+    fi_arm(n);
+    fault_first = first;
+    fault_after = after;
+}
+
+/* Calls about platforms and devices, which a lost context leaves working. */
+static int device_level(const char *name)
+{
+    return !strcmp(name, "clGetPlatformIDs") || !strcmp(name, "clGetPlatformInfo") ||
+           !strcmp(name, "clGetDeviceIDs") || !strcmp(name, "clGetDeviceInfo");
 }
 
 unsigned long fi_calls(void) { return calls; }
@@ -142,12 +161,18 @@ static __attribute__((noinline)) cl_int hit(const char *name, cl_int code)
         log_names[calls - 1] = name;
         record_frames(log_frames + (calls - 1) * FI_MAX_DEPTH);
     }
+    if (poisoned && !strcmp(name, "clCreateContext")) poisoned = 0; /* a new context */
+    if (poisoned && !device_level(name)) {
+        if (tracing) fprintf(stderr, "fi: #%lu %s  <-- lost context\n", calls, name);
+        return fault_after;
+    }
     int fail = armed && calls == armed;
     if (tracing) fprintf(stderr, "fi: #%lu %s%s\n", calls, name, fail ? "  <-- FAIL" : "");
     if (!fail) return CL_SUCCESS;
     failed_name = name;
-    failed_code = code;
-    return code;
+    failed_code = fault_first ? fault_first : code;
+    poisoned = fault_first != 0;
+    return failed_code;
 }
 
 /* Release/retain: counted in the balance, never failed. */

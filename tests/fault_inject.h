@@ -35,6 +35,12 @@ typedef enum fi_kind {
 void fi_reset(void);
 /* Arms a fault at the n-th failable call from now (1-based); 0 disarms. */
 void fi_arm(unsigned long n);
+/* A device fault as NVIDIA's driver shows one: the n-th failable call from
+ * now fails with `first` (-9999: an illegal address), and from then on
+ * every failable call but the platform and device queries fails with
+ * `after` (CL_OUT_OF_RESOURCES) until a clCreateContext: the context is
+ * lost.  fi_arm and fi_reset end it. */
+void fi_device_fault(unsigned long n, int first, int after);
 /* Failable calls seen since the last fi_reset. */
 unsigned long fi_calls(void);
 /* Name of the call that was made to fail, or NULL if the armed one was not

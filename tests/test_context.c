@@ -51,34 +51,9 @@ static void listing(void **state)
 static void adopt_queue(void **state)
 {
     (void)state;
-    clsa_context *probe = tu_context();
-    clsa_device_info me;
-    TU_OK(probe, clsa_get_device_info(probe, &me));
-    clsa_destroy(probe);
-
-    cl_platform_id plats[16];
-    cl_uint np = 0;
-    assert_int_equal(clGetPlatformIDs(16, plats, &np), CL_SUCCESS);
-    cl_device_id dev = NULL;
-    for (cl_uint p = 0; p < np && !dev; p++) {
-        cl_device_id ds[16];
-        cl_uint nd = 0;
-        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, ds, &nd) != CL_SUCCESS) continue;
-        for (cl_uint d = 0; d < nd && !dev; d++) {
-            char name[128] = "";
-            clGetDeviceInfo(ds[d], CL_DEVICE_NAME, sizeof name, name, NULL);
-            if (!strcmp(name, me.name)) dev = ds[d];
-        }
-    }
-    assert_non_null(dev);
+    cl_context clctx;
+    cl_command_queue q = tu_app_queue(&clctx);
     cl_int err;
-    cl_context clctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    assert_int_equal(err, CL_SUCCESS);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    cl_command_queue q = clCreateCommandQueue(clctx, dev, 0, &err);
-#pragma GCC diagnostic pop
-    assert_int_equal(err, CL_SUCCESS);
     clsa_context *ctx = NULL;
     /* no kept device memory (buffer_pool.c): its regions would shape the
      * two calls' peaks below apart, which compare the plans */

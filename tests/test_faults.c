@@ -10,9 +10,11 @@
  * LeakSanitizer covers host memory in the sanitizer job (tests/ci_sanitize.sh).
  *
  * Linked with -Wl,--wrap=<every OpenCL entry point> (tests/CMakeLists.txt). */
+/* runtime.h first: its OpenCL names (the library's, wrapped) are also the
+ * ones testutil.h's helpers call, so every object is counted both ways */
+#include "runtime.h"
 #include "testutil.h"
 #include "fault_inject.h"
-#include "runtime.h"
 #include "gen.h"
 
 #include <divsufsort.h>
@@ -494,6 +496,93 @@ static void every_call_fails_cleanly(void **state)
     assert_true(warm.runs > 0 && cold.runs > 0);
 }
 
+/* The first wait (clFinish, clWaitForEvents, a blocking read) after the
+ * first launch of the run just counted; 0 if none. */
+static unsigned long first_wait_after_launch(void)
+{
+    int launched = 0;
+    for (unsigned long i = 1; i <= fi_calls(); i++) {
+        const char *c = fi_name_at(i);
+        if (!c) break;
+        if (!strcmp(c, "clEnqueueNDRangeKernel")) launched = 1;
+        else if (launched && (!strcmp(c, "clFinish") || !strcmp(c, "clWaitForEvents") ||
+                              !strcmp(c, "clEnqueueReadBuffer")))
+            return i;
+    }
+    return 0;
+}
+
+/* A suffix array whose first wait after a launch reports a device fault
+ * as NVIDIA's driver does (-9999, then CL_OUT_OF_RESOURCES from every call
+ * on the context): CLSA_ERR_DEVICE_LOST naming a kernel. */
+static void fault_in_sa(clsa_context *ctx)
+{
+    int32_t sa[TEXT_N];
+    TU_OK(ctx, clsa_sa32(ctx, text, sa, TEXT_N)); /* programs built, buffers pooled */
+    fi_reset();
+    TU_OK(ctx, clsa_sa32(ctx, text, sa, TEXT_N)); /* counted */
+    unsigned long at = first_wait_after_launch();
+    assert_true(at > 0);
+    fi_reset();
+    fi_device_fault(at, -9999, CL_OUT_OF_RESOURCES);
+    clsa_status st = clsa_sa32(ctx, text, sa, TEXT_N);
+    const char *msg = clsa_last_error(ctx);
+    fprintf(stderr, "device fault at #%lu %s: %s: %s\n", at, fi_name_at(at),
+            clsa_status_string(st), msg);
+    assert_int_equal(st, CLSA_ERR_DEVICE_LOST);
+    assert_non_null(strstr(msg, "(-9999)"));
+    const char *k = strstr(msg, "the last launched: ");
+    assert_true(k && strncmp(k + 19, "none", 4) != 0);
+}
+
+/* clsa_create's context makes a new OpenCL context after the fault: the
+ * next calls are right; no OpenCL object of the lost one outlives it. */
+static void device_fault_recovers(void **state)
+{
+    (void)state;
+    clsa_context *ctx = tu_context();
+    fault_in_sa(ctx);
+    assert_non_null(strstr(clsa_last_error(ctx), "clsa made a new one"));
+    fi_reset(); /* stops counting nothing: the poison ended with the new context */
+    int32_t sa[TEXT_N];
+    TU_OK(ctx, clsa_sa32(ctx, text, sa, TEXT_N));
+    assert_memory_equal(sa, ref32, sizeof sa);
+    if (clsa_bwt) {
+        uint8_t bwt[TEXT_N];
+        int64_t primary = -1;
+        TU_OK(ctx, clsa_bwt(ctx, text, bwt, TEXT_N, &primary));
+        assert_memory_equal(bwt, ref_bwt, TEXT_N);
+        assert_int_equal(primary, ref_primary);
+    }
+    clsa_destroy(ctx);
+    balances_zero("after a device fault, recovery and clsa_destroy");
+}
+
+/* An adopted queue's context cannot be made again by clsa: the fault and
+ * every later call say the application must make it again. */
+static void device_fault_adopted(void **state)
+{
+    (void)state;
+    cl_context clctx;
+    cl_command_queue q = tu_app_queue(&clctx);
+    clsa_context *ctx = NULL;
+    assert_int_equal(clsa_create_with_queue(q, NULL, &ctx), CLSA_OK);
+    fault_in_sa(ctx);
+    assert_non_null(strstr(clsa_last_error(ctx), "make the application's OpenCL context"));
+    int32_t sa[TEXT_N];
+    assert_int_equal(clsa_sa32(ctx, text, sa, TEXT_N), CLSA_ERR_DEVICE_LOST);
+    clsa_device_info info;
+    TU_OK(ctx, clsa_get_device_info(ctx, &info));
+    clsa_destroy(ctx);
+    fi_arm(0);
+    clReleaseCommandQueue(q);
+    clReleaseContext(clctx);
+    /* Oclgrind: destroying an adopted queue's context keeps one simulator
+     * context for good (host/runtime/oclgrind.c, 2.) */
+    if (!strcmp(info.platform, "Oclgrind") && fi_live(FI_CONTEXT) == 1) return;
+    balances_zero("after a device fault on an adopted queue and clsa_destroy");
+}
+
 int main(void)
 {
     make_text();
@@ -502,6 +591,8 @@ int main(void)
             clsa_fm_set_create ? ", LCS of k strings, FM-index of a set" : "");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_call_fails_cleanly),
+        cmocka_unit_test(device_fault_recovers),
+        cmocka_unit_test(device_fault_adopted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -129,4 +129,46 @@ static inline void *tu_malloc(size_t n)
                      clsa_status_string(tu_st_), clsa_last_error(ctx));           \
     } while (0)
 
+/* The cl_device_id of the device under test (the one tu_context opens),
+ * found by name, for tests that make their own OpenCL context and queue. */
+static inline cl_device_id tu_device_id(void)
+{
+    clsa_context *probe = tu_context();
+    clsa_device_info me;
+    TU_OK(probe, clsa_get_device_info(probe, &me));
+    clsa_destroy(probe);
+    cl_platform_id plats[16];
+    cl_uint np = 0;
+    assert_int_equal(clGetPlatformIDs(16, plats, &np), CL_SUCCESS);
+    cl_device_id dev = NULL;
+    for (cl_uint p = 0; p < np && !dev; p++) {
+        cl_device_id ds[16];
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, ds, &nd) != CL_SUCCESS) continue;
+        for (cl_uint d = 0; d < nd && !dev; d++) {
+            char name[128] = "";
+            clGetDeviceInfo(ds[d], CL_DEVICE_NAME, sizeof name, name, NULL);
+            if (!strcmp(name, me.name)) dev = ds[d];
+        }
+    }
+    assert_non_null(dev);
+    return dev;
+}
+
+/* An application's own OpenCL context (*cl) and in-order queue on the
+ * device under test. */
+static inline cl_command_queue tu_app_queue(cl_context *cl)
+{
+    cl_device_id dev = tu_device_id();
+    cl_int err;
+    *cl = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    cl_command_queue q = clCreateCommandQueue(*cl, dev, 0, &err);
+#pragma GCC diagnostic pop
+    assert_int_equal(err, CL_SUCCESS);
+    return q;
+}
+
 #endif

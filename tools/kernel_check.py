@@ -20,7 +20,13 @@ options) pair found in a clsa program cache (the test suite's) for spir64,
 so options the host code produces that the list below lacks are checked too.
 --doc rewrites the generated part of docs/KERNELS.md.
 
-Usage: tools/kernel_check.sh [--doc] [--cache DIR] [-j N]
+Before compiling, a lint (alone: --lint, no compilers needed; ctest
+kernel_lint) fails on what broke buffers past 2^31 bytes: a signed 32-bit
+int holding a global id or size in a kernel, a kernel argument named as an
+offset, a byte count or n that is not 64-bit, and clEnqueueFillBuffer
+anywhere in the C sources (NVIDIA's faults once a fill passes 2^31 bytes).
+
+Usage: tools/kernel_check.sh [--doc] [--lint] [--cache DIR] [-j N]
 """
 import argparse
 import concurrent.futures as cf
@@ -97,6 +103,71 @@ def variants():
                       "-DKEY_BYTES=%d -DVAL_BYTES=%d -DKEY_FLOAT=%d -DSEG_CSR=%d %s"
                       % (kb, vb, flt, csr, SEG)))
     return v
+
+
+# Signed 32-bit holders of a global id/size ("int i = get_global_id(0)",
+# "(int)get_global_id"): they wrap at 2^31 work-items.
+INT_GID = re.compile(r"(\bint\s+\w+\s*=\s*(\(\s*\w+\s*\))?\s*|\(\s*int\s*\)\s*)"
+                     r"get_global_(id|size|offset)\b")
+KERNEL = re.compile(r"__kernel\s+void\s+(\w+)\s*\(([^)]*)\)")
+# Kernel arguments that hold positions or sizes of whole buffers: 64-bit.
+WIDE_NAME = re.compile(r"^(n|\w*off(set)?|\w*bytes)$")
+WIDE_TYPES = {"ulong", "long", "size_t", "idx_t"}
+FILL = re.compile(r"\bclEnqueueFillBuffer\s*\(")
+# The loader and the tests' fault injector wrap the entry point; no call.
+FILL_OK = {"host/runtime/cl_loader.c", "host/runtime/cl_loader.h", "tests/fault_inject.c"}
+
+
+def strip_comments(s):
+    s = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), s, flags=re.S)
+    return re.sub(r"//[^\n]*", "", s)
+
+
+def lint_kernels():
+    bad = []
+    for dirpath, _, names in os.walk(KDIR):
+        for f in sorted(n for n in names if n.endswith(".cl")):
+            path = os.path.join(dirpath, f)
+            rel = os.path.relpath(path, ROOT)
+            src = strip_comments(open(path).read())
+            for i, line in enumerate(src.split("\n"), 1):
+                if INT_GID.search(line):
+                    bad.append("%s:%d: a global id or size in a signed 32-bit int" % (rel, i))
+            for m in KERNEL.finditer(src):
+                line = src.count("\n", 0, m.start()) + 1
+                for arg in m.group(2).split(","):
+                    words = arg.replace("*", " * ").split()
+                    if len(words) < 2 or "*" in words or words[-1] == "void":
+                        continue
+                    if WIDE_NAME.match(words[-1]) and not WIDE_TYPES & set(words[:-1]):
+                        bad.append("%s:%d: kernel %s: argument '%s' is a position or size: "
+                                   "make it 64-bit" % (rel, line, m.group(1), " ".join(words)))
+    return bad
+
+
+def lint_host():
+    bad = []
+    for top in ("host", "tools", "tests", "python", "samples"):
+        for dirpath, _, names in os.walk(os.path.join(ROOT, top)):
+            for f in sorted(n for n in names if n.endswith((".c", ".h", ".cu"))):
+                path = os.path.join(dirpath, f)
+                rel = os.path.relpath(path, ROOT)
+                if rel in FILL_OK:
+                    continue
+                src = strip_comments(open(path, errors="replace").read())
+                for i, line in enumerate(src.split("\n"), 1):
+                    if FILL.search(line):
+                        bad.append("%s:%d: clEnqueueFillBuffer (faults on NVIDIA past 2^31 "
+                                   "bytes): use clsa__fill_zero or a write" % (rel, i))
+    return bad
+
+
+def lint():
+    bad = lint_kernels() + lint_host()
+    for b in bad:
+        print("LINT " + b, file=sys.stderr)
+    print("kernel_check: lint: %d problem(s)" % len(bad))
+    return len(bad)
 
 
 def options(idx64, extra):
@@ -325,7 +396,11 @@ def main():
     ap.add_argument("--cache", help="also compile the variants found in this program cache")
     ap.add_argument("-j", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--keep", action="store_true", help="keep the outputs (printed path)")
+    ap.add_argument("--lint", action="store_true", help="only the lint (no compilers)")
     a = ap.parse_args()
+    bad = lint()
+    if bad or a.lint:
+        return 1 if bad else 0
     missing = [t for t in (AMD_CC, SPIR_CC, SPIRV, SPIRV_VAL) if not shutil.which(t)]
     if missing or not os.path.isdir(ROCM_BC):
         sys.exit("kernel_check: missing %s (tools/setup.sh installs them)"

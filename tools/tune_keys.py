@@ -10,7 +10,7 @@ KEYS = ROOT / "host/runtime/tuning_keys.c"
 ROWS = ROOT / "host/runtime/tuning.c"
 PAGE = ROOT / "docs/TUNING.md"
 
-ROW = re.compile(r'^\s*(NUM|FLAG|POW2)\("(\w+)", (\w+), (.*), "([^"]*)"\),?$')
+ROW = re.compile(r'^\s*(NUM|FLAG|POW2|CAP)\("(\w+)", (\w+), (.*), "([^"]*)"\),?$')
 PATH = re.compile(r'\{"(\w+)", (CLSA_SA_\w+)\}')
 DEFAULT = re.compile(r'^\s*\{(\w+), "(\w+)", ([^,]+), "([^"]*)"\},$')
 
@@ -24,8 +24,9 @@ def key_rows(text):
             continue
         kind, key, field, rest, meaning = m.groups()
         args = [a.strip() for a in rest.split(",")] if rest else []
-        zero = args[0] == "1" if args else False
+        zero = args[0] == "1" if args and kind != "CAP" else False
         rng = "0 or 1" if kind == "FLAG" else "power of two" if kind == "POW2" else \
+            f"{args[0]}..the device's" if kind == "CAP" else \
             "any" if args[1:] == ["0", "UINT64_MAX"] else f"{args[1]}..{args[2]}"
         out.append((key, field, kind.lower(), zero, rng, meaning))
     m = re.search(r'\{"sa_path".*?\n\s*"([^"]*)"\}', text, re.S)

@@ -166,6 +166,27 @@ done:
     return st;
 }
 
+/* Past the largest allocation: the suffix array by its own route, the
+ * gather on the host. */
+static clsa_status bwt_past_alloc(clsa_context *ctx, const uint8_t *text, const void *sa,
+                                  uint8_t *bwt, int64_t n, int index64, int64_t *primary)
+{
+    void *tmp = NULL;
+    clsa_status st = sa ? CLSA_OK : clsa__index_sa(ctx, text, n, index64, &tmp);
+    if (st == CLSA_OK && bwt_from_sa_host(text, sa ? sa : tmp, bwt, n, index64, primary))
+        st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: the suffix array has no entry 0");
+    free(tmp);
+    return st;
+}
+
+clsa_status clsa__index_sa(clsa_context *ctx, const uint8_t *text, int64_t n, int index64,
+                           void **sa)
+{
+    *sa = malloc((size_t)n * (index64 ? 8 : 4));
+    if (!*sa) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "suffix array: out of host memory");
+    return clsa__sa_pick_run(ctx, text, 1, *sa, n, index64);
+}
+
 static clsa_status bwt_any(clsa_context *ctx, const uint8_t *text, const void *sa, uint8_t *bwt,
                            int64_t n, int index64, int64_t *primary)
 {
@@ -174,7 +195,9 @@ static clsa_status bwt_any(clsa_context *ctx, const uint8_t *text, const void *s
     clsa_status st = clsa__index_args(ctx, "BWT", n, index64, text && bwt);
     int device;
     if (st || n == 0 || (st = clsa__index_begin(ctx, n, &device))) return st;
-    if (device) st = bwt_on_device(ctx, text, sa, bwt, n, index64, primary);
+    if (device && clsa__index_past_alloc(ctx, n, index64))
+        st = bwt_past_alloc(ctx, text, sa, bwt, n, index64, primary);
+    else if (device) st = bwt_on_device(ctx, text, sa, bwt, n, index64, primary);
     else if (!sa) st = clsa__bwt_host(ctx, text, bwt, n, primary);
     else if (bwt_from_sa_host(text, sa, bwt, n, index64, primary))
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: the suffix array has no entry 0");

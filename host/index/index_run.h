@@ -53,6 +53,21 @@ static inline clsa_status clsa__index_begin_mem(clsa_context *ctx)
     return CLSA_OK;
 }
 
+/* Whether a host-pointer index call's n-entry device arrays (SA, ISA,
+ * LCP) would pass the device's largest allocation (or CLSA_TUNE max_alloc):
+ * it then takes the suffix array's own route (out of core on the device,
+ * in chunks within the largest allocation) into a host array and finishes
+ * on the host (clsa__index_sa). */
+static inline int clsa__index_past_alloc(const clsa_context *ctx, int64_t n, int index64)
+{
+    return (uint64_t)n * (index64 ? 8u : 4u) > ctx->tune.max_alloc;
+}
+
+/* *sa: a new host array (free()) with the suffix array of text, by the
+ * route clsa_sa32/64 takes (ctx locked). */
+clsa_status clsa__index_sa(clsa_context *ctx, const uint8_t *text, int64_t n, int index64,
+                           void **sa);
+
 static inline clsa_status clsa__index_end(clsa_context *ctx, clsa_status st)
 {
     clsa__unlock(ctx);

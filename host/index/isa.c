@@ -87,6 +87,18 @@ static clsa_status isa_on_host(clsa_context *ctx, const uint8_t *text, const voi
     return st;
 }
 
+/* Past the largest allocation: the suffix array by its own route, the
+ * inversion on the host. */
+static clsa_status isa_past_alloc(clsa_context *ctx, const uint8_t *text, const void *sa,
+                                  void *isa, int64_t n, int index64)
+{
+    void *tmp = NULL;
+    clsa_status st = sa ? CLSA_OK : clsa__index_sa(ctx, text, n, index64, &tmp);
+    if (st == CLSA_OK) isa_host(sa ? sa : tmp, isa, n, index64);
+    free(tmp);
+    return st;
+}
+
 static clsa_status isa_any(clsa_context *ctx, const uint8_t *text, const void *sa, void *isa,
                            int64_t n, int index64)
 {
@@ -94,8 +106,11 @@ static clsa_status isa_any(clsa_context *ctx, const uint8_t *text, const void *s
                                       (text || sa) && isa);
     int device;
     if (st || n == 0 || (st = clsa__index_begin(ctx, n, &device))) return st;
-    st = device ? isa_on_device(ctx, text, sa, isa, n, index64)
-                : isa_on_host(ctx, text, sa, isa, n, index64);
+    if (device && clsa__index_past_alloc(ctx, n, index64))
+        st = isa_past_alloc(ctx, text, sa, isa, n, index64);
+    else
+        st = device ? isa_on_device(ctx, text, sa, isa, n, index64)
+                    : isa_on_host(ctx, text, sa, isa, n, index64);
     return clsa__index_end(ctx, st);
 }
 

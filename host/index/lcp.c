@@ -257,14 +257,31 @@ static clsa_status lcp_on_host(clsa_context *ctx, const uint8_t *text, const voi
     return st;
 }
 
+/* Past the largest allocation: the suffix array by its own route, Kasai
+ * on the host. */
+static clsa_status lcp_past_alloc(clsa_context *ctx, const uint8_t *text, const void *sa,
+                                  void *lcp, int64_t n, int index64)
+{
+    void *tmp = NULL;
+    clsa__progress_slice(ctx, 0.0, 0.6);
+    clsa_status st = sa ? CLSA_OK : clsa__index_sa(ctx, text, n, index64, &tmp);
+    clsa__progress_slice(ctx, 0.0, 1.0);
+    if (st == CLSA_OK) st = clsa__lcp_host(ctx, text, sa ? sa : tmp, lcp, n, index64);
+    free(tmp);
+    return st;
+}
+
 static clsa_status lcp_any(clsa_context *ctx, const uint8_t *text, const void *sa, void *lcp,
                            int64_t n, int index64, int need_sa)
 {
     clsa_status st = clsa__index_args(ctx, "LCP", n, index64, text && lcp && (sa || !need_sa));
     int device;
     if (st || n == 0 || (st = clsa__index_begin(ctx, n, &device))) return st;
-    st = device ? lcp_on_device(ctx, text, sa, lcp, n, index64)
-                : lcp_on_host(ctx, text, sa, lcp, n, index64);
+    if (device && clsa__index_past_alloc(ctx, n, index64))
+        st = lcp_past_alloc(ctx, text, sa, lcp, n, index64);
+    else
+        st = device ? lcp_on_device(ctx, text, sa, lcp, n, index64)
+                    : lcp_on_host(ctx, text, sa, lcp, n, index64);
     return clsa__call_end(ctx, st);
 }
 

@@ -302,9 +302,11 @@ clsa_status clsa__radix_sort_unchecked(clsa_context *ctx, cl_mem keys, cl_mem va
     clsa_status st = CLSA_OK;
     CLSA_TRY(choose_shape(&r));
     /* narrower digits (more passes) where small tiles would make the table
-     * larger than the caller's memory budget allows */
-    while (max_table_bytes && r.bits > 4 && ((size_t)4 << r.bits) * r.nb > max_table_bytes)
-        r.bits--;
+     * larger than the caller's memory budget or the largest allocation allow */
+    size_t table_cap = max_table_bytes && max_table_bytes < ctx->tune.max_alloc
+                           ? max_table_bytes
+                           : (size_t)ctx->tune.max_alloc;
+    while (r.bits > 4 && ((size_t)4 << r.bits) * r.nb > table_cap) r.bits--;
     unsigned width = end_bit - begin_bit < r.bits ? end_bit - begin_bit : r.bits;
     if (r.onesweep) {
         CLSA_TRY(clsa__radix_onesweep_alloc(&r, begin_bit, end_bit, max_table_bytes));

@@ -239,10 +239,11 @@ clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *s
         return st;
     if ((st = clsa__copy_threads(ctx, dst, off, (void *)(uintptr_t)src, bytes, 1, &split)) || split)
         return st;
-    for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {
+    size_t chunk = CLSA_CHUNK_OF(ctx);
+    for (size_t done = 0; done < bytes && st == CLSA_OK; done += chunk) {
         cl_event ev = NULL;
         cl_int err = clEnqueueWriteBuffer(ctx->queue, dst, CL_TRUE, off + done,
-                                          clsa__piece(done, bytes), (const char *)src + done, 0,
+                                          clsa__piece(done, bytes, chunk), (const char *)src + done, 0,
                                           NULL, ctx->profiling ? &ev : NULL);
         st = timed(ctx, err, ev, "clEnqueueWriteBuffer");
     }
@@ -266,10 +267,11 @@ clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, siz
                                              : CLSA_OK;
     if (!st && !split) st = clsa__copy_threads(ctx, src, off, dst, bytes, 0, &split);
     if (st || split) return st;
-    for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {
+    size_t chunk = CLSA_CHUNK_OF(ctx);
+    for (size_t done = 0; done < bytes && st == CLSA_OK; done += chunk) {
         cl_event ev = NULL;
         cl_int err = clEnqueueReadBuffer(ctx->queue, src, CL_TRUE, off + done,
-                                         clsa__piece(done, bytes), (char *)dst + done, 0, NULL,
+                                         clsa__piece(done, bytes, chunk), (char *)dst + done, 0, NULL,
                                          ctx->profiling ? &ev : NULL);
         st = timed(ctx, err, ev, "clEnqueueReadBuffer");
     }
@@ -308,10 +310,11 @@ clsa_status clsa__copy(clsa_context *ctx, cl_mem src, size_t src_off, cl_mem dst
     if (ctx->oclgrind)
         return clsa__cl(ctx, clsa__oclgrind_copy(ctx, src, src_off, dst, dst_off, bytes),
                         "clEnqueueCopyBuffer", NULL);
-    for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK)
+    size_t chunk = CLSA_CHUNK_OF(ctx);
+    for (size_t done = 0; done < bytes && st == CLSA_OK; done += chunk)
         st = clsa__cl(ctx,
                       clEnqueueCopyBuffer(ctx->queue, src, dst, src_off + done, dst_off + done,
-                                          clsa__piece(done, bytes), 0, NULL, NULL),
+                                          clsa__piece(done, bytes, chunk), 0, NULL, NULL),
                       "clEnqueueCopyBuffer", NULL);
     return st;
 }
@@ -325,8 +328,9 @@ clsa_status clsa__fill_zero(clsa_context *ctx, cl_mem dst, size_t off, size_t by
     cl_kernel k;
     clsa_status st = clsa__kernel(ctx, "buffer", 0, NULL, name, &k);
     int phase = ctx->phase;
-    for (size_t done = 0; done < bytes && st == CLSA_OK; done += CLSA_CHUNK) {
-        cl_ulong first = (off + done) / unit, count = clsa__piece(done, bytes) / unit;
+    size_t chunk = CLSA_CHUNK_OF(ctx);
+    for (size_t done = 0; done < bytes && st == CLSA_OK; done += chunk) {
+        cl_ulong first = (off + done) / unit, count = clsa__piece(done, bytes, chunk) / unit;
         if ((st = CLSA_ARG(ctx, k, name, 0, dst)) || (st = CLSA_ARG(ctx, k, name, 1, first)) ||
             (st = CLSA_ARG(ctx, k, name, 2, count)))
             break;

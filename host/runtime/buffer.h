@@ -48,9 +48,12 @@ clsa_status clsa__reserve_check(clsa_context *ctx, uint64_t bytes, const char *w
  * 1 GiB: one command over more than 4 GiB left NVIDIA's OpenCL context
  * unusable (CL_OUT_OF_RESOURCES on every later call) on the H200. */
 #define CLSA_CHUNK ((size_t)1 << 30)
-static inline size_t clsa__piece(size_t done, size_t bytes)
+/* ctx's piece size: CLSA_CHUNK, or CLSA_TUNE chunk=BYTES (whole entries of
+ * 8 bytes), which splits small buffers' copies and fills at offsets as large ones are. */
+#define CLSA_CHUNK_OF(ctx) ((ctx)->tune.chunk ? (ctx)->tune.chunk / 8 * 8 : CLSA_CHUNK)
+static inline size_t clsa__piece(size_t done, size_t bytes, size_t chunk)
 {
-    return bytes - done < CLSA_CHUNK ? bytes - done : CLSA_CHUNK;
+    return bytes - done < chunk ? bytes - done : chunk;
 }
 clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *src, size_t bytes);
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes);

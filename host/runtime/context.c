@@ -309,7 +309,7 @@ static int env_mem_limit(uint64_t *v, char *err, size_t cap)
     return -1;
 }
 
-static void release_kernels(clsa_context *ctx);
+static void release_cl(clsa_context *ctx);
 
 static clsa_context *new_context(const clsa_options *opt)
 {
@@ -534,18 +534,7 @@ void clsa_destroy(clsa_context *ctx)
     clsa__free(ctx, &ctx->scan_state);
     clsa__pool_drain(ctx, 2);
     clsa__host_free_all(ctx);
-    release_kernels(ctx);
-    clsa__copy_queues_release(ctx);
-    clsa__stage_release(ctx);
-    for (int i = 0; i < ctx->nprograms; i++)
-    {
-        if (ctx->programs[i].program) clReleaseProgram(ctx->programs[i].program);
-        free(ctx->programs[i].pending_save);
-        free(ctx->programs[i].cached_from);
-    }
-    if (ctx->oclgrind) clsa__oclgrind_released_here(ctx);
-    if (ctx->queue) clReleaseCommandQueue(ctx->queue);
-    if (ctx->cl) clReleaseContext(ctx->cl);
+    release_cl(ctx);
     clsa__unlock(ctx);
     free(ctx->pending);
     pthread_mutex_destroy(&ctx->lock);
@@ -626,12 +615,21 @@ clsa_status clsa__need_device(clsa_context *ctx)
                               ? "this operation needs an OpenCL device, but the context was "
                                 "created with the host backend"
                               : "this operation needs an OpenCL device, and none was found");
+    if (ctx->lost)
+        return clsa__fail(ctx, CLSA_ERR_DEVICE_LOST,
+                          "the device faulted in an earlier call and this context's OpenCL "
+                          "context is lost: %s",
+                          ctx->made_cl ? "free the clsa_host_alloc arrays or make a new clsa "
+                                         "context"
+                                       : "make the application's OpenCL context, queue and "
+                                         "clsa context again");
     return CLSA_OK;
 }
 
 int clsa__use_device(clsa_context *ctx, uint64_t n)
 {
     if (!ctx || !ctx->has_device || ctx->backend == CLSA_BACKEND_HOST) return 0;
+    if (ctx->lost) return ctx->backend == CLSA_BACKEND_DEVICE; /* then need_device says why */
     if (ctx->backend == CLSA_BACKEND_DEVICE) return 1;
     return n >= ctx->tune.host_threshold;
 }
@@ -651,12 +649,61 @@ static void release_kernels(clsa_context *ctx)
     ctx->nkernels = 0;
 }
 
+static void release_programs(clsa_context *ctx)
+{
+    for (int i = 0; i < ctx->nprograms; i++) {
+        if (ctx->programs[i].program) clReleaseProgram(ctx->programs[i].program);
+        free(ctx->programs[i].pending_save);
+        free(ctx->programs[i].cached_from);
+    }
+    memset(ctx->programs, 0, sizeof ctx->programs);
+    ctx->nprograms = 0;
+}
+
+/* The OpenCL objects of the context: kernels, programs, queues, context. */
+static void release_cl(clsa_context *ctx)
+{
+    release_kernels(ctx);
+    clsa__copy_queues_release(ctx);
+    clsa__stage_release(ctx);
+    release_programs(ctx);
+    if (ctx->oclgrind) clsa__oclgrind_released_here(ctx);
+    if (ctx->queue) clReleaseCommandQueue(ctx->queue);
+    if (ctx->cl) clReleaseContext(ctx->cl);
+    ctx->queue = NULL;
+    ctx->cl = NULL;
+}
+
+/* A new OpenCL context and queue on the same device after a fault, with
+ * everything of the lost one released (programs come back from the cache
+ * when next used).  Only where clsa made the context, and not while
+ * clsa_host_alloc arrays live in the old one: the context stays lost. */
+static void recover(clsa_context *ctx)
+{
+    if (!ctx->made_cl || ctx->npinned || !ctx->cl) return; /* !cl: clsa_destroy */
+    clsa__pool_drain(ctx, 2);
+    release_cl(ctx);
+    cl_int e;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)ctx->platform,
+                                     0};
+    ctx->cl = clCreateContext(props, 1, &ctx->device, NULL, NULL, &e);
+    if (e == CL_SUCCESS) ctx->queue = make_queue(ctx, &e);
+    ctx->lost = e != CL_SUCCESS;
+    size_t l = strlen(ctx->message);
+    if (ctx->lost)
+        snprintf(ctx->message + l, sizeof ctx->message - l,
+                 "; a new OpenCL context failed too: %s (%d)", clsa__cl_error_name(e), (int)e);
+    else
+        snprintf(ctx->message + l, sizeof ctx->message - l, "; clsa made a new one");
+}
+
 void clsa__unlock(clsa_context *ctx)
 {
     if (!ctx) return;
     clsa__profile_drain(ctx);
     clsa__free(ctx, &ctx->scan_state); /* scan.c: its state lives for one call */
     ctx->calls++;
+    if (ctx->lost) recover(ctx);
     clsa__pool_drain(ctx, ctx->pool_suspect);
     if (ctx->pool_suspect) ctx->high_water = ctx->stats.current_device_bytes;
     ctx->pool_suspect = 0;

@@ -137,6 +137,11 @@ struct clsa_context {
     cl_mem scan_state;
     size_t scan_cap, scan_tiles, scan_dirty;
     unsigned scan_epoch;
+    /* A device fault (status.c): the context is lost; the call's end makes
+     * a new one where clsa made it (context.c).  last_kernel: the name of
+     * the last launch, for the fault's message. */
+    int lost;
+    char last_kernel[CLSA_KERNEL_NAME_CAP];
 };
 
 /* ---- context helpers (context.c) ----------------------------------------- */

@@ -13,7 +13,7 @@
 typedef struct copy_part {
     cl_command_queue q;
     cl_mem buf;
-    size_t off, bytes;
+    size_t off, bytes, chunk;
     char *host;
     int write;
     cl_int err;
@@ -23,8 +23,8 @@ static void *copy_run(void *arg)
 {
     copy_part *p = arg;
     p->err = CL_SUCCESS;
-    for (size_t done = 0; done < p->bytes && p->err == CL_SUCCESS; done += CLSA_CHUNK) {
-        size_t b = clsa__piece(done, p->bytes);
+    for (size_t done = 0; done < p->bytes && p->err == CL_SUCCESS; done += p->chunk) {
+        size_t b = clsa__piece(done, p->bytes, p->chunk);
         p->err = p->write ? clEnqueueWriteBuffer(p->q, p->buf, CL_TRUE, p->off + done, b,
                                                  p->host + done, 0, NULL, NULL)
                           : clEnqueueReadBuffer(p->q, p->buf, CL_TRUE, p->off + done, b,
@@ -60,7 +60,7 @@ clsa_status clsa__copy_threads(clsa_context *ctx, cl_mem buf, size_t off, void *
         size_t from = (size_t)i * each < bytes ? (size_t)i * each : bytes;
         size_t to = from + each < bytes ? from + each : bytes;
         part[i] = (copy_part){i ? ctx->copy_queue[i - 1] : ctx->queue, buf, off + from, to - from,
-                              (char *)host + from, write, CL_SUCCESS};
+                              CLSA_CHUNK_OF(ctx), (char *)host + from, write, CL_SUCCESS};
     }
     clsa__run_team(copy_run, part, sizeof *part, t);
     for (unsigned i = 0; i < t; i++)

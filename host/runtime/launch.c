@@ -170,6 +170,7 @@ clsa_status clsa__launch(clsa_context *ctx, cl_kernel k, const char *name, size_
                                         ctx->profiling ? &ev : NULL);
     clsa_status st = clsa__cl(ctx, err, "clEnqueueNDRangeKernel", name);
     if (st) return st;
+    snprintf(ctx->last_kernel, sizeof ctx->last_kernel, "%s", name);
     if (ctx->tune.flush && (st = clsa__cl(ctx, clFlush(ctx->queue), "clFlush", name))) return st;
     ctx->stats.kernel_launches++;
     return ev ? clsa__charge_event(ctx, ev, ctx->phase, name) : CLSA_OK;

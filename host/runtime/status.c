@@ -20,6 +20,7 @@ const char *clsa_status_string(clsa_status s)
     case CLSA_ERR_FORMAT: return "corrupt or unrecognised file";
     case CLSA_ERR_UNSUPPORTED: return "unsupported operation";
     case CLSA_ERR_CANCELLED: return "cancelled";
+    case CLSA_ERR_DEVICE_LOST: return "device fault: OpenCL context lost";
     }
     return "unknown status";
 }
@@ -69,9 +70,34 @@ const char *clsa__cl_error_name(cl_int e)
     return "unknown OpenCL error";
 }
 
+/* Codes a kernel's fault comes back as (NVIDIA: -9999, an illegal address,
+ * at the next wait, then CL_OUT_OF_RESOURCES from every call). */
+static int fault_like(cl_int err)
+{
+    return err == CL_OUT_OF_RESOURCES || err == CL_INVALID_COMMAND_QUEUE ||
+           err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || (err < -1000 && err != -1001);
+}
+
+/* A fault-like error is a lost context when the queue cannot even finish
+ * (an allocation that failed leaves the queue working). */
+static clsa_status device_lost(clsa_context *ctx, cl_int err, const char *call)
+{
+    if (!ctx->lost && clFinish(ctx->queue) == CL_SUCCESS) return CLSA_OK;
+    ctx->lost = 1;
+    return clsa__fail(ctx, CLSA_ERR_DEVICE_LOST,
+                      "%s failed: %s (%d): the device faulted in a kernel queued before it "
+                      "(the last launched: %s); its OpenCL context is lost%s",
+                      call, clsa__cl_error_name(err), (int)err,
+                      ctx->last_kernel[0] ? ctx->last_kernel : "none",
+                      ctx->made_cl ? "" : ": make the application's OpenCL context, queue "
+                                          "and clsa context again");
+}
+
 clsa_status clsa__cl(clsa_context *ctx, cl_int err, const char *call, const char *kernel)
 {
     if (err == CL_SUCCESS) return CLSA_OK;
+    if (ctx && ctx->queue && fault_like(err) && device_lost(ctx, err, call))
+        return CLSA_ERR_DEVICE_LOST;
     if (ctx) ctx->pool_suspect = 1; /* the driver's memory may be short: no kept buffers */
     clsa_status st = (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
                       err == CL_INVALID_BUFFER_SIZE)

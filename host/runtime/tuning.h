@@ -102,6 +102,7 @@ typedef struct clsa_tuning {
     unsigned copy_threads;    /* host threads (and queues) of a copy of copy_min bytes
                                * or more (copy_threads.c); 1: one */
     size_t copy_min;          /* below it one enqueue (threads would cost more) */
+    size_t chunk;             /* CLSA_TUNE chunk=BYTES: copy and fill pieces (0: CLSA_CHUNK) */
     size_t pack_min;          /* byte texts of at least this many bytes with at most
                                * 2^pack_bits distinct bytes cross to the device packed
                                * through staged writes (text_pack.c); 0: never */
@@ -169,7 +170,8 @@ typedef enum clsa_tune_kind {
     CLSA_TUNE_NUM,   /* a number, clamped to [lo, hi] */
     CLSA_TUNE_FLAG,  /* any value but 0 is 1 */
     CLSA_TUNE_POW2,  /* rounded down to a power of two */
-    CLSA_TUNE_PATH   /* sa_path: a number or flag names joined by '+' */
+    CLSA_TUNE_PATH,  /* sa_path: a number or flag names joined by '+' */
+    CLSA_TUNE_CAP    /* a number that can only lower the device's value */
 } clsa_tune_kind;
 
 typedef struct clsa_tune_key {

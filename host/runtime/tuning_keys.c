@@ -14,6 +14,7 @@
 #define NUM(k, f, z, lo, hi, m) {k, FIELD(f), CLSA_TUNE_NUM, z, lo, hi, m}
 #define FLAG(k, f, z, m) {k, FIELD(f), CLSA_TUNE_FLAG, z, 0, 1, m}
 #define POW2(k, f, m) {k, FIELD(f), CLSA_TUNE_POW2, 0, 1, UINT64_MAX, m}
+#define CAP(k, f, lo, m) {k, FIELD(f), CLSA_TUNE_CAP, 0, lo, UINT64_MAX, m}
 
 static const clsa_tune_key key_table[] = {
     POW2("wg", wg, "work-group size of 1-D kernels"),
@@ -68,6 +69,8 @@ static const clsa_tune_key key_table[] = {
     FLAG("idle_by", idle_by, 0, "profiles: the device's idle time by the commands around it"),
     FLAG("flush", flush, 1, "clFlush after every kernel launch"),
     NUM("ooc_threads", ooc_threads, 0, 0, 16, "out of core: host threads (0: one a core)"),
+    CAP("max_alloc", max_alloc, 1, "tests: a largest allocation below the device's (routes around it at small sizes)"),
+    NUM("chunk", chunk, 0, 8, UINT64_MAX, "bytes of a piece of every copy and fill, rounded down to 8 (0: 1 GiB)"),
 };
 
 const clsa_tune_key *clsa__tune_keys(size_t *count)
@@ -135,6 +138,11 @@ static void set_field(clsa_tuning *t, const clsa_tune_key *k, uint64_t v)
     if (k->kind == CLSA_TUNE_POW2) v = clsa__pow2_floor(v);
     v = v < k->lo ? k->lo : v > k->hi ? k->hi : v;
     char *f = (char *)t + k->offset;
+    if (k->kind == CLSA_TUNE_CAP) {
+        uint64_t old = 0;
+        memcpy(&old, f, k->size);
+        if (v > old) v = old;
+    }
     if (k->size == 4) {
         uint32_t w = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
         memcpy(f, &w, 4);

@@ -93,15 +93,35 @@ done:
     return st;
 }
 
-/* In memory when its working set fits the limit, else out of core; n >=
- * 2^32 always out of core (the in-memory pipeline counts in 32 bits, the
- * out-of-core path keeps its host arrays in 64 bits there). */
+/* The in-memory route's largest single buffer: its n-entry arrays (the
+ * SA, ISA and work arrays), or the text where its symbols are wider; each
+ * must fit CL_DEVICE_MAX_MEM_ALLOC_SIZE, else the route is out of core
+ * (whose chunks do, out_of_core.c). */
+static uint64_t in_memory_largest(const clsa_context *ctx, int64_t n, int sym, int index64)
+{
+    uint64_t iw = device_index64(ctx, n, index64) ? 8 : 4;
+    return (uint64_t)n * ((uint64_t)sym > iw ? (uint64_t)sym : iw);
+}
+
+/* In memory when its working set fits the limit and its arrays the largest
+ * allocation, else out of core; n >= 2^32 always out of core (the in-memory
+ * pipeline counts in 32 bits, the out-of-core path keeps its host arrays in
+ * 64 bits there). */
+static int device_why(clsa_context *ctx, int64_t n, int sym, int index64)
+{
+    if ((uint64_t)n > UINT32_MAX) return CLSA_WHY_PAST_2_32;
+    if (ctx->tune.out_of_core) return CLSA_WHY_FORCED;
+    if (in_memory_largest(ctx, n, sym, index64) > ctx->tune.max_alloc) return CLSA_WHY_MAX_ALLOC;
+    if (clsa__sa_in_memory_need((uint64_t)n, sym, device_index64(ctx, n, index64)) >
+        clsa__mem_free(ctx))
+        return CLSA_WHY_BUDGET;
+    return CLSA_WHY_FITS;
+}
+
 static int device_route(clsa_context *ctx, int64_t n, int sym, int index64)
 {
-    int ooc = (uint64_t)n > UINT32_MAX || ctx->tune.out_of_core ||
-              clsa__sa_in_memory_need((uint64_t)n, sym, device_index64(ctx, n, index64)) >
-                  clsa__mem_free(ctx);
-    return ooc ? CLSA_ROUTE_DEVICE_OOC : CLSA_ROUTE_DEVICE;
+    return device_why(ctx, n, sym, index64) == CLSA_WHY_FITS ? CLSA_ROUTE_DEVICE
+                                                             : CLSA_ROUTE_DEVICE_OOC;
 }
 
 /* The route a host-pointer suffix array takes on ctx (not NULL), or -1
@@ -202,6 +222,8 @@ clsa_status clsa__sa_plan_route(clsa_context *ctx, int64_t n, int sym_bytes, int
         clsa__sa_in_memory_need(un, sym_bytes, ctx ? device_index64(ctx, n, index64) : index64);
     int route = ctx ? sa_route(ctx, n, sym_bytes, index64) : CLSA_ROUTE_HOST;
     if (ctx && ctx->has_device) out->budget_bytes = clsa__mem_free(ctx);
+    if (ctx && ctx->has_device) out->max_alloc_bytes = ctx->tune.max_alloc;
+    if (route > 0) out->why = device_why(ctx, n, sym_bytes, index64);
     if (route < 0) {
         st = clsa__need_device(ctx);
     } else if (route == CLSA_ROUTE_HOST) {

@@ -94,6 +94,13 @@ void env_close(bench_env *env);
 /* clCreateBuffer; NULL on failure with *st set (never aborts). */
 cl_mem env_buffer(bench_env *env, size_t bytes, const void *init, clsa_status *st);
 clsa_status env_finish(bench_env *env);
+/* 1 when the first bytes of m equal host (read back in pieces); 0 when they
+ * differ or the read failed (*st then says why). */
+int env_same(bench_env *env, cl_mem m, const void *host, size_t bytes, clsa_status *st);
+/* Marks the row WRONG unless m holds the host-memory call's result
+ * (unless --no-check). */
+void row_check_resident(bench_env *env, const bench_cfg *cfg, cl_mem m, const void *host,
+                        size_t bytes, bench_row *row);
 /* k device-to-device copies src[i] -> dst[i] of bytes[i], then clFinish. */
 clsa_status env_copy(bench_env *env, const cl_mem *src, const cl_mem *dst, const size_t *bytes,
                      int k);

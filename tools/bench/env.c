@@ -98,6 +98,34 @@ void env_close(bench_env *env)
     memset(env, 0, sizeof *env);
 }
 
+/* Pieces of every buffer write and read here: NVIDIA's clEnqueueFillBuffer
+ * faults (-9999, the context lost) once a fill reaches past 2^31 bytes,
+ * so zeroing is a write from a zeroed host block, never a fill. */
+#define ENV_PIECE ((size_t)64 << 20)
+
+static clsa_status env_error(cl_int e)
+{
+    return (e == CL_MEM_OBJECT_ALLOCATION_FAILURE || e == CL_OUT_OF_RESOURCES ||
+            e == CL_INVALID_BUFFER_SIZE)
+               ? CLSA_ERR_DEVICE_MEMORY
+               : CLSA_ERR_OPENCL;
+}
+
+/* bytes of m from init, or zeros where init is NULL, in pieces. */
+static cl_int env_write(bench_env *env, cl_mem m, size_t bytes, const void *init)
+{
+    void *zero = init ? NULL : calloc(1, bytes < ENV_PIECE ? bytes : ENV_PIECE);
+    if (!init && !zero) return CL_OUT_OF_HOST_MEMORY;
+    cl_int e = CL_SUCCESS;
+    for (size_t done = 0; e == CL_SUCCESS && done < bytes; done += ENV_PIECE) {
+        size_t part = bytes - done < ENV_PIECE ? bytes - done : ENV_PIECE;
+        e = clEnqueueWriteBuffer(env->queue, m, CL_TRUE, done, part,
+                                 init ? (const char *)init + done : zero, 0, NULL, NULL);
+    }
+    free(zero);
+    return e;
+}
+
 cl_mem env_buffer(bench_env *env, size_t bytes, const void *init, clsa_status *st)
 {
     cl_int e = CL_SUCCESS;
@@ -107,30 +135,31 @@ cl_mem env_buffer(bench_env *env, size_t bytes, const void *init, clsa_status *s
         return NULL;
     }
     cl_mem m = clCreateBuffer(env->cl, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &e);
-    /* In pieces of 1 GiB, as the library does: one command over 4 GiB broke
-     * NVIDIA's OpenCL context on the H200. */
-    const size_t chunk = (size_t)1 << 30;
-    for (size_t done = 0; e == CL_SUCCESS && done < (bytes ? bytes : 1); done += chunk) {
-        size_t part = (bytes ? bytes : 1) - done < chunk ? (bytes ? bytes : 1) - done : chunk;
-        if (init && bytes) {
-            e = clEnqueueWriteBuffer(env->queue, m, CL_TRUE, done, part,
-                                     (const char *)init + done, 0, NULL, NULL);
-        } else {
-            /* Touch the buffer so lazy allocators fail here, not inside a timed call. */
-            cl_uchar zero = 0;
-            e = clEnqueueFillBuffer(env->queue, m, &zero, 1, done, part, 0, NULL, NULL);
-        }
-    }
+    /* written whole (zeros without init) so lazy allocators fail here, not
+     * inside a timed call */
+    if (e == CL_SUCCESS) e = env_write(env, m, bytes, init);
     if (e == CL_SUCCESS) e = clFinish(env->queue);
     if (e != CL_SUCCESS) {
-        *st = (e == CL_MEM_OBJECT_ALLOCATION_FAILURE || e == CL_OUT_OF_RESOURCES ||
-               e == CL_INVALID_BUFFER_SIZE)
-                  ? CLSA_ERR_DEVICE_MEMORY
-                  : CLSA_ERR_OPENCL;
+        *st = env_error(e);
         if (m) clReleaseMemObject(m);
         return NULL;
     }
     return m;
+}
+
+int env_same(bench_env *env, cl_mem m, const void *host, size_t bytes, clsa_status *st)
+{
+    char *buf = malloc(bytes < ENV_PIECE ? (bytes ? bytes : 1) : ENV_PIECE);
+    int same = buf != NULL;
+    *st = buf ? CLSA_OK : CLSA_ERR_HOST_MEMORY;
+    for (size_t done = 0; same && done < bytes; done += ENV_PIECE) {
+        size_t part = bytes - done < ENV_PIECE ? bytes - done : ENV_PIECE;
+        cl_int e = clEnqueueReadBuffer(env->queue, m, CL_TRUE, done, part, buf, 0, NULL, NULL);
+        if (e != CL_SUCCESS) *st = env_error(e);
+        same = e == CL_SUCCESS && !memcmp(buf, (const char *)host + done, part);
+    }
+    free(buf);
+    return same;
 }
 
 clsa_status env_finish(bench_env *env)

@@ -9,6 +9,7 @@
 
 #pragma weak clsa_bwt
 #pragma weak clsa_bwt_mem
+#pragma weak clsa_unbwt
 #pragma weak clsa_lcp32
 #pragma weak clsa_lcp32_mem
 #pragma weak clsa_fm_create
@@ -17,7 +18,7 @@
 
 int op_index_available(const char *op)
 {
-    if (!strcmp(op, "bwt")) return &clsa_bwt && &clsa_bwt_mem;
+    if (!strcmp(op, "bwt")) return &clsa_bwt && &clsa_bwt_mem && &clsa_unbwt;
     if (!strcmp(op, "lcp")) return &clsa_lcp32 && &clsa_lcp32_mem;
     if (!strcmp(op, "fm-count")) return &clsa_fm_create && &clsa_fm_count && &clsa_fm_free;
     return 0;
@@ -98,6 +99,22 @@ static clsa_status host_and_profile(bench_env *env, const bench_cfg *cfg, bench_
     return st;
 }
 
+/* Without divbwt's reference (--ref-reps 0, or n > 2^31): the BWT checked
+ * by inverting it on the device (clsa_unbwt) into the text again. */
+static void bwt_check_inverse(bench_env *env, const bench_input *in, const idx_arg *a,
+                              uint8_t *back, bench_row *row)
+{
+    bench_progress("  bwt %s: checking by inversion (clsa_unbwt)", in->name);
+    clsa_status st = clsa_unbwt(env->ctx, a->out, back, in->n, a->primary);
+    if (st) {
+        row_note(row, "not checked: clsa_unbwt: %s", clsa_status_string(st));
+        return;
+    }
+    row->valid = !memcmp(back, in->text, (size_t)in->n);
+    if (!row->valid) snprintf(row->error, sizeof row->error, "WRONG BWT: its inverse differs");
+    else row_note(row, "checked by inversion (clsa_unbwt)");
+}
+
 static void op_bwt(bench_env *env, const bench_cfg *cfg, const bench_input *in, bench_row *row)
 {
     idx_arg a = {env, env->ctx, in, malloc((size_t)in->n + 1), 0, NULL, NULL, NULL};
@@ -116,6 +133,7 @@ static void op_bwt(bench_env *env, const bench_cfg *cfg, const bench_input *in, 
         row->valid = rp == a.primary && !memcmp(ref, a.out, (size_t)in->n);
         if (!row->valid) snprintf(row->error, sizeof row->error, "WRONG BWT or primary");
     }
+    if (row->valid < 0 && bench_should_check(cfg, in->n)) bwt_check_inverse(env, in, &a, ref, row);
     if (bench_past_deadline(cfg)) goto done;
     a.dtext = env_buffer(env, (size_t)in->n, in->text, &st);
     if (a.dtext) a.dout = env_buffer(env, (size_t)in->n, NULL, &st);
@@ -125,8 +143,14 @@ static void op_bwt(bench_env *env, const bench_cfg *cfg, const bench_input *in, 
     }
     bench_progress("  bwt %s: device-resident", in->name);
     int count;
+    int64_t host_primary = a.primary;
     st = bench_repeat(cfg, reset, bwt_dev, &a, &row->t_dev_min, &row->t_dev_med, &count);
     row_fail(row, env->ctx, st, "clsa_bwt_mem");
+    if (!st && a.primary != host_primary && cfg->check) {
+        row->valid = 0;
+        snprintf(row->error, sizeof row->error, "WRONG device-resident primary index");
+    }
+    if (!st) row_check_resident(env, cfg, a.dout, a.out, (size_t)in->n, row);
 done:
     if (a.dtext) clReleaseMemObject(a.dtext);
     if (a.dout) clReleaseMemObject(a.dout);
@@ -163,10 +187,12 @@ static int kasai(const bench_input *in, const int32_t *sa, int32_t *lcp)
 static void lcp_ref(bench_env *env, const bench_cfg *cfg, const bench_input *in,
                     const int32_t *lcp, bench_row *row)
 {
-    if (cfg->ref_reps <= 0 || (cfg->ref_max_bytes > 0 && (double)in->n > cfg->ref_max_bytes))
-        return;
+    int timed = cfg->ref_reps > 0 &&
+                !(cfg->ref_max_bytes > 0 && (double)in->n > cfg->ref_max_bytes);
+    /* untimed: Kasai's LCP of clsa's SA, for the check alone */
+    if (!timed && !bench_should_check(cfg, in->n)) return;
     int32_t *sa = malloc((size_t)in->n * 4 + 4), *ref = malloc((size_t)in->n * 4 + 4);
-    double tsa = sa && ref ? ref_time(cfg, "divsufsort", in, NULL) : -1;
+    double tsa = sa && ref ? (timed ? ref_time(cfg, "divsufsort", in, NULL) : 0) : -1;
     if (tsa >= 0 && clsa_sa32(env->ctx, in->text, sa, in->n) != CLSA_OK &&
         ref_time(cfg, "divsufsort", in, sa) < 0)
         tsa = -1;
@@ -174,7 +200,7 @@ static void lcp_ref(bench_env *env, const bench_cfg *cfg, const bench_input *in,
         double t0 = bench_now();
         if (kasai(in, sa, ref) == 0) {
             double tk = bench_now() - t0;
-            row->ref_s = tsa + tk;
+            if (timed) row->ref_s = tsa + tk;
             row_note(row, "kasai alone %.3f s", tk);
             if (bench_should_check(cfg, in->n)) {
                 row->valid = !memcmp(ref, lcp, (size_t)in->n * 4);
@@ -221,6 +247,7 @@ static void op_lcp(bench_env *env, const bench_cfg *cfg, const bench_input *in, 
     bench_progress("  lcp %s: device-resident, from the SA on the device", in->name);
     st = bench_repeat(cfg, reset, lcp_dev, &a, &row->t_dev_min, &row->t_dev_med, &count);
     row_fail(row, env->ctx, st, "clsa_lcp32_mem");
+    if (!st) row_check_resident(env, cfg, a.dout, a.out, (size_t)in->n * 4, row);
     if (!st) {
         row_note(row, "t_dev = LCP from SA on device; SA alone %.4f s", sa_min);
         row_note(row, "LCP/SA time %.2f", row->t_dev_min / sa_min);

@@ -165,9 +165,26 @@ static void warm_up(bench_env *env, const bench_input *in, int index64)
     free(sa);
 }
 
+/* The device-resident result against the host-memory call's (checked
+ * itself up to --check-max): the same bytes, or the row is WRONG.  A read
+ * and a compare: at every size unless --no-check. */
+void row_check_resident(bench_env *env, const bench_cfg *cfg, cl_mem m, const void *host,
+                        size_t bytes, bench_row *row)
+{
+    if (!cfg->check) return;
+    clsa_status st;
+    if (env_same(env, m, host, bytes, &st)) return;
+    row->valid = 0;
+    if (st) snprintf(row->error, sizeof row->error, "device-resident result unread: %s",
+                     clsa_status_string(st));
+    else snprintf(row->error, sizeof row->error,
+                  "WRONG device-resident %s: differs from the host-memory call's", row->op);
+    bench_progress("  %s %s: device-resident result: %s", row->op, row->input, row->error);
+}
+
 /* Device-resident timing: buffers made with plain OpenCL, text written once. */
 static void sa_device_resident(bench_env *env, const bench_cfg *cfg, const bench_input *in,
-                               int index64, bench_row *row)
+                               int index64, const void *host_sa, bench_row *row)
 {
     size_t w = index64 ? 8 : 4;
     clsa_status st;
@@ -185,6 +202,7 @@ static void sa_device_resident(bench_env *env, const bench_cfg *cfg, const bench
         row_fail(row, env->ctx, st, index64 ? "clsa_sa64_mem" : "clsa_sa32_mem");
         goto done;
     }
+    row_check_resident(env, cfg, a.dsa, host_sa, (size_t)in->n * w, row);
     clsa_stats s;
     if (clsa_get_stats(env->ctx, &s) == CLSA_OK)
         row->peak_per_n_dev = (double)s.peak_device_bytes / (double)in->n; /* text and SA in */
@@ -246,7 +264,7 @@ void op_sa(bench_env *env, const bench_cfg *cfg, const bench_input *in, int inde
     }
     if (!st && !cfg->no_resident && !row_budget_spent(cfg, row) && !bench_past_deadline(cfg)) {
         bench_progress("  %s %s: device-resident buffers", row->op, in->name);
-        sa_device_resident(env, cfg, in, index64, row);
+        sa_device_resident(env, cfg, in, index64, sa, row);
     }
     if (!st && cfg->profile && !bench_past_deadline(cfg)) {
         bench_progress("  %s %s: profiled run", row->op, in->name);

@@ -381,9 +381,18 @@ void cli_print_plan(const clsa_sa_plan_info *p)
 {
     static const char *routes[] = {"host", "device, in memory", "device, out of core"};
     int r = p->route >= 0 && p->route <= 2 ? p->route : 0;
-    fprintf(stderr, "plan: route %s%s\n", routes[r],
+    static const char *whys[] = {"the backend, the host threshold or no device",
+                                 "fits the budget and the largest allocation", "n >= 2^32",
+                                 "CLSA_TUNE ooc=1", "an n-entry array would pass the largest "
+                                 "allocation", "the in-memory need passes the budget"};
+    int w = p->why >= 0 && p->why <= 5 ? p->why : 0;
+    fprintf(stderr, "plan: route %s%s: %s\n", routes[r],
             r == CLSA_ROUTE_DEVICE_OOC ? (p->index64_host ? " (64-bit host arrays)"
-                                                          : " (32-bit host arrays)") : "");
+                                                          : " (32-bit host arrays)") : "",
+            whys[w]);
+    if (p->max_alloc_bytes)
+        fprintf(stderr, "plan: largest allocation %llu bytes\n",
+                (unsigned long long)p->max_alloc_bytes);
     fprintf(stderr, "plan: in-memory need %llu bytes of device memory\n",
             (unsigned long long)p->in_memory_bytes);
     fprintf(stderr, "plan: budget %llu bytes (free device memory under the limit)\n",

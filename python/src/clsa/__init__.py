@@ -17,7 +17,7 @@ from ._core import (
     batched_sort, bwt, check_sa, gsa, gsa_lcp, isa, lcp, lcs, lcs_k, radix_sort, sa, sa_batch, bwt_batch, sa_multi,
     segmented_sort, unbwt, version)
 from ._errors import (
-    BuildError, CancelledError, ClsaError, DeviceMemoryError, FileError, FormatError,
+    BuildError, CancelledError, ClsaError, DeviceLostError, DeviceMemoryError, FileError, FormatError,
     HostMemoryError, InvalidArgumentError, NoDeviceError, OpenCLError, TooLargeError,
     UnsupportedError)
 from ._fm import FMIndex, FMSetIndex
@@ -27,7 +27,7 @@ from ._bwa import bwa_index
 __version__ = "0.1.0"
 
 __all__ = [
-    "LCS", "LCSK", "BuildError", "bwa_index", "CancelledError", "ClsaError", "Context", "DeviceMemoryError", "FileError", "FMIndex", "FMSetIndex",
+    "LCS", "LCSK", "BuildError", "bwa_index", "CancelledError", "ClsaError", "Context", "DeviceLostError", "DeviceMemoryError", "FileError", "FMIndex", "FMSetIndex",
     "FormatError", "HostMemoryError", "InvalidArgumentError", "NoDeviceError", "OpenCLError",
     "Text", "TooLargeError", "UnsupportedError", "batched_sort", "bwt", "bwt_batch", "check_sa",
     "default_context", "devices", "gsa", "gsa_lcp", "isa", "lcp", "lcs", "lcs_k", "opencl_available",

@@ -10,7 +10,7 @@ typedef enum clsa_status {
     CLSA_OK = 0, CLSA_ERR_INVALID_ARG = -1, CLSA_ERR_HOST_MEMORY = -2,
     CLSA_ERR_DEVICE_MEMORY = -3, CLSA_ERR_TOO_LARGE = -4, CLSA_ERR_NO_DEVICE = -5,
     CLSA_ERR_OPENCL = -6, CLSA_ERR_BUILD = -7, CLSA_ERR_IO = -8, CLSA_ERR_FORMAT = -9,
-    CLSA_ERR_UNSUPPORTED = -10, CLSA_ERR_CANCELLED = -11
+    CLSA_ERR_UNSUPPORTED = -10, CLSA_ERR_CANCELLED = -11, CLSA_ERR_DEVICE_LOST = -12
 } clsa_status;
 
 typedef struct clsa_context clsa_context;

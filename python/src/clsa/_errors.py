@@ -60,10 +60,17 @@ class CancelledError(ClsaError):
     """CLSA_ERR_CANCELLED: the progress callback asked the call to stop."""
 
 
+class DeviceLostError(OpenCLError):
+    """CLSA_ERR_DEVICE_LOST: the device faulted and its OpenCL context is lost.
+    A Context made by clsa (Context()) makes a new OpenCL context itself, so
+    the next call works; one from Context.from_pyopencl must be made again,
+    with a new pyopencl context and queue."""
+
+
 _ERRORS = {
     -1: InvalidArgumentError, -2: HostMemoryError, -3: DeviceMemoryError, -4: TooLargeError,
     -5: NoDeviceError, -6: OpenCLError, -7: BuildError, -8: FileError, -9: FormatError,
-    -10: UnsupportedError, -11: CancelledError,
+    -10: UnsupportedError, -11: CancelledError, -12: DeviceLostError,
 }
 
 
