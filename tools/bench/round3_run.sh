@@ -61,13 +61,13 @@ if on base; then
     set -- text1="$TEXT@1M" text10="$TEXT@10M" text100="$TEXT@100M" dna=random:4@100M fibonacci@16M
     for round in 1 2; do
         say "base round $round: sa32 + cubwt-sa (new)"
-        timeout 150 "$BENCH" --ref-reps 0 -r 5 --no-profile --check-max 200M --dir "$CORPUS" \
+        timeout 90 "$BENCH" --ref-reps 0 -r 3 --no-profile --check-max 200M --dir "$CORPUS" \
             sa32,cubwt-sa "$@" 2>&1 | quiet
         [ -x "$OLD" ] && { say "base round $round: sa32 (old)"
-            timeout 100 "$OLD" --ref-reps 0 -r 5 --no-profile --no-check --dir "$CORPUS" sa32 "$@" 2>&1 | quiet; }
+            timeout 60 "$OLD" --ref-reps 0 -r 3 --no-profile --no-check --dir "$CORPUS" sa32 "$@" 2>&1 | quiet; }
     done
     say "bwt + cubwt-bwt text@100M"
-    timeout 80 "$BENCH" --ref-reps 0 -r 5 --no-profile --check-max 200M --dir "$CORPUS" \
+    timeout 60 "$BENCH" --ref-reps 0 -r 3 --no-profile --check-max 200M --dir "$CORPUS" \
         bwt,cubwt-bwt text100="$TEXT@100M" 2>&1 | quiet
 fi
 
@@ -81,9 +81,9 @@ if on multi; then
     say "multi: $ngpu GPUs"
     if [ "$ngpu" -ge 2 ]; then
         set -- dna=random:4@1G "text=$TEXT@1G"
-        CLSA_DEVICE=nvidia:0 timeout 120 "$BENCH" -r 3 --ref-reps 0 --no-profile --check-max 2G \
+        CLSA_DEVICE=nvidia:0 timeout 100 "$BENCH" -r 2 --ref-reps 0 --no-profile --check-max 2G \
             --dir "$CORPUS" sa32 "$@" 2>&1 | quiet
-        CLSA_DEVICE=nvidia:0 CLSA_BENCH_DEVICES=nvidia:0,nvidia:1 timeout 150 "$BENCH" -r 3 \
+        CLSA_DEVICE=nvidia:0 CLSA_BENCH_DEVICES=nvidia:0,nvidia:1 timeout 120 "$BENCH" -r 2 \
             --ref-reps 0 --no-profile --check-max 2G --dir "$CORPUS" sa32-multi "$@" 2>&1 | quiet
     fi
 fi
