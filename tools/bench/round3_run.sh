@@ -81,9 +81,9 @@ if on multi; then
     say "multi: $ngpu GPUs"
     if [ "$ngpu" -ge 2 ]; then
         set -- dna=random:4@1G "text=$TEXT@1G"
-        CLSA_DEVICE=nvidia:0 timeout 100 "$BENCH" -r 2 --ref-reps 0 --no-profile --check-max 2G \
+        CLSA_DEVICE=nvidia:0 timeout 150 "$BENCH" -r 2 --ref-reps 0 --no-profile --check-max 2G \
             --dir "$CORPUS" sa32 "$@" 2>&1 | quiet
-        CLSA_DEVICE=nvidia:0 CLSA_BENCH_DEVICES=nvidia:0,nvidia:1 timeout 120 "$BENCH" -r 2 \
+        CLSA_DEVICE=nvidia:0 CLSA_BENCH_DEVICES=nvidia:0,nvidia:1 timeout 180 "$BENCH" -r 2 \
             --ref-reps 0 --no-profile --check-max 2G --dir "$CORPUS" sa32-multi "$@" 2>&1 | quiet
     fi
 fi
