@@ -41,8 +41,12 @@ if [ "${QUICK:-0}" = 1 ]; then # smoke test: two rows, small genomes
     row sa 1024 100
     row bwt 65536 10
 fi
-for op in sa bwt; do
+# DROPIN_OPS: which calls (default "sa bwt"); DROPIN_FROM: the smallest size
+# of the list below that runs (default 1: all)
+for op in ${DROPIN_OPS:-sa bwt}; do
     [ "${QUICK:-0}" = 1 ] && break
+    [ "${DROPIN_FROM:-1}" -gt 1 ] && { for n in 1048576 10485760; do row $op $n 5; done
+        row $op 104857600 3; continue; }
     row $op 1 1000000
     row $op 100 $([ $op = sa ] && echo 1000000 || echo 100000)
     row $op 1024 100000

@@ -90,7 +90,7 @@ fi
 
 if on dropin; then
     say "dropin_bench"
-    timeout 330 bash tools/bench/dropin_bench.sh 2>&1 | tail -40
+    timeout ${R3_DROPIN_TIME:-330} bash tools/bench/dropin_bench.sh 2>&1 | tail -40
 fi
 if on sais; then
     say "sais_bench"
