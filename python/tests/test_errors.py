@@ -115,7 +115,8 @@ def test_mem_methods_need_pyopencl_context(ctx):
 def test_device_lost_status():
     """CLSA_ERR_DEVICE_LOST (a device fault, the OpenCL context lost) has its
     own exception, an OpenCLError, and the library's text for the status."""
-    from clsa._core import _raise, ffi, lib
+    from clsa._errors import _raise
+    from clsa._native import ffi, lib
     assert ffi.string(lib.clsa_status_string(-12)).decode() == "device fault: OpenCL context lost"
     with pytest.raises(clsa.DeviceLostError) as e:
         _raise(-12, None)

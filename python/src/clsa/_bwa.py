@@ -5,7 +5,8 @@ import gzip
 import os
 from typing import Any, List, Optional, Union
 
-from ._core import Context, FileError, _check, _ctx
+from ._context import Context, _ctx
+from ._errors import FileError, _check
 from ._native import ffi, lib
 
 

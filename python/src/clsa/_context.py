@@ -338,6 +338,7 @@ class Context:
 
     def fm_index(self, text: Text, sample_rate: int = 0) -> "FMIndex":
         """FMIndex(text) on this context."""
+        from ._fm import FMIndex  # _fm imports this module
         return FMIndex(text, sample_rate=sample_rate, ctx=self)
 
     def fm_set_index(self, strings: Sequence[Text], sample_rate: int = 0) -> "FMSetIndex":
