@@ -305,7 +305,7 @@ static void cli_mem(void **state)
     assert_non_null(strstr((char *)err, "at least"));
     assert_false(exists(in_dir("small")));
     free(err);
-    static const char *bad[] = {"abc", "0", "-5", "12Q", "1.5M", "", "99999999999999999999G"};
+    static const char *bad[] = {"abc", "0", "-5", "12Q", "1.5", "1.5Q", "", "99999999999999999999G"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         assert_int_equal(run("%s --mem '%s' %s %s", sa, bad[i], in_dir("in"), in_dir("bad")), 2);
         err = read_file(in_dir("stderr"), &elen);
