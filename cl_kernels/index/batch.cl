@@ -1,4 +1,4 @@
-/* Batched suffix arrays and BWTs (host/sa/batch.c): k texts joined into one
+/* Batched suffix arrays and BWTs (host/index/batch.c): k texts joined into one
  * virtual text t_0 $_0 t_1 $_1 ... t_{k-1} $_{k-1} of N symbols, its
  * generalized suffix array, then that array partitioned by text.
  *

@@ -5,8 +5,8 @@
  * and a text alone too large for the device is built as clsa_sa32/64
  * builds one (out of core). */
 #include "batch.h"
-#include "index/bwt.h"
-#include "sa.h"
+#include "bwt.h"
+#include "sa/sa.h"
 
 #include <stdlib.h>
 #include <string.h>

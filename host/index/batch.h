@@ -1,4 +1,4 @@
-/* Batched suffix arrays and BWTs (host/sa/batch.c, batch_dev.c): k texts
+/* Batched suffix arrays and BWTs (host/index/batch.c, batch_dev.c): k texts
  * in one call, built on the device in parts of many texts each. */
 #ifndef CLSA_SA_BATCH_H
 #define CLSA_SA_BATCH_H

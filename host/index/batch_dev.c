@@ -1,4 +1,4 @@
-/* One part of a batch on the device (cl_kernels/sa/batch.cl): the texts joined
+/* One part of a batch on the device (cl_kernels/index/batch.cl): the texts joined
  * by separators into one virtual text, its generalized suffix array (the
  * byte route with a separator byte no text holds, else 32-bit symbols),
  * then a stable sort of its entries by text, which leaves each text's
@@ -7,11 +7,11 @@
  * exactly the k suffix arrays back to back.  The BWT is gathered from them
  * on the device. */
 #include "batch.h"
-#include "gsa.h"
-#include "index/kernel_args.h"
-#include "out_of_core.h"
+#include "sa/gsa.h"
+#include "kernel_args.h"
+#include "sa/out_of_core.h"
 #include "prim/radix_sort.h"
-#include "sa.h"
+#include "sa/sa.h"
 
 #include <stdlib.h>
 
