@@ -15,6 +15,9 @@
 #include "index_run.h"
 #include "kernel_args.h"
 #include "sa/sa.h"
+#include "sa/dispatch.h"
+#include "buffer.h"
+#include "text_pack.h"
 
 #include <errno.h>
 #include <stdlib.h>

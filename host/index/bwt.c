@@ -3,6 +3,7 @@
 #include "bwt.h"
 #include "index_run.h"
 #include "sa/sa.h"
+#include "sa/dispatch.h"
 #include "buffer.h"
 #include "context.h"
 #include "launch.h"
