@@ -17,7 +17,8 @@ cc=${CC:-cc}
 cmake -S "$src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release -DCLSA_BUILD_TESTS=OFF \
   -DCMAKE_INSTALL_PREFIX="$tmp/staged" >/dev/null
 # what `cmake --install` installs: the MPI library and tool too where MPI was found
-targets="clsa clsa_static clsa_cli"
+# the drop-in libdivsufsort and the libsais API (compat/) install too
+targets="clsa clsa_static clsa_cli clsa_compat clsa_dropin_dss32 clsa_dropin_dss64 clsa_sais clsa_sais_static"
 cmake --build "$tmp/build" --target help | grep -q ' clsa_mpi$' && targets="$targets clsa_mpi clsa_mpi_cli"
 # shellcheck disable=SC2086
 cmake --build "$tmp/build" -j "$jobs" --target $targets >/dev/null
