@@ -32,6 +32,7 @@ export CLSA_TEST_REQUIRE=1
 # gallium drivers, whose allocations LeakSanitizer then cannot attribute
 # (an "<unknown module>" frame no suppression can name).
 vendors=$(mktemp -d)
+chmod 755 "$vendors"   # test_cli_hostile runs the CLI as an unprivileged user too
 trap 'rm -rf "$vendors"' EXIT
 for f in /etc/OpenCL/vendors/*.icd; do
   case "$(cat "$f")" in *pocl*) cp "$f" "$vendors/" ;; esac
