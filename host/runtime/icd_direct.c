@@ -80,6 +80,9 @@ void clsa__icd_direct_learn(const void *obj)
 enum { V_VENDORS, V_VENDOR_PATH, V_FILENAMES, V_LAYERS, NVARS };
 static const char *const var_names[NVARS] = {"OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH",
                                              "OCL_ICD_FILENAMES", "OPENCL_LAYERS"};
+/* Static copies, not strdup: a library that is unloaded (the drop-in
+ * libdivsufsort under dlclose) must leave nothing allocated behind. */
+static char snapshot_buf[NVARS][4096];
 static char *snapshot[NVARS];
 static pthread_once_t snapshot_once = PTHREAD_ONCE_INIT;
 
@@ -87,7 +90,8 @@ static void take_snapshot(void)
 {
     for (int i = 0; i < NVARS; i++) {
         const char *v = getenv(var_names[i]);
-        snapshot[i] = v ? strdup(v) : NULL; /* out of memory: unset, a fingerprint miss at worst */
+        /* longer than a path: unset, a fingerprint miss at worst */
+        snapshot[i] = v && strlen(v) < sizeof snapshot_buf[i] ? strcpy(snapshot_buf[i], v) : NULL;
     }
 }
 
