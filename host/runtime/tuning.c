@@ -35,7 +35,7 @@ static const default_row defaults[] = {
     {ANY, "radix_items", 16, "digit table at 1/16 of the keys, a 256-wide tile in ~35 KB"},
     {ANY, "radix_sub", 4, "the tile ranking's counter matrix of 16 rows"},
     {ANY, "radix_reg", 1, "counters packed 8 bits a digit in registers (no run recorded)"},
-    {NV_WARP, "radix_warp", 1, "docs/bench/log run 17: one 8-bit round by warp match"},
+    {NV_WARP, "radix_warp", 1, "H100 run 17: one 8-bit round by warp match"},
     {ANY, "radix_match", 3, "H100 run 19f: single passes 12.7 -> 12.0 ms (19b: ballots)"},
     {ANY, "radix_shfl", 1, "run 19i: 12.0 -> 11.7 ms"},
     {ANY, "radix_vtile", 1, "run 19b: single pass 13.6 -> 12.7 ms, scatter 12.0 -> 13.4"},
