@@ -1,6 +1,6 @@
 /* Group bookkeeping of the prefix-doubling loop: head flags, ranks, ISA
  * scatter, split of groups after a sort, and compaction of the suffixes
- * whose group is still unsorted (host/sa/groups.c, cl_kernels/groups.cl). */
+ * whose group is still unsorted (host/sa/pd_split.c, pd_sort.c; cl_kernels/sa/groups.cl). */
 #ifndef CLSA_SA_GROUPS_H
 #define CLSA_SA_GROUPS_H
 #include "prim/scan.h"
@@ -25,7 +25,8 @@ static inline clsa__karg clsa__idx_karg(int index64, uint64_t v, cl_ulong *v64, 
 }
 
 /* Sets the arguments of kernel `name` in cl_kernels/<file>.cl and launches
- * it over `global` work-items in work-groups of `local` (0: ctx->tune.wg). */
+ * it over `global` work-items in work-groups of `local` (0: ctx->tune.wg)
+ * (pd_work.c). */
 clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const char *name,
                          size_t global, size_t local, size_t nargs, const clsa__karg *args);
 
@@ -45,13 +46,13 @@ typedef struct clsa__sa_work {
     cl_mem u, isa, k, sk, sv;
     cl_mem counter; /* two uints */
     cl_mem counts;  /* 36 uints: class counts */
-    /* the split's class counts (groups.cl grp_split_ranks), read with the
+    /* the split's class counts (pd_split.cl grp_split_ranks), read with the
      * compaction's single pass */
     uint32_t summary[CLSA_SCAN_USER_WORDS];
     int classes_known;    /* summary holds the current groups' classes:
                            * clsa__groups_classify reads none */
     int counts_zero;      /* the split zeroed counts for the next classify */
-    /* the long groups' views of k kept from pass to pass (prefix_doubling.c
+    /* the long groups' views of k kept from pass to pass (pd_pass.c
      * long_views; k stays the same buffer through the loop), released by
      * its drop_long_views before the loop's arrays are */
     cl_mem lview[4], lview_k;
@@ -68,10 +69,10 @@ typedef struct clsa__sa_work {
                      * the top bit of u (groups.cl GRP_TOP): the next
                      * clsa__groups_starts scans those bits and clears them */
     int direct_ok;  /* the caller wants the SA (not ranks, not a part) and
-                     * allows direct mode (host/sa/prefix_doubling.c shrink) */
+                     * allows direct mode (host/sa/pd_init.c shrink) */
     int lazy;       /* the initial ranks were written only for the unsorted
                      * suffixes (the rest of isa holds PD_UNSET): each pass
-                     * first fills the ranks it will read (prefix_doubling.c
+                     * first fills the ranks it will read (pd_lazy.c
                      * clsa__pd_lazy_fill); needs direct mode, else shrink completes
                      * isa from the SA buffer */
     cl_mem need;    /* lazy: the ranks a pass reads, a bit per 2^need_shift suffixes */
@@ -89,7 +90,7 @@ clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w);
 /* The same from k after a sort by (group, ...): group = k >> shift. */
 clsa_status clsa__groups_starts_from_keys(clsa_context *ctx, clsa__sa_work *w, unsigned shift);
 
-/* Length classes (see groups.cl) for groups sorted in local memory. */
+/* Length classes (see pd_sort.cl) for groups sorted in local memory. */
 typedef struct clsa__grp_classes {
     unsigned nclass;          /* local-memory classes; R1 = CLSA_GRP_TINY << nclass */
     uint32_t count[34];       /* groups per class, [nclass] = longer than R1 */
