@@ -1,4 +1,4 @@
-/* Prefix doubling, stages 1 and 2 (prefix_doubling.h): the initial sort
+/* Prefix doubling, stages 1 and 2 (prefix_doubling.c): the initial sort
  * of all suffixes by their first h0 symbols and the initial groups.
  *
  * The initial sort packs the first h0 symbols with the bits the text's
@@ -9,7 +9,8 @@
  * DNA), one sort by it and a sort of just the suffixes tied on it instead
  * (initial_sort_msd).  Ranks = SA index of the group's first suffix, into
  * ISA; singletons leave the working set u.  Kernels: cl_kernels/sa/pd_init.cl. */
-#include "prefix_doubling.h"
+#include "pd_init.h"
+#include "pd_split.h"
 #include "pd_lazy.h"
 #include "prim/radix_sort.h"
 #include "prim/scan.h"

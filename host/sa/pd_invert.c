@@ -1,6 +1,7 @@
-/* Prefix doubling, stage 4 (prefix_doubling.h): SA = ISA^-1 once every
+/* Prefix doubling, stage 4 (prefix_doubling.c): SA = ISA^-1 once every
  * rank is final.  Kernels: cl_kernels/sa/pd_invert.cl. */
-#include "prefix_doubling.h"
+#include "pd_invert.h"
+#include "pd_pass.h"
 #include "prim/radix_sort.h"
 #include "arith.h"
 #include "buffer.h"

@@ -1,9 +1,12 @@
-/* Prefix doubling, stage 3 (prefix_doubling.h): one doubling pass sorts
+/* Prefix doubling, stage 3 (prefix_doubling.c): one doubling pass sorts
  * the unsorted suffixes u stably by ISA[p + h], then by the group rank
  * (skipped when one group is left), and splits the groups (pd_split.c).
  * Groups are sorted by length class (pd_sort.c) or all at once by global
  * radix sorts (sort_global).  Kernels: cl_kernels/sa/pd_pass.cl. */
-#include "prefix_doubling.h"
+#include "pd_pass.h"
+#include "pd_sort.h"
+#include "pd_split.h"
+#include "pd_work.h"
 #include "pd_lazy.h"
 #include "prim/radix_sort.h"
 #include "prim/segmented_sort.h"

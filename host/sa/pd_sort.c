@@ -2,7 +2,7 @@
  * groups by length class, sorted in private or local memory, or (longer
  * than R1) by radix sorts over their suffixes.  Kernels:
  * cl_kernels/sa/pd_sort.cl (with groups.cl). */
-#include "groups.h"
+#include "pd_sort.h"
 #include "prim/radix_sort.h"
 #include "arith.h"
 #include "buffer.h"

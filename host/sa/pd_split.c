@@ -3,7 +3,8 @@
  * groups (settle).  Ranks are looked up per group through scans of head
  * flags and a scatter of one value per head, so no segmented scan is
  * needed.  Kernels: cl_kernels/sa/pd_split.cl (with scan.cl, groups.cl). */
-#include "groups.h"
+#include "pd_split.h"
+#include "pd_sort.h"
 #include "prim/scan.h"
 #include "arith.h"
 #include "buffer.h"

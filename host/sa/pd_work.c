@@ -1,7 +1,7 @@
-/* The working set of the prefix-doubling stages (prefix_doubling.h): the
+/* The working set of the prefix-doubling stages (prefix_doubling.c): the
  * buffers the pipeline owns, views into them, and the runner of the
  * stages' kernels. */
-#include "prefix_doubling.h"
+#include "pd_work.h"
 #include "buffer.h"
 #include "context.h"
 #include "launch.h"

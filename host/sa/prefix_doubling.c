@@ -1,8 +1,25 @@
 /* Device suffix array by prefix doubling (docs/SA.md): the pipeline that
- * runs the stages of prefix_doubling.h and the entry points of sa.h.  One
- * repeated byte is answered directly. */
+ * runs its stages in order and the entry points of sa.h.  Each stage has a
+ * host file, its header and a kernel file of one name (cl_kernels/sa/):
+ *
+ * 1. pd_init: initial sort of all suffixes by their first h0 symbols,
+ *    packed with the bits the text's alphabet needs (h0 = 64 / bits).
+ * 2. pd_init: ranks = SA index of the group's first suffix, into ISA;
+ *    singletons leave the working set u (pd_split.c settle).
+ * 3. pd_pass: while u is not empty: sort u stably by ISA[p + h], then by
+ *    the group rank (groups by length class: pd_sort), split groups, new
+ *    ranks, drop singletons (pd_split), h *= 2.  pd_lazy fills the ranks
+ *    a pass reads where the initial ranks were written lazily.
+ * 4. pd_invert: SA = ISA^-1 (the SA buffer is work space until then),
+ *    unless in direct mode (pd_init.c shrink) the SA buffer kept the
+ *    initial order and each split wrote its new singletons into it.
+ * pd_part runs stages 1-4 over one part of the suffixes on several devices;
+ * pd_work holds the buffers the stages share and runs their kernels.
+ * One repeated byte is answered directly. */
 #include "sa.h"
-#include "prefix_doubling.h"
+#include "pd_init.h"
+#include "pd_invert.h"
+#include "pd_pass.h"
 #include "pd_part.h"
 #include "buffer.h"
 #include "context.h"

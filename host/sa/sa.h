@@ -1,4 +1,4 @@
-/* Device suffix array construction (host/sa/prefix_doubling.c; its stages: prefix_doubling.h). */
+/* Device suffix array construction (host/sa/prefix_doubling.c). */
 #ifndef CLSA_SA_H
 #define CLSA_SA_H
 #include "clsa.h"
