@@ -3,10 +3,15 @@
  * CL_DEVICE_MAX_MEM_ALLOC_SIZE, issue 44): the suffix array goes out of
  * core (clsa_sa_plan says why), the BWT, LCP and ISA take that suffix
  * array and finish on the host; every result byte-identical to the host
- * backend's. */
+ * backend's.  The generalized suffix array, the FM-index and the FM-index
+ * of a set (device only) are compared with the uncapped context's: the
+ * same array, the same saved index files. */
 #include "testutil.h"
 #include "gen.h"
+#include "clsa_fm.h"
 #include "clsa_index.h"
+
+#include <unistd.h>
 
 /* The operation's result on ctx (got) against the host backend's (want). */
 #define SAME(ctx, want_call, got_call, bytes)            \
@@ -34,6 +39,63 @@ static void check_all(clsa_context *ctx, const uint8_t *text, size_t n)
     free(want);
 }
 
+static uint8_t *read_all(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *n = (size_t)ftell(f);
+    rewind(f);
+    uint8_t *d = tu_malloc(*n + 1);
+    assert_int_equal(fread(d, 1, *n, f), *n);
+    fclose(f);
+    remove(path);
+    return d;
+}
+
+/* The files fm (or set) saves on ctx and on ref are the same bytes. */
+static void same_files(clsa_fm *a, clsa_fm *b, clsa_fm_set *sa, clsa_fm_set *sb)
+{
+    char pa[256], pb[256];
+    const char *dir = getenv("TMPDIR");
+    snprintf(pa, sizeof pa, "%s/clsa-max-alloc-%d-a", dir && *dir ? dir : "/tmp", (int)getpid());
+    snprintf(pb, sizeof pb, "%s/clsa-max-alloc-%d-b", dir && *dir ? dir : "/tmp", (int)getpid());
+    assert_int_equal(a ? clsa_fm_save(a, pa) : clsa_fm_set_save(sa, pa), CLSA_OK);
+    assert_int_equal(b ? clsa_fm_save(b, pb) : clsa_fm_set_save(sb, pb), CLSA_OK);
+    size_t na, nb;
+    uint8_t *da = read_all(pa, &na), *db = read_all(pb, &nb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(da, db, na);
+    free(da);
+    free(db);
+}
+
+/* The device-only operations on ctx (capped) against ref (uncapped). */
+static void check_device_only(clsa_context *ctx, clsa_context *ref, const uint8_t *text, size_t n)
+{
+    int64_t len[3] = {(int64_t)n / 3, 0, (int64_t)(n - n / 3)}, k = 3;
+    size_t m = n + (size_t)k;
+    int32_t *got = tu_malloc(m * 4), *want = tu_malloc(m * 4);
+    int32_t *dgot = tu_malloc(m * 4), *dwant = tu_malloc(m * 4);
+    TU_OK(ref, clsa_gsa32(ref, text, len, k, want, dwant));
+    TU_OK(ctx, clsa_gsa32(ctx, text, len, k, got, dgot));
+    assert_memory_equal(got, want, m * 4);
+    assert_memory_equal(dgot, dwant, m * 4);
+    clsa_fm *fa = NULL, *fb = NULL;
+    TU_OK(ctx, clsa_fm_create(ctx, text, (int64_t)n, 8, &fa));
+    TU_OK(ref, clsa_fm_create(ref, text, (int64_t)n, 8, &fb));
+    same_files(fa, fb, NULL, NULL);
+    clsa_fm_free(fa);
+    clsa_fm_free(fb);
+    clsa_fm_set *sa = NULL, *sb = NULL;
+    TU_OK(ctx, clsa_fm_set_create(ctx, text, len, k, 8, &sa));
+    TU_OK(ref, clsa_fm_set_create(ref, text, len, k, 8, &sb));
+    same_files(NULL, NULL, sa, sb);
+    clsa_fm_set_free(sa);
+    clsa_fm_set_free(sb);
+    free(got), free(want), free(dgot), free(dwant);
+}
+
 static void small_largest_allocation(void **state)
 {
     (void)state;
@@ -49,6 +111,9 @@ static void small_largest_allocation(void **state)
     uint8_t *text = tu_malloc(n);
     gen_fill(text, n, GEN_RANDOM, 4, 11);
     check_all(ctx, text, n);
+    clsa_context *ref = tu_context();
+    check_device_only(ctx, ref, text, n);
+    clsa_destroy(ref);
     gen_fill(text, n, GEN_MUTATED, 97, 5); /* long repeats: many passes */
     if (!tu_small()) check_all(ctx, text, n);
     free(text);

@@ -118,6 +118,11 @@ static int device_why(clsa_context *ctx, int64_t n, int sym, int index64)
     return CLSA_WHY_FITS;
 }
 
+int clsa__sa_device_why(clsa_context *ctx, int64_t n, int sym, int index64)
+{
+    return device_why(ctx, n, sym, index64);
+}
+
 static int device_route(clsa_context *ctx, int64_t n, int sym, int index64)
 {
     return device_why(ctx, n, sym, index64) == CLSA_WHY_FITS ? CLSA_ROUTE_DEVICE
