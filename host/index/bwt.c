@@ -225,6 +225,27 @@ clsa_status clsa_bwt_from_sa64(clsa_context *ctx, const uint8_t *text, const int
     return bwt_any(ctx, text, sa, bwt, n, 1, primary);
 }
 
+/* A device text past the device route (clsa__index_past_alloc): through
+ * host memory, the suffix array by its own route. */
+static clsa_status bwt_mem_host(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n,
+                                int index64, int64_t *primary)
+{
+    void *t = NULL;
+    uint8_t *b = malloc((size_t)n);
+    clsa_status st = CLSA_OK;
+    if (!b) {
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "BWT: out of host memory");
+        goto done;
+    }
+    CLSA_TRY(clsa__read_new(ctx, text, (size_t)n, &t));
+    CLSA_TRY(bwt_past_alloc(ctx, t, NULL, b, n, index64, primary));
+    CLSA_TRY(clsa__write(ctx, bwt, 0, b, (size_t)n));
+done:
+    free(t);
+    free(b);
+    return st;
+}
+
 clsa_status clsa_bwt_mem(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n, int64_t *primary)
 {
     clsa_status st = clsa__index_begin_mem(ctx);
@@ -236,6 +257,10 @@ clsa_status clsa_bwt_mem(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n, 
     if (st == CLSA_OK && n > 0 && text == bwt)
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: text and bwt must be different buffers");
     if (st || n == 0) goto done;
+    if (clsa__index_past_alloc(ctx, n, index64)) {
+        st = bwt_mem_host(ctx, text, bwt, n, index64, primary);
+        goto done;
+    }
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * (index64 ? 8 : 4), &sa));
     CLSA_TRY(bwt_sort_step(ctx, text, sa, n, index64, &is_isa));
     CLSA_TRY(bwt_finish(ctx, text, sa, is_isa, n, index64, bwt, primary));

@@ -287,14 +287,41 @@ done:
     return st;
 }
 
+/* Whether the device walk fits: 32-bit rows, its (n + 1)-entry arrays
+ * within the largest allocation; else the host inverts. */
+static int unbwt_fits_device(const clsa_context *ctx, int64_t n)
+{
+    return (uint64_t)n <= UINT32_MAX - 2 && ((uint64_t)n + 1) * 4 <= ctx->tune.max_alloc;
+}
+
+/* The walk of a device BWT on the host (unbwt_fits_device fails). */
+static clsa_status unbwt_mem_host(clsa_context *ctx, cl_mem bwt, cl_mem text, int64_t n,
+                                  int64_t primary)
+{
+    void *b = NULL;
+    uint8_t *t = malloc((size_t)n);
+    clsa_status st = CLSA_OK;
+    if (!t) {
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "inverse BWT: out of host memory");
+        goto done;
+    }
+    CLSA_TRY(clsa__read_new(ctx, bwt, (size_t)n, &b));
+    CLSA_TRY(clsa__unbwt_host(ctx, b, t, n, primary));
+    CLSA_TRY(clsa__write(ctx, text, 0, t, (size_t)n));
+done:
+    free(b);
+    free(t);
+    return st;
+}
+
 clsa_status clsa_unbwt(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
                        int64_t primary)
 {
     clsa_status st = unbwt_args(ctx, n, primary, bwt && text);
     int device;
     if (st || n == 0 || (st = clsa__index_begin(ctx, n, &device))) return st;
-    /* Beyond 32-bit rows the device path is not available: the host does it. */
-    if (device && (uint64_t)n <= UINT32_MAX - 2) st = unbwt_on_device(ctx, bwt, text, n, primary);
+    /* Beyond 32-bit rows or the largest allocation the host does it. */
+    if (device && unbwt_fits_device(ctx, n)) st = unbwt_on_device(ctx, bwt, text, n, primary);
     else st = clsa__unbwt_host(ctx, bwt, text, n, primary);
     return clsa__index_end(ctx, st);
 }
@@ -306,6 +333,8 @@ clsa_status clsa_unbwt_mem(clsa_context *ctx, cl_mem bwt, cl_mem text, int64_t n
     st = unbwt_args(ctx, n, primary, bwt && text);
     if (st == CLSA_OK && n > 0 && bwt == text)
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "inverse BWT: bwt and text must differ");
-    if (st == CLSA_OK) st = clsa__unbwt_device(ctx, bwt, n, primary, text);
+    if (st == CLSA_OK && n > 0 && !unbwt_fits_device(ctx, n))
+        st = unbwt_mem_host(ctx, bwt, text, n, primary);
+    else if (st == CLSA_OK) st = clsa__unbwt_device(ctx, bwt, n, primary, text);
     return clsa__index_end(ctx, st);
 }
