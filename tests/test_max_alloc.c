@@ -83,6 +83,19 @@ static void check_device_only(clsa_context *ctx, clsa_context *ref, const uint8_
     TU_OK(ctx, clsa_gsa32(ctx, text, len, k, got, dgot));
     assert_memory_equal(got, want, m * 4);
     assert_memory_equal(dgot, dwant, m * 4);
+    int64_t *lw = tu_malloc(m * 8), *lg = tu_malloc(m * 8), w[3], g[3];
+    assert_int_equal(clsa_gsa_lcp32(NULL, text, len, k, want, (int32_t *)lw), CLSA_OK);
+    TU_OK(ctx, clsa_gsa_lcp32(ctx, text, len, k, want, (int32_t *)lg));
+    assert_memory_equal(lg, lw, m * 4);
+    assert_int_equal(clsa_lcs(NULL, text, len[0], text + len[0], len[2], &w[0], &w[1], &w[2]),
+                     CLSA_OK);
+    TU_OK(ctx, clsa_lcs(ctx, text, len[0], text + len[0], len[2], &g[0], &g[1], &g[2]));
+    assert_memory_equal(g, w, sizeof w);
+    assert_int_equal(clsa_lcs_k(NULL, text, len, k, 2, &w[0], lw), CLSA_OK);
+    TU_OK(ctx, clsa_lcs_k(ctx, text, len, k, 2, &g[0], lg));
+    assert_int_equal(g[0], w[0]);
+    assert_memory_equal(lg, lw, (size_t)k * 8);
+    free(lw), free(lg);
     clsa_fm *fa = NULL, *fb = NULL;
     TU_OK(ctx, clsa_fm_create(ctx, text, (int64_t)n, 8, &fa));
     TU_OK(ref, clsa_fm_create(ref, text, (int64_t)n, 8, &fb));
