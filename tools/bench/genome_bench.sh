@@ -14,9 +14,11 @@
 # the library call (--stats' wall); route: the plan lines of --stats;
 # dev_B/n: peak device bytes per input byte; rss_B: host peak resident set
 # (/usr/bin/time -v; "-" without it); check: each BWT inverted with
-# `clsa unbwt` and compared with the text (cmp).  Rows of the smaller text
-# first; each row under `timeout`, all under GENOME_LIMIT seconds (default
-# 450); a row with less than 15 s left is skipped.  Files (text 2 x SIZE,
+# `clsa unbwt` and compared with the text (cmp; past 2^32 only with
+# GENOME_UNBWT_BIG=SECONDS: the inversion runs on one host thread there).
+# Rows of the smaller text first; each row under `timeout`, all under
+# GENOME_LIMIT seconds (default 450); a row with less than 15 s left is
+# skipped.  Files (text 2 x SIZE,
 # its first half, one output at a time) in GENOME_DIR (default
 # /tmp/clsa-genome), deleted as the rows go and at the end.
 # Env: CLSA_DEVICE (default gpu), BUILD, GENOME_SIZE, GENOME_LIMIT,
@@ -81,15 +83,16 @@ cap_of() {
     echo "$want"
 }
 
-rows_for() { # rows_for TEXT LABEL
+rows_for() { # rows_for TEXT LABEL BWT_S UNBWT_S INDEX_S (caps; 0: skip the row)
     local text=$1 label=$2 cap primary check
-    cap=$(cap_of 240)
+    cap=$(cap_of "$3")
     [ "$cap" = 0 ] && { say "$label: skipped (time)"; return; }
     say "$label: clsa bwt"
     if run "bwt $label" "$cap" "$CLSA" bwt --stats "$text" "$DIR/out.bwt"; then
         primary=$(sed -n 's/^primary=//p' "$DIR/out.log")
         check=unchecked
-        cap=$(cap_of 120)
+        cap=0
+        [ "$4" != 0 ] && cap=$(cap_of "$4")
         if [ "$cap" != 0 ]; then
             local w=$WALL r=$RSS e
             e=$(mktemp)
@@ -109,8 +112,9 @@ rows_for() { # rows_for TEXT LABEL
         row bwt "$label" failed
     fi
     rm -f "$DIR/out.bwt" "$DIR/out.inv"
-    cap=$(cap_of 200)
-    [ "$cap" = 0 ] && { say "$label: index skipped (time)"; return; }
+    cap=0
+    [ "$5" != 0 ] && cap=$(cap_of "$5")
+    [ "$cap" = 0 ] && { say "$label: index skipped (time or GENOME_ROWS)"; return; }
     say "$label: clsa index"
     if run "index $label" "$cap" "$CLSA" index --stats "$text" "$DIR/out.fm"; then
         row index "$label" "written $(stat -c %s "$DIR/out.fm") B"
@@ -127,7 +131,9 @@ N2=$(stat -c %s "$DIR/g.rc")
 N=$((N2 / 2))
 head -c "$N" "$DIR/g.rc" >"$DIR/g.fwd"
 say "generated $N + $N bytes in $(echo "$(date +%s.%N) - $t0" | bc) s"
-rows_for "$DIR/g.fwd" "$N"
+rows_for "$DIR/g.fwd" "$N" 90 60 90
 rm -f "$DIR/g.fwd"
-rows_for "$DIR/g.rc" "$N2"
+# past 2^32: the BWT first with what is left; the inversion runs on the
+# host there (one thread, minutes at 6.4 Gbp): only with GENOME_UNBWT_BIG
+rows_for "$DIR/g.rc" "$N2" 400 "${GENOME_UNBWT_BIG:-0}" 400
 say "done"
