@@ -225,25 +225,32 @@ clsa_status clsa_bwt_from_sa64(clsa_context *ctx, const uint8_t *text, const int
     return bwt_any(ctx, text, sa, bwt, n, 1, primary);
 }
 
-/* A device text past the device route (clsa__index_past_alloc): through
- * host memory, the suffix array by its own route. */
-static clsa_status bwt_mem_host(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n,
-                                int index64, int64_t *primary)
+clsa_status clsa__bytes_via_host(clsa_context *ctx, cl_mem in, cl_mem out, int64_t n,
+                                 clsa__bytes_fn fn, void *arg)
 {
-    void *t = NULL;
-    uint8_t *b = malloc((size_t)n);
+    void *h = NULL;
+    uint8_t *o = malloc((size_t)n);
     clsa_status st = CLSA_OK;
-    if (!b) {
-        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "BWT: out of host memory");
+    if (!o) {
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "out of host memory for %lld bytes",
+                        (long long)n);
         goto done;
     }
-    CLSA_TRY(clsa__read_new(ctx, text, (size_t)n, &t));
-    CLSA_TRY(bwt_past_alloc(ctx, t, NULL, b, n, index64, primary));
-    CLSA_TRY(clsa__write(ctx, bwt, 0, b, (size_t)n));
+    CLSA_TRY(clsa__read_new(ctx, in, (size_t)n, &h));
+    CLSA_TRY(fn(ctx, h, o, n, arg));
+    CLSA_TRY(clsa__write(ctx, out, 0, o, (size_t)n));
 done:
-    free(t);
-    free(b);
+    free(h);
+    free(o);
     return st;
+}
+
+/* The BWT of a host copy by the suffix array's own route (bwt_mem past
+ * the device route); arg: the primary index's int64_t. */
+static clsa_status bwt_routed(clsa_context *ctx, const uint8_t *text, uint8_t *bwt, int64_t n,
+                              void *arg)
+{
+    return bwt_past_alloc(ctx, text, NULL, bwt, n, n > INT32_MAX, arg);
 }
 
 clsa_status clsa_bwt_mem(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n, int64_t *primary)
@@ -258,7 +265,7 @@ clsa_status clsa_bwt_mem(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n, 
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: text and bwt must be different buffers");
     if (st || n == 0) goto done;
     if (clsa__index_past_alloc(ctx, n, index64)) {
-        st = bwt_mem_host(ctx, text, bwt, n, index64, primary);
+        st = clsa__bytes_via_host(ctx, text, bwt, n, bwt_routed, primary);
         goto done;
     }
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * (index64 ? 8 : 4), &sa));

@@ -294,24 +294,12 @@ static int unbwt_fits_device(const clsa_context *ctx, int64_t n)
     return (uint64_t)n <= UINT32_MAX - 2 && ((uint64_t)n + 1) * 4 <= ctx->tune.max_alloc;
 }
 
-/* The walk of a device BWT on the host (unbwt_fits_device fails). */
-static clsa_status unbwt_mem_host(clsa_context *ctx, cl_mem bwt, cl_mem text, int64_t n,
-                                  int64_t primary)
+/* The walk of a host copy (unbwt_mem past unbwt_fits_device); arg: the
+ * primary index's int64_t. */
+static clsa_status unbwt_walk(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
+                              void *arg)
 {
-    void *b = NULL;
-    uint8_t *t = malloc((size_t)n);
-    clsa_status st = CLSA_OK;
-    if (!t) {
-        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "inverse BWT: out of host memory");
-        goto done;
-    }
-    CLSA_TRY(clsa__read_new(ctx, bwt, (size_t)n, &b));
-    CLSA_TRY(clsa__unbwt_host(ctx, b, t, n, primary));
-    CLSA_TRY(clsa__write(ctx, text, 0, t, (size_t)n));
-done:
-    free(b);
-    free(t);
-    return st;
+    return clsa__unbwt_host(ctx, bwt, text, n, *(const int64_t *)arg);
 }
 
 clsa_status clsa_unbwt(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
@@ -334,7 +322,7 @@ clsa_status clsa_unbwt_mem(clsa_context *ctx, cl_mem bwt, cl_mem text, int64_t n
     if (st == CLSA_OK && n > 0 && bwt == text)
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "inverse BWT: bwt and text must differ");
     if (st == CLSA_OK && n > 0 && !unbwt_fits_device(ctx, n))
-        st = unbwt_mem_host(ctx, bwt, text, n, primary);
+        st = clsa__bytes_via_host(ctx, bwt, text, n, unbwt_walk, &primary);
     else if (st == CLSA_OK) st = clsa__unbwt_device(ctx, bwt, n, primary, text);
     return clsa__index_end(ctx, st);
 }
