@@ -96,6 +96,22 @@ static void check_device_only(clsa_context *ctx, clsa_context *ref, const uint8_
     assert_int_equal(g[0], w[0]);
     assert_memory_equal(lg, lw, (size_t)k * 8);
     free(lw), free(lg);
+    /* 16-bit symbols: n of them, from pairs of bytes */
+    uint16_t *w16 = tu_malloc(n * 2);
+    for (size_t i = 0; i < n; i++) w16[i] = (uint16_t)(text[i] | text[(i * 7) % n] << 8);
+    int64_t h = (int64_t)n, q1 = -1, q2 = -2;
+    assert_int_equal(clsa_sa32_u16(NULL, w16, want, h), CLSA_OK);
+    TU_OK(ctx, clsa_sa32_u16(ctx, w16, got, h));
+    assert_memory_equal(got, want, (size_t)h * 4);
+    assert_int_equal(clsa_bwt_u16(NULL, w16, (uint16_t *)want, h, &q1), CLSA_OK);
+    TU_OK(ctx, clsa_bwt_u16(ctx, w16, (uint16_t *)got, h, &q2));
+    assert_memory_equal(got, want, (size_t)h * 2);
+    assert_int_equal(q1, q2);
+    free(w16);
+    clsa_context *two[2] = {ctx, ctx};
+    assert_int_equal(clsa_sa32(NULL, text, want, (int64_t)n), CLSA_OK);
+    TU_OK(ctx, clsa_sa32_multi(two, 2, text, got, (int64_t)n));
+    assert_memory_equal(got, want, n * 4);
     int64_t pg[3], pw[3];
     assert_int_equal(clsa_sa32_batch(NULL, text, len, k, want), CLSA_OK);
     TU_OK(ctx, clsa_sa32_batch(ctx, text, len, k, got));
