@@ -57,7 +57,7 @@ run() {
     timeout "$cap" "${TIMEV[@]}" "$@" >"$DIR/out.log" 2>"$DIR/out.err"
     rc=$?
     t1=$(date +%s.%N)
-    WALL=$(echo "$t1 - $t0" | bc)
+    WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')
     RSS=-
     [ ${#TIMEV[@]} -gt 0 ] &&
         RSS=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 * 1024}' "$DIR/out.err")
@@ -130,7 +130,7 @@ t0=$(date +%s.%N)
 N2=$(stat -c %s "$DIR/g.rc")
 N=$((N2 / 2))
 head -c "$N" "$DIR/g.rc" >"$DIR/g.fwd"
-say "generated $N + $N bytes in $(echo "$(date +%s.%N) - $t0" | bc) s"
+say "generated $N + $N bytes in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
 rows_for "$DIR/g.fwd" "$N" 90 60 90
 rm -f "$DIR/g.fwd"
 # past 2^32: the BWT first with what is left; the inversion runs on the

@@ -62,21 +62,24 @@ static int parse(int argc, char **argv, opts *o)
                ? 0 : usage();
 }
 
-static uint8_t complement(uint8_t b)
+/* The complement of every byte: nucleotide and IUPAC codes of either
+ * case, anything else itself. */
+static void complements(uint8_t map[256])
 {
     static const char from[] = "ACGTNacgtnRYSWKMBDHVryswkmbdhv";
     static const char to[] = "TGCANtgcanYRSWMKVHDByrswmkvhdb";
-    const char *p = b ? strchr(from, b) : NULL;
-    return p ? (uint8_t)to[p - from] : b;
+    for (int c = 0; c < 256; c++) map[c] = (uint8_t)c;
+    for (size_t i = 0; from[i]; i++) map[(uint8_t)from[i]] = (uint8_t)to[i];
 }
 
 /* seq[0, n) reverse-complemented, in blocks. */
 static int write_revcomp(FILE *f, const uint8_t *seq, size_t n)
 {
-    uint8_t buf[1 << 16];
+    uint8_t buf[1 << 16], map[256];
+    complements(map);
     for (size_t done = 0; done < n;) {
         size_t k = n - done < sizeof buf ? n - done : sizeof buf;
-        for (size_t j = 0; j < k; j++) buf[j] = complement(seq[n - 1 - done - j]);
+        for (size_t j = 0; j < k; j++) buf[j] = map[seq[n - 1 - done - j]];
         if (fwrite(buf, 1, k, f) != k) return 1;
         done += k;
     }
