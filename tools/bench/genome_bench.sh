@@ -19,8 +19,8 @@
 # Rows of the smaller text first; each row under `timeout`, all under
 # GENOME_LIMIT seconds (default 450); a row with less than 15 s left is
 # skipped.  Files (text 2 x SIZE,
-# its first half, one output at a time) in GENOME_DIR (default
-# /tmp/clsa-genome), deleted as the rows go and at the end.
+# its first half, one output at a time) in GENOME_DIR (default ./out-genome:
+# on disk, as /tmp may be memory), deleted as the rows go and at the end.
 # Env: CLSA_DEVICE (default gpu), BUILD, GENOME_SIZE, GENOME_LIMIT,
 # GENOME_DIR, GENOME_KEEP=1 (keep the files).
 set -uo pipefail
@@ -32,18 +32,23 @@ CLSA=$BUILD/clsa
 GEN=$BUILD/clsa_gen_genome
 SIZE=${GENOME_SIZE:-3200M}
 LIMIT=${GENOME_LIMIT:-450}
-DIR=${GENOME_DIR:-/tmp/clsa-genome}
+# on the disk beside the repository, not /tmp (which may be memory)
+DIR=${GENOME_DIR:-$ROOT/out-genome}
 export CLSA_DEVICE=${CLSA_DEVICE:-gpu}
 START=$(date +%s)
 say() { echo "== [genome $(($(date +%s) - START))s/${LIMIT}s] $*"; }
 left() { echo $((START + LIMIT - $(date +%s))); }
 for x in "$CLSA" "$GEN"; do [ -x "$x" ] || { say "no $x: build first (Release)"; exit 3; }; done
 mkdir -p "$DIR" || exit 3
-cleanup() { [ "${GENOME_KEEP:-0}" = 1 ] || rm -f "$DIR"/g.* "$DIR"/out.*; }
+cleanup() {
+    [ "${GENOME_KEEP:-0}" = 1 ] && return
+    rm -f "$DIR"/g.* "$DIR"/out.*
+    rmdir "$DIR" 2>/dev/null
+}
 trap cleanup EXIT
 TIMEV=()
 [ -x /usr/bin/time ] && TIMEV=(/usr/bin/time -v)
-say "device $CLSA_DEVICE, size $SIZE (+ reverse complement), dir $DIR ($(df -h "$DIR" | awk 'NR==2 {print $4}') free)"
+say "device $CLSA_DEVICE, size $SIZE (+ reverse complement), dir $DIR ($(df -h "$DIR" | awk 'NR==2 {print $4 " free on " $6}'))"
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
 echo "host: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f", $2 * 1024}' /proc/meminfo) bytes"
 
