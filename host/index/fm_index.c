@@ -318,7 +318,7 @@ done:
  * allocation, or the suffix array's plan out of core): the suffix array by
  * its own route into host memory, the BWT and the sampled rows from it on
  * the host, uploaded; the device holds n-byte and sample-sized buffers. */
-static clsa_status bwt_samples_host(clsa_fm *fm, const uint8_t *text, cl_mem bwt)
+static clsa_status bwt_samples_host(clsa_fm *fm, const uint8_t *text, cl_mem *bwt)
 {
     clsa_context *ctx = fm->ctx;
     void *sa = NULL;
@@ -334,7 +334,8 @@ static clsa_status bwt_samples_host(clsa_fm *fm, const uint8_t *text, cl_mem bwt
         goto done;
     }
     clsa__bwt_gather_host(text, 1, sa, fm->index64, hb, fm->n, &fm->primary);
-    CLSA_TRY(clsa__write(ctx, bwt, 0, hb, (size_t)fm->n));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)fm->n, bwt));
+    CLSA_TRY(clsa__write(ctx, *bwt, 0, hb, (size_t)fm->n));
     free(hb);
     hb = NULL;
     CLSA_TRY(clsa__progress(ctx, "fm samples", 0.85));
@@ -345,8 +346,9 @@ done:
     return st;
 }
 
-/* The in-memory route: SA, BWT and samples on the device. */
-static clsa_status bwt_samples_device(clsa_fm *fm, cl_mem *dtext, cl_mem bwt)
+/* The in-memory route: SA, BWT and samples on the device (*bwt allocated
+ * once the suffix array's working set is gone). */
+static clsa_status bwt_samples_device(clsa_fm *fm, cl_mem *dtext, cl_mem *bwt)
 {
     clsa_context *ctx = fm->ctx;
     int64_t n = fm->n;
@@ -359,7 +361,8 @@ static clsa_status bwt_samples_device(clsa_fm *fm, cl_mem *dtext, cl_mem bwt)
     clsa__progress_slice(ctx, 0.0, 1.0);
     CLSA_TRY(st);
     CLSA_TRY(clsa__progress(ctx, "bwt", 0.8));
-    if (n > 0) CLSA_TRY(clsa__bwt_device(ctx, *dtext, sa, n, fm->index64, bwt, &fm->primary));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n, bwt));
+    if (n > 0) CLSA_TRY(clsa__bwt_device(ctx, *dtext, sa, n, fm->index64, *bwt, &fm->primary));
     clsa__free(ctx, dtext);
     CLSA_TRY(clsa__progress(ctx, "fm samples", 0.85));
     CLSA_TRY(build_samples(fm, sa));
@@ -381,9 +384,12 @@ static clsa_status create_locked(clsa_context *ctx, const uint8_t *text, int64_t
     CLSA_TRY(histogram(ctx, dtext, n, hist));
     CLSA_TRY(clsa__fm_new(ctx, n, rate, hist, &fm));
     fm->primary = 0;
-    if (n > 0 && clsa__index_past_alloc(ctx, n, fm->index64)) clsa__free(ctx, &dtext);
-    CLSA_TRY(clsa__alloc(ctx, (size_t)n, &bwt));
-    CLSA_TRY(dtext ? bwt_samples_device(fm, &dtext, bwt) : bwt_samples_host(fm, text, bwt));
+    if (n > 0 && clsa__index_past_alloc(ctx, n, fm->index64)) {
+        clsa__free(ctx, &dtext); /* the route reads the host text */
+        CLSA_TRY(bwt_samples_host(fm, text, &bwt));
+    } else {
+        CLSA_TRY(bwt_samples_device(fm, &dtext, &bwt));
+    }
     CLSA_TRY(clsa__progress(ctx, "fm occurrences", 0.9));
     CLSA_TRY(clsa__fm_build_occ(fm, bwt, fm->primary));
     CLSA_TRY(clsa__finish(ctx));
