@@ -69,7 +69,11 @@ CLSA_API clsa_status clsa_sa64_batch_u64(clsa_context *ctx, const uint64_t *text
  * at least M entries (4 or 8 bytes), both on ctx's OpenCL context; lengths
  * is a host array.  Their bytes count as held by clsa for the call (as for
  * clsa_sa32_mem); parts too large for the budget run as smaller parts, but
- * a single text too large for the device gives CLSA_ERR_DEVICE_MEMORY. */
+ * a single text too large for the device's budget gives
+ * CLSA_ERR_DEVICE_MEMORY.  A single text whose own arrays would pass the
+ * largest allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE), or of 2^32 symbols or
+ * more, is copied to host memory and built as clsa_sa32/64 builds it (out
+ * of core), its result written back. */
 CLSA_API clsa_status clsa_sa32_batch_mem(clsa_context *ctx, cl_mem text, const int64_t *lengths,
                                          int64_t k, cl_mem sa);
 CLSA_API clsa_status clsa_sa64_batch_mem(clsa_context *ctx, cl_mem text, const int64_t *lengths,

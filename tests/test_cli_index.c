@@ -133,13 +133,63 @@ static void lcp_files(void **state)
     free(want);
 }
 
+static int stderr_has(const char *what)
+{
+    size_t n;
+    char *err = (char *)read_file(in_dir("stderr"), &n);
+    int has = strstr(err, what) != NULL;
+    if (!has) fprintf(stderr, "no '%s' in:\n%s\n", what, err);
+    free(err);
+    return has;
+}
+
+/* Under a largest allocation below the suffix array (CLSA_TUNE max_alloc):
+ * bwt and index --stats name the out-of-core route and why, and write
+ * what they write without the cap. */
+static void plan_past_alloc(void **state)
+{
+    (void)state;
+    if (tu_small()) skip(); /* out of core on Oclgrind: minutes */
+    size_t n = 20000, got_n, want_n;
+    uint8_t *t = tu_malloc(n), *want = tu_malloc(n);
+    gen_fill(t, n, GEN_RANDOM, 4, 12);
+    write_file(in_dir("in.bin"), t, n);
+    assert_int_equal(run("index %s %s", in_dir("in.bin"), in_dir("want.fm")), 0);
+    const char *old = getenv("CLSA_TUNE");
+    char *saved = old ? strdup(old) : NULL, tune[128];
+    snprintf(tune, sizeof tune, "%s%shost_threshold=1,max_alloc=%zu", old ? old : "",
+             old && *old ? "," : "", 2 * n);
+    setenv("CLSA_TUNE", tune, 1);
+    int rb = run("bwt --stats %s %s", in_dir("in.bin"), in_dir("out.bwt"));
+    long long primary = rb ? -1 : printed_primary();
+    int bwt_plan = stderr_has("plan: route device, out of core") &&
+                   stderr_has("an n-entry array would pass the largest allocation");
+    int ri = run("index --stats %s %s", in_dir("in.bin"), in_dir("got.fm"));
+    int index_plan = stderr_has("plan: route device, out of core");
+    if (saved) setenv("CLSA_TUNE", saved, 1);
+    else unsetenv("CLSA_TUNE");
+    free(saved);
+    assert_int_equal(rb, 0);
+    assert_int_equal(ri, 0);
+    assert_true(bwt_plan && index_plan);
+    assert_int_equal(primary, divbwt(t, want, NULL, (saidx_t)n));
+    uint8_t *got = read_file(in_dir("out.bwt"), &got_n);
+    assert_memory_equal(got, want, n);
+    free(got);
+    got = read_file(in_dir("got.fm"), &got_n);
+    uint8_t *fm = read_file(in_dir("want.fm"), &want_n);
+    assert_int_equal(got_n, want_n);
+    assert_memory_equal(got, fm, got_n);
+    free(got), free(fm), free(t), free(want);
+}
+
 int main(void)
 {
     if (cli_dir_create("clsa-cli-index")) return 1;
     clsa_destroy(tu_context()); /* skips cleanly when the device is missing */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bwt_round_trip), cmocka_unit_test(unbwt_errors),
-        cmocka_unit_test(lcp_files),
+        cmocka_unit_test(lcp_files), cmocka_unit_test(plan_past_alloc),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     if (cli_dir_remove()) rc = 1;

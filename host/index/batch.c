@@ -6,7 +6,10 @@
  * builds one (out of core). */
 #include "batch.h"
 #include "bwt.h"
+#include "sa/dispatch.h"
 #include "sa/sa.h"
+#include "buffer.h"
+#include "context.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,11 +82,46 @@ static clsa_status one_bwt(clsa__batch *j, int64_t i)
     return st;
 }
 
+/* Where a device text's own arrays would pass the largest allocation (or
+ * n >= 2^32): its suffix array by clsa_sa32/64's route on a host copy,
+ * the SA or BWT written back into the output buffer. */
+static clsa_status one_text_mem(clsa__batch *j, int64_t i)
+{
+    int64_t n = j->len[i];
+    int wide = j->bwt ? n > INT32_MAX : j->index64;
+    size_t w = wide ? 8 : 4;
+    uint8_t *t = malloc((size_t)n), *sa = malloc((size_t)n * w), *b = NULL;
+    clsa_status st = CLSA_OK;
+    if (!t || !sa || (j->bwt && !(b = malloc((size_t)n)))) {
+        st = clsa__fail(j->ctx, CLSA_ERR_HOST_MEMORY, "batch: out of host memory for text %lld",
+                        (long long)i);
+        goto done;
+    }
+    CLSA_TRY(clsa__read(j->ctx, j->dtext, (size_t)j->off[i], t, (size_t)n));
+    CLSA_TRY(clsa__sa_pick_run(j->ctx, t, 1, sa, n, wide));
+    if (!j->bwt) CLSA_TRY(clsa__write(j->ctx, j->dout, (size_t)j->off[i] * w, sa, (size_t)n * w));
+    if (!j->bwt) goto done;
+    clsa__bwt_gather_host(t, 1, sa, wide, b, n, j->primary + i);
+    CLSA_TRY(clsa__write(j->ctx, j->dout, (size_t)j->off[i], b, (size_t)n));
+done:
+    free(t);
+    free(sa);
+    free(b);
+    return st;
+}
+
+static int past_alloc(const clsa__batch *j, int64_t n)
+{
+    size_t w = (j->bwt ? n > INT32_MAX : j->index64) ? 8 : 4;
+    return (uint64_t)n > UINT32_MAX || (uint64_t)n * w > j->ctx->tune.max_alloc;
+}
+
 /* Text i alone, on the host or as clsa_sa32/64 builds one. */
 static clsa_status one_text(clsa__batch *j, int64_t i)
 {
     int64_t n = j->len[i];
     if (n == 0) return CLSA_OK;
+    if (!j->text && past_alloc(j, n)) return one_text_mem(j, i);
     if (!j->text)
         return clsa__fail(j->ctx, CLSA_ERR_DEVICE_MEMORY, "%s batch: text %lld (%lld symbols) "
                           "does not fit the device's free memory",

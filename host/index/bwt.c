@@ -225,6 +225,34 @@ clsa_status clsa_bwt_from_sa64(clsa_context *ctx, const uint8_t *text, const int
     return bwt_any(ctx, text, sa, bwt, n, 1, primary);
 }
 
+clsa_status clsa__bytes_via_host(clsa_context *ctx, cl_mem in, cl_mem out, int64_t n,
+                                 clsa__bytes_fn fn, void *arg)
+{
+    void *h = NULL;
+    uint8_t *o = malloc((size_t)n);
+    clsa_status st = CLSA_OK;
+    if (!o) {
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "out of host memory for %lld bytes",
+                        (long long)n);
+        goto done;
+    }
+    CLSA_TRY(clsa__read_new(ctx, in, (size_t)n, &h));
+    CLSA_TRY(fn(ctx, h, o, n, arg));
+    CLSA_TRY(clsa__write(ctx, out, 0, o, (size_t)n));
+done:
+    free(h);
+    free(o);
+    return st;
+}
+
+/* The BWT of a host copy by the suffix array's own route (bwt_mem past
+ * the device route); arg: the primary index's int64_t. */
+static clsa_status bwt_routed(clsa_context *ctx, const uint8_t *text, uint8_t *bwt, int64_t n,
+                              void *arg)
+{
+    return bwt_past_alloc(ctx, text, NULL, bwt, n, n > INT32_MAX, arg);
+}
+
 clsa_status clsa_bwt_mem(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n, int64_t *primary)
 {
     clsa_status st = clsa__index_begin_mem(ctx);
@@ -236,6 +264,10 @@ clsa_status clsa_bwt_mem(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n, 
     if (st == CLSA_OK && n > 0 && text == bwt)
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: text and bwt must be different buffers");
     if (st || n == 0) goto done;
+    if (clsa__index_past_alloc(ctx, n, index64)) {
+        st = clsa__bytes_via_host(ctx, text, bwt, n, bwt_routed, primary);
+        goto done;
+    }
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * (index64 ? 8 : 4), &sa));
     CLSA_TRY(bwt_sort_step(ctx, text, sa, n, index64, &is_isa));
     CLSA_TRY(bwt_finish(ctx, text, sa, is_isa, n, index64, bwt, primary));

@@ -17,6 +17,13 @@ clsa_status clsa__bwt_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t 
 clsa_status clsa__unbwt_device(clsa_context *ctx, cl_mem bwt, int64_t n, int64_t primary,
                                cl_mem text);
 
+/* out (n bytes) = fn(in) on host copies of two device buffers: the _mem
+ * calls whose own device arrays would pass the largest allocation. */
+typedef clsa_status (*clsa__bytes_fn)(clsa_context *ctx, const uint8_t *in, uint8_t *out,
+                                      int64_t n, void *arg);
+clsa_status clsa__bytes_via_host(clsa_context *ctx, cl_mem in, cl_mem out, int64_t n,
+                                 clsa__bytes_fn fn, void *arg);
+
 /* Host versions (libdivsufsort). */
 clsa_status clsa__bwt_host(clsa_context *ctx, const uint8_t *text, uint8_t *bwt, int64_t n,
                            int64_t *primary);

@@ -3,6 +3,7 @@
 #include "fm_index.h"
 #include "kernel_args.h"
 #include "index/bwt.h"
+#include "index/index_run.h"
 #include "prim/scan.h"
 #include "sa/sa.h"
 #include "arith.h"
@@ -269,11 +270,111 @@ done:
     return st;
 }
 
+/* The sampled rows of a host suffix array: bit r of marks (rows 0..n, row
+ * 0 the empty suffix at position n) where the position is a multiple of
+ * the rate, the positions of those rows in row order; *m gets how many. */
+static void samples_host(const clsa_fm *fm, const void *sa, uint32_t *marks, void *samples,
+                         int64_t *m)
+{
+    int64_t n = fm->n, k = 0;
+    memset(marks, 0, (size_t)fm->nmarks * 4);
+    for (int64_t r = 0; r <= n; r++) {
+        int64_t pos = r == 0 ? n
+                      : fm->index64 ? ((const int64_t *)sa)[r - 1] : ((const int32_t *)sa)[r - 1];
+        if (pos % fm->rate) continue;
+        marks[r / 32] |= 1u << (r % 32);
+        if (fm->index64) ((int64_t *)samples)[k++] = pos;
+        else ((int32_t *)samples)[k++] = (int32_t)pos;
+    }
+    *m = k;
+}
+
+/* Uploads the sampled rows of a host suffix array (marks, samples, the
+ * marks' running counts). */
+static clsa_status upload_samples(clsa_fm *fm, const void *sa)
+{
+    clsa_context *ctx = fm->ctx;
+    size_t iw = fm->index64 ? 8 : 4, most = (size_t)(fm->n / fm->rate) + 2;
+    uint32_t *marks = malloc((size_t)fm->nmarks * 4);
+    void *samples = malloc(most * iw);
+    clsa_status st = CLSA_OK;
+    if (!marks || !samples) {
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory");
+        goto done;
+    }
+    samples_host(fm, sa, marks, samples, &fm->nsamples);
+    CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nmarks * 4, &fm->marks));
+    CLSA_TRY(clsa__write(ctx, fm->marks, 0, marks, (size_t)fm->nmarks * 4));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nsamples * iw, &fm->samples));
+    CLSA_TRY(clsa__write(ctx, fm->samples, 0, samples, (size_t)fm->nsamples * iw));
+    CLSA_TRY(clsa__fm_build_mrank(fm));
+done:
+    free(marks);
+    free(samples);
+    return st;
+}
+
+/* Off the device's in-memory route (an n-entry array past the largest
+ * allocation, or the suffix array's plan out of core): the suffix array by
+ * its own route into host memory, the BWT and the sampled rows from it on
+ * the host, uploaded; the device holds n-byte and sample-sized buffers. */
+static clsa_status bwt_samples_host(clsa_fm *fm, const uint8_t *text, cl_mem *bwt)
+{
+    clsa_context *ctx = fm->ctx;
+    void *sa = NULL;
+    uint8_t *hb = NULL;
+    clsa_status st = CLSA_OK;
+    clsa__progress_slice(ctx, 0.02, 0.8);
+    st = clsa__index_sa(ctx, text, fm->n, fm->index64, &sa);
+    clsa__progress_slice(ctx, 0.0, 1.0);
+    CLSA_TRY(st);
+    CLSA_TRY(clsa__progress(ctx, "bwt", 0.8));
+    if (!(hb = malloc((size_t)fm->n))) {
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory");
+        goto done;
+    }
+    clsa__bwt_gather_host(text, 1, sa, fm->index64, hb, fm->n, &fm->primary);
+    CLSA_TRY(clsa__alloc(ctx, (size_t)fm->n, bwt));
+    CLSA_TRY(clsa__write(ctx, *bwt, 0, hb, (size_t)fm->n));
+    free(hb);
+    hb = NULL;
+    CLSA_TRY(clsa__progress(ctx, "fm samples", 0.85));
+    CLSA_TRY(upload_samples(fm, sa));
+done:
+    free(sa);
+    free(hb);
+    return st;
+}
+
+/* The in-memory route: SA, BWT and samples on the device (*bwt allocated
+ * once the suffix array's working set is gone). */
+static clsa_status bwt_samples_device(clsa_fm *fm, cl_mem *dtext, cl_mem *bwt)
+{
+    clsa_context *ctx = fm->ctx;
+    int64_t n = fm->n;
+    cl_mem sa = NULL;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n * (fm->index64 ? 8 : 4), &sa));
+    /* shares of the progress: the suffix array is most of the build */
+    clsa__progress_slice(ctx, 0.02, 0.8);
+    if (n > 0) st = clsa__sa_device(ctx, *dtext, sa, n, fm->index64);
+    clsa__progress_slice(ctx, 0.0, 1.0);
+    CLSA_TRY(st);
+    CLSA_TRY(clsa__progress(ctx, "bwt", 0.8));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)n, bwt));
+    if (n > 0) CLSA_TRY(clsa__bwt_device(ctx, *dtext, sa, n, fm->index64, *bwt, &fm->primary));
+    clsa__free(ctx, dtext);
+    CLSA_TRY(clsa__progress(ctx, "fm samples", 0.85));
+    CLSA_TRY(build_samples(fm, sa));
+done:
+    clsa__free(ctx, &sa);
+    return st;
+}
+
 static clsa_status create_locked(clsa_context *ctx, const uint8_t *text, int64_t n, int64_t rate,
                                  clsa_fm **out)
 {
-    size_t iw = n >= INT32_MAX ? 8 : 4;
-    cl_mem dtext = NULL, sa = NULL, bwt = NULL;
+    cl_mem dtext = NULL, bwt = NULL;
     uint64_t hist[256];
     clsa_fm *fm = NULL;
     clsa_status st = CLSA_OK;
@@ -282,27 +383,19 @@ static clsa_status create_locked(clsa_context *ctx, const uint8_t *text, int64_t
     CLSA_TRY(clsa__write_text(ctx, dtext, text, (size_t)n));
     CLSA_TRY(histogram(ctx, dtext, n, hist));
     CLSA_TRY(clsa__fm_new(ctx, n, rate, hist, &fm));
-    CLSA_TRY(clsa__alloc(ctx, (size_t)n * iw, &sa));
-    /* shares of the progress: the suffix array is most of the build */
-    clsa__progress_slice(ctx, 0.02, 0.8);
-    if (n > 0) st = clsa__sa_device(ctx, dtext, sa, n, fm->index64);
-    clsa__progress_slice(ctx, 0.0, 1.0);
-    CLSA_TRY(st);
-    CLSA_TRY(clsa__progress(ctx, "bwt", 0.8));
-    CLSA_TRY(clsa__alloc(ctx, (size_t)n, &bwt));
     fm->primary = 0;
-    if (n > 0) CLSA_TRY(clsa__bwt_device(ctx, dtext, sa, n, fm->index64, bwt, &fm->primary));
-    clsa__free(ctx, &dtext);
-    CLSA_TRY(clsa__progress(ctx, "fm samples", 0.85));
-    CLSA_TRY(build_samples(fm, sa));
-    clsa__free(ctx, &sa);
+    if (n > 0 && clsa__index_past_alloc(ctx, n, fm->index64)) {
+        clsa__free(ctx, &dtext); /* the route reads the host text */
+        CLSA_TRY(bwt_samples_host(fm, text, &bwt));
+    } else {
+        CLSA_TRY(bwt_samples_device(fm, &dtext, &bwt));
+    }
     CLSA_TRY(clsa__progress(ctx, "fm occurrences", 0.9));
     CLSA_TRY(clsa__fm_build_occ(fm, bwt, fm->primary));
     CLSA_TRY(clsa__finish(ctx));
     CLSA_TRY(clsa__progress_end(ctx, CLSA_OK));
 done:
     clsa__free(ctx, &dtext);
-    clsa__free(ctx, &sa);
     clsa__free(ctx, &bwt);
     if (st == CLSA_OK) *out = fm;
     else clsa__fm_release(fm);

@@ -4,6 +4,7 @@
 #define CLSA_INDEX_RUN_H
 #include "context.h"
 #include "status.h"
+#include "sa/dispatch.h"
 
 /* Checks n and the index width; ptrs_ok is 0 when a required pointer or
  * buffer is NULL (only an error for n > 0). */
@@ -53,14 +54,17 @@ static inline clsa_status clsa__index_begin_mem(clsa_context *ctx)
     return CLSA_OK;
 }
 
-/* Whether a host-pointer index call's n-entry device arrays (SA, ISA,
- * LCP) would pass the device's largest allocation (or CLSA_TUNE max_alloc):
- * it then takes the suffix array's own route (out of core on the device,
+/* Whether a host-pointer index call leaves the device's in-memory route:
+ * where its n-entry device arrays (SA, ISA, LCP) would pass the largest
+ * allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE or CLSA_TUNE max_alloc), or the
+ * suffix array's plan goes out of core anyway (n >= 2^32, the budget,
+ * CLSA_TUNE ooc=1), it takes the suffix array's own route (out of core,
  * in chunks within the largest allocation) into a host array and finishes
  * on the host (clsa__index_sa). */
-static inline int clsa__index_past_alloc(const clsa_context *ctx, int64_t n, int index64)
+static inline int clsa__index_past_alloc(clsa_context *ctx, int64_t n, int index64)
 {
-    return (uint64_t)n * (index64 ? 8u : 4u) > ctx->tune.max_alloc;
+    return (uint64_t)n * (index64 ? 8u : 4u) > ctx->tune.max_alloc ||
+           clsa__sa_device_why(ctx, n, 1, index64) != CLSA_WHY_FITS;
 }
 
 /* *sa: a new host array (free()) with the suffix array of text, by the

@@ -307,13 +307,37 @@ clsa_status clsa_lcp_from_sa64(clsa_context *ctx, const uint8_t *text, const int
     return lcp_any(ctx, text, sa, lcp, n, 1, 1);
 }
 
+/* Device arrays past the largest allocation: the LCP through host memory. */
+static clsa_status lcp_mem_host(clsa_context *ctx, cl_mem text, cl_mem sa, cl_mem lcp, int64_t n,
+                                int index64)
+{
+    size_t w = index64 ? 8 : 4;
+    void *t = NULL, *s = NULL, *l = malloc((size_t)n * w);
+    clsa_status st = CLSA_OK;
+    if (!l) {
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "LCP: out of host memory");
+        goto done;
+    }
+    CLSA_TRY(clsa__read_new(ctx, text, (size_t)n, &t));
+    CLSA_TRY(clsa__read_new(ctx, sa, (size_t)n * w, &s));
+    CLSA_TRY(clsa__lcp_host(ctx, t, s, l, n, index64));
+    CLSA_TRY(clsa__write(ctx, lcp, 0, l, (size_t)n * w));
+done:
+    free(t);
+    free(s);
+    free(l);
+    return st;
+}
+
 static clsa_status lcp_mem(clsa_context *ctx, cl_mem text, cl_mem sa, cl_mem lcp, int64_t n,
                            int index64)
 {
     clsa_status st = clsa__index_begin_mem(ctx);
     if (st) return st;
     st = clsa__index_args(ctx, "LCP", n, index64, text && sa && lcp);
-    if (st == CLSA_OK) st = clsa__lcp_device(ctx, text, sa, n, index64, lcp);
+    if (st == CLSA_OK && n > 0 && (uint64_t)n * (index64 ? 8u : 4u) > ctx->tune.max_alloc)
+        st = lcp_mem_host(ctx, text, sa, lcp, n, index64);
+    else if (st == CLSA_OK) st = clsa__lcp_device(ctx, text, sa, n, index64, lcp);
     return clsa__index_end(ctx, st);
 }
 

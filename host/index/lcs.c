@@ -26,6 +26,7 @@
 #include "status.h"
 #include "text_pack.h"
 #include "cpu/reference.h"
+#include "index/index_run.h"
 #include "index/lcp.h"
 #include "kernel_args.h"
 #include "sa/sa.h"
@@ -237,9 +238,10 @@ done:
     return st;
 }
 
-/* Host backend: the same scans over host arrays. */
+/* Host backend: the same scans over host arrays.  routed: the suffix array
+ * by the device's own route (out of core past the largest allocation). */
 static clsa_status lcs_host(clsa_context *ctx, const uint8_t *s, int64_t n, int64_t na,
-                            int index64, lcs_result *res)
+                            int index64, int routed, lcs_result *res)
 {
     size_t w = index64 ? 8 : 4;
     void *sa = malloc((size_t)n * w), *lcp = malloc((size_t)n * w);
@@ -248,7 +250,8 @@ static clsa_status lcs_host(clsa_context *ctx, const uint8_t *s, int64_t n, int6
         st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "LCS: out of host memory");
         goto done;
     }
-    CLSA_TRY(clsa__sa_host(ctx, s, sa, n, index64));
+    CLSA_TRY(routed ? clsa__sa_pick_run(ctx, s, 1, sa, n, index64)
+                    : clsa__sa_host(ctx, s, sa, n, index64));
     CLSA_TRY(clsa__lcp_host(ctx, s, sa, lcp, n, index64));
     int64_t L = best_length(sa, lcp, index64, na, n);
     if (L > 0) *res = pick(sa, lcp, index64, na, n, L);
@@ -269,8 +272,9 @@ static clsa_status lcs_locked(clsa_context *ctx, int device, const uint8_t *a, i
                           (long long)n);
     memcpy(s, a, (size_t)na);
     memcpy(s + na, b, (size_t)nb);
-    clsa_status st = device ? lcs_device(ctx, s, n, na, index64, res)
-                            : lcs_host(ctx, s, n, na, index64, res);
+    int routed = device && clsa__index_past_alloc(ctx, n, index64);
+    clsa_status st = device && !routed ? lcs_device(ctx, s, n, na, index64, res)
+                                       : lcs_host(ctx, s, n, na, index64, routed, res);
     free(s);
     return st;
 }

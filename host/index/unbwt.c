@@ -287,14 +287,29 @@ done:
     return st;
 }
 
+/* Whether the device walk fits: 32-bit rows, its (n + 1)-entry arrays
+ * within the largest allocation; else the host inverts. */
+static int unbwt_fits_device(const clsa_context *ctx, int64_t n)
+{
+    return (uint64_t)n <= UINT32_MAX - 2 && ((uint64_t)n + 1) * 4 <= ctx->tune.max_alloc;
+}
+
+/* The walk of a host copy (unbwt_mem past unbwt_fits_device); arg: the
+ * primary index's int64_t. */
+static clsa_status unbwt_walk(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
+                              void *arg)
+{
+    return clsa__unbwt_host(ctx, bwt, text, n, *(const int64_t *)arg);
+}
+
 clsa_status clsa_unbwt(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
                        int64_t primary)
 {
     clsa_status st = unbwt_args(ctx, n, primary, bwt && text);
     int device;
     if (st || n == 0 || (st = clsa__index_begin(ctx, n, &device))) return st;
-    /* Beyond 32-bit rows the device path is not available: the host does it. */
-    if (device && (uint64_t)n <= UINT32_MAX - 2) st = unbwt_on_device(ctx, bwt, text, n, primary);
+    /* Beyond 32-bit rows or the largest allocation the host does it. */
+    if (device && unbwt_fits_device(ctx, n)) st = unbwt_on_device(ctx, bwt, text, n, primary);
     else st = clsa__unbwt_host(ctx, bwt, text, n, primary);
     return clsa__index_end(ctx, st);
 }
@@ -306,6 +321,8 @@ clsa_status clsa_unbwt_mem(clsa_context *ctx, cl_mem bwt, cl_mem text, int64_t n
     st = unbwt_args(ctx, n, primary, bwt && text);
     if (st == CLSA_OK && n > 0 && bwt == text)
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "inverse BWT: bwt and text must differ");
-    if (st == CLSA_OK) st = clsa__unbwt_device(ctx, bwt, n, primary, text);
+    if (st == CLSA_OK && n > 0 && !unbwt_fits_device(ctx, n))
+        st = clsa__bytes_via_host(ctx, bwt, text, n, unbwt_walk, &primary);
+    else if (st == CLSA_OK) st = clsa__unbwt_device(ctx, bwt, n, primary, text);
     return clsa__index_end(ctx, st);
 }

@@ -339,3 +339,12 @@ clsa_status clsa__fill_zero(clsa_context *ctx, cl_mem dst, size_t off, size_t by
     ctx->phase = phase;
     return st;
 }
+
+clsa_status clsa__read_new(clsa_context *ctx, cl_mem src, size_t bytes, void **dst)
+{
+    *dst = malloc(bytes ? bytes : 1);
+    if (!*dst)
+        return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "out of host memory for a copy of %zu bytes",
+                          bytes);
+    return clsa__read(ctx, src, 0, *dst, bytes);
+}

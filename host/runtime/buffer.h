@@ -57,6 +57,10 @@ static inline size_t clsa__piece(size_t done, size_t bytes, size_t chunk)
 }
 clsa_status clsa__write(clsa_context *ctx, cl_mem dst, size_t off, const void *src, size_t bytes);
 clsa_status clsa__read(clsa_context *ctx, cl_mem src, size_t off, void *dst, size_t bytes);
+/* *dst: a new host array (free()) with the first bytes of src; the _mem
+ * calls' route through host memory where their device arrays would pass
+ * the largest allocation. */
+clsa_status clsa__read_new(clsa_context *ctx, cl_mem src, size_t bytes, void **dst);
 /* dst[i] = the 32-bit entry src[i], i < count, from the front: src may be
  * dst's own upper half (entry i's 4 bytes lie at or after entry i's 8). */
 void clsa__widen_u32(int64_t *dst, const void *src, size_t count);

@@ -12,6 +12,7 @@
 #include "sa/out_of_core.h"
 #include "sa/sa.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The device suffix array of text in a device buffer: sep >= 0 (bytes
@@ -116,6 +117,11 @@ static int device_why(clsa_context *ctx, int64_t n, int sym, int index64)
         clsa__mem_free(ctx))
         return CLSA_WHY_BUDGET;
     return CLSA_WHY_FITS;
+}
+
+int clsa__sa_device_why(clsa_context *ctx, int64_t n, int sym, int index64)
+{
+    return device_why(ctx, n, sym, index64);
 }
 
 static int device_route(clsa_context *ctx, int64_t n, int sym, int index64)
@@ -240,6 +246,26 @@ clsa_status clsa__sa_plan_route(clsa_context *ctx, int64_t n, int sym_bytes, int
         out->route = CLSA_ROUTE_DEVICE_OOC;
         if (n > 0) st = plan_ooc(ctx, un, index64, out);
     }
+    return st;
+}
+
+clsa_status clsa__sa_mem_run(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64)
+{
+    size_t w = index64 ? 8 : 4;
+    if ((uint64_t)n <= UINT32_MAX && (uint64_t)n * w <= ctx->tune.max_alloc)
+        return clsa__sa_device(ctx, text, sa, n, index64);
+    void *t = NULL, *s = malloc((size_t)n * w);
+    clsa_status st = CLSA_OK;
+    if (!s) {
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "suffix array: out of host memory");
+        goto done;
+    }
+    CLSA_TRY(clsa__read_new(ctx, text, (size_t)n, &t));
+    CLSA_TRY(clsa__sa_out_of_core(ctx, t, 1, s, n, index64));
+    CLSA_TRY(clsa__write(ctx, sa, 0, s, (size_t)n * w));
+done:
+    free(t);
+    free(s);
     return st;
 }
 

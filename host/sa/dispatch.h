@@ -16,6 +16,15 @@ clsa_status clsa__sa_pick_run(clsa_context *ctx, const void *text, int sym, void
  * is done. */
 clsa_status clsa__sa_pick_gsa(clsa_context *ctx, const void *text, int sym, int sep, void *sa,
                               int64_t n, int index64, int *declined);
+/* The suffix array of a device text into the caller's device array sa
+ * (clsa_sa32_mem/64_mem, ctx locked): in memory on the device, or where its
+ * n-entry arrays would pass the largest allocation or n >= 2^32, through
+ * host memory by the out-of-core route. */
+clsa_status clsa__sa_mem_run(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64);
+/* Why a device suffix array of n symbols takes its route on ctx (which
+ * has a device): CLSA_WHY_FITS for in memory, else the clsa_sa_plan_why
+ * that sends it out of core.  The index calls follow it (index_run.h). */
+int clsa__sa_device_why(clsa_context *ctx, int64_t n, int sym, int index64);
 /* clsa_sa_plan's answer for ctx (locked; NULL: the host), its arguments
  * checked. */
 clsa_status clsa__sa_plan_route(clsa_context *ctx, int64_t n, int sym_bytes, int index64,

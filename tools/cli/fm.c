@@ -52,6 +52,10 @@ int cli_index(int argc, char **argv)
     if ((rc = cli_in_open(&in, a.pos[0]))) return rc;
     if ((rc = cli_open(&a, &ctx)) || (rc = cli_in_read(&in, ctx, &text))) goto done;
     n = text.n;
+    /* the index's route is its suffix array's (out of core: BWT and samples
+     * made on the host) */
+    clsa_sa_plan_info plan;
+    int planned = a.stats && cli_sa_plan(ctx, n, 1, n >= INT32_MAX, &plan);
     cli_progress_input(n);
     double t0 = cli_now();
     clsa_status st = clsa_fm_create(ctx, text.p, (int64_t)n, a.sample_rate, &fm);
@@ -63,6 +67,7 @@ int cli_index(int argc, char **argv)
         goto done;
     }
     if (a.stats) cli_print_stats(ctx, n, t1 - t0);
+    if (planned) cli_print_plan(&plan);
 done:
     cli_in_close(&in);
     clsa_fm_free(fm);

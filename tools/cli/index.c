@@ -45,6 +45,9 @@ static int bytes_to_bytes(const cli_args *a, const char *what, bytes_fn fn, int6
     if ((rc = cli_open(a, &ctx)) || (rc = cli_in_read(&in, ctx, &src)) ||
         (rc = cli_result_open(ctx, a->pos[1], src.n, &dst, "the output")))
         goto done;
+    /* bwt's route is the suffix array's (out of core: finished on the host) */
+    clsa_sa_plan_info plan;
+    int planned = a->stats && fn == run_bwt && cli_sa_plan(ctx, src.n, 1, src.n > INT32_MAX, &plan);
     cli_progress_input(src.n);
     double t0 = cli_now();
     clsa_status st = fn(ctx, a, src.p, dst.b.p, (int64_t)src.n, primary);
@@ -67,6 +70,7 @@ static int bytes_to_bytes(const cli_args *a, const char *what, bytes_fn fn, int6
     if (fn == run_bwt && cli_is_stream(a->pos[1]) && (rc = cli_print_primary(stderr, *primary)))
         goto done;
     if (a->stats) cli_print_stats(ctx, src.n, t1 - t0);
+    if (planned) cli_print_plan(&plan);
 done:
     cli_in_close(&in);
     cli_buf_free(&src);
