@@ -24,6 +24,8 @@ out=$root/build-test
 export CLSA_TEST_REQUIRE=1 RUSTICL_ENABLE=llvmpipe
 export CLSA_TEST_CACHE="$out/kernel-cache"
 export CLSA_TEST_TIMES="$out/test-times.txt"
+# Each kernel launched, by implementation (tests/kernel_coverage.py).
+export CLSA_TEST_LAUNCHES="$out/launches"
 
 # job NAME CMD...: runs CMD, appending "NAME wall user sys" to job-times.txt.
 job() {
@@ -51,6 +53,7 @@ report() {
 mkdir -p "$out"
 : > "$CLSA_TEST_TIMES"
 : > "$out/job-times.txt"
+rm -f "$CLSA_TEST_LAUNCHES".*
 cmake -S . -B "$out" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 job build cmake --build "$out" -j "$jobs" >/dev/null
 
@@ -74,5 +77,8 @@ fi
 # Every PoCL device test and the host tests under ASan + UBSan.
 [ -x tests/ci_sanitize.sh ] && job sanitize tests/ci_sanitize.sh
 [ -x tests/ci_fuzz.sh ] && job fuzz tests/ci_fuzz.sh
+# Oclgrind runs small inputs, one per code path: every kernel that ran on
+# PoCL (full inputs, above) or rusticl must have run on Oclgrind too.
+job coverage python3 tests/kernel_coverage.py "$CLSA_TEST_LAUNCHES"
 report
 echo "all tests passed"
