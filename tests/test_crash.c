@@ -7,7 +7,7 @@
  * Hundreds of trials on PoCL, which starts fastest; a few dozen on rusticl
  * (what is tested is the CLI's file handling, the same on every
  * implementation; its device runs are slower); on Oclgrind (CLSA_TEST_LEAN)
- * a dozen on the two smallest inputs, cut to a few thousand bytes, for the
+ * a dozen on two inputs of a few hundred bytes, for the
  * simulator's checks of the CLI's device runs.  index runs
  * on the device; sa and bwt one trial in eight (--backend device), else on
  * the host backend, which starts no OpenCL: more kills a second. */
@@ -87,7 +87,7 @@ static int temps_left(void)
 static void references(double secs[NINPUTS][NCMDS][2])
 {
     static const size_t full[NINPUTS] = {3000, 40000, 200000, 600000};
-    static const size_t lean[LEAN_INPUTS] = {500, 3000};
+    static const size_t lean[LEAN_INPUTS] = {200, 600};
     const size_t *sizes = tu_lean() ? lean : full;
     for (int i = 0; i < ninputs(); i++) {
         char in[32];

@@ -48,6 +48,12 @@ static inline size_t tu_size(size_t normal, size_t small)
     return tu_small() ? small : normal;
 }
 
+/* The same with a third size for Oclgrind's lean mode (the same code path). */
+static inline size_t tu_sizes(size_t normal, size_t small, size_t lean)
+{
+    return tu_lean() ? lean : tu_small() ? small : normal;
+}
+
 /* A context on the implementation under test, device backend forced.
  * Exits with TU_SKIP (or fails, if CLSA_TEST_REQUIRE=1) when the device is absent. */
 static inline clsa_context *tu_context_opts(int profile)

@@ -72,10 +72,24 @@ fi
 # Every kernel program compiled offline for AMD (gfx90a, gfx1100) and SPIR-V,
 # with the option sets above from the tests' program cache (docs/KERNELS.md).
 [ -x tools/kernel_check.sh ] && job kernels tools/kernel_check.sh --cache "$CLSA_TEST_CACHE"
-[ -x python/ci.sh ] && job python python/ci.sh   # the Python package: wheel, install, pytest
-[ -x tests/ci_package.sh ] && job package tests/ci_package.sh   # CMake and pkg-config consumers
-# Every PoCL device test and the host tests under ASan + UBSan.
-[ -x tests/ci_sanitize.sh ] && job sanitize tests/ci_sanitize.sh
+# Two lanes side by side (each mostly one core: builds' configure and link
+# steps, pytest, the installed package's consumers): the Python and package
+# jobs, and every PoCL device test and the host tests under ASan + UBSan.
+lane_log=$out/lane.log
+(
+  [ -x python/ci.sh ] && job python python/ci.sh   # the Python package: wheel, install, pytest
+  [ -x tests/ci_package.sh ] && job package tests/ci_package.sh   # CMake and pkg-config consumers
+  true
+) > "$lane_log" 2>&1 &
+lane=$!
+sanitized=0
+[ -x tests/ci_sanitize.sh ] && { job sanitize tests/ci_sanitize.sh || sanitized=$?; }
+laned=0
+wait $lane || laned=$?
+cat "$lane_log"
+[ $laned = 0 ] || { echo "run_tests: the python or package job failed (above)"; exit 1; }
+[ $sanitized = 0 ] || { echo "run_tests: the sanitizer job failed (above)"; exit 1; }
+# The fuzzers (three harnesses side by side).
 [ -x tests/ci_fuzz.sh ] && job fuzz tests/ci_fuzz.sh
 # Oclgrind runs small inputs, one per code path: every kernel that ran on
 # PoCL (full inputs, above) or rusticl must have run on Oclgrind too.
