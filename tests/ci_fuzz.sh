@@ -1,11 +1,12 @@
 #!/bin/sh
 # ci_fuzz.sh [SECONDS_PER_HARNESS] [BUILD_DIR]
 # Builds the libFuzzer harnesses with clang (-DCLSA_FUZZ=ON: ASan + UBSan +
-# coverage) and runs each for SECONDS (default 50, so that the build and
-# the three runs stay near 4 minutes on 2 cores) from its seed corpus in
+# coverage) and runs each for about SECONDS of CPU (default 50; the three
+# side by side, 3/2 SECONDS of wall on 2 cores) from its seed corpus in
 # tests/fuzz/corpus/<harness>/.  Any crash, sanitizer report or failed
 # differential check fails the script (libFuzzer exits nonzero and leaves
-# the input as crash-* / leak-* / timeout-* in the work folder, printed).
+# the input as crash-* / leak-* / timeout-* in the harness's work folder,
+# printed).
 # The device harnesses run on PoCL (only its ICD is loaded).
 set -eu
 secs=${1:-50}
@@ -32,8 +33,11 @@ export ASAN_OPTIONS="detect_odr_violation=0:${ASAN_OPTIONS:-}"
 export LSAN_OPTIONS="suppressions=$src/tests/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 
-status=0
-for h in fuzz_sa fuzz_fm_load fuzz_cli_parse; do
+# The three harnesses run side by side, each for 3/2 SECONDS: on 2 cores
+# each gets the CPU seconds it had alone, in half the wall time.
+secs=$((secs * 3 / 2))
+fuzz() {
+  h=$1
   corpus="$work/corpus-$h"
   mkdir -p "$corpus"
   cp "$src/tests/fuzz/corpus/$h/"* "$corpus/" 2>/dev/null || true
@@ -41,15 +45,26 @@ for h in fuzz_sa fuzz_fm_load fuzz_cli_parse; do
   # libFuzzer's per-input leak check, which LeakSanitizer at exit covers.
   leaks=1 quiet=0
   case $h in fuzz_sa|fuzz_fm_load) leaks=0 ;; fuzz_cli_parse) quiet=3 ;; esac
+  mkdir -p "$work/$h"
+  (cd "$work/$h" && "$build/tests/fuzz/$h" -max_total_time="$secs" -timeout=30 \
+    -rss_limit_mb=4096 -detect_leaks=$leaks -close_fd_mask=$quiet -print_final_stats=1 "$corpus" \
+    >"$work/$h.log" 2>&1)
+}
+pids=""
+for h in fuzz_sa fuzz_fm_load fuzz_cli_parse; do
   echo "== $h: ${secs}s"
-  if ! (cd "$work" && "$build/tests/fuzz/$h" -max_total_time="$secs" -timeout=30 \
-        -rss_limit_mb=4096 -detect_leaks=$leaks -close_fd_mask=$quiet -print_final_stats=1 "$corpus" \
-        >"$work/$h.log" 2>&1); then
+  fuzz $h &
+  pids="$pids $!:$h"
+done
+status=0
+for p in $pids; do
+  h=${p#*:}
+  if ! wait "${p%%:*}"; then
     status=1
     echo "ci_fuzz: $h FAILED"; tail -60 "$work/$h.log"
-    ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* 2>/dev/null || true
+    ls "$work/$h"/crash-* "$work/$h"/leak-* "$work/$h"/timeout-* 2>/dev/null || true
   else
-    grep -E "^stat::number_of_executed_units|^#[0-9]+.*DONE" "$work/$h.log" | tail -2
+    echo "$h: $(grep -E "^stat::number_of_executed_units|^#[0-9]+.*DONE" "$work/$h.log" | tail -2 | tr '\n' ' ')"
   fi
 done
 [ $status = 0 ] && rm -rf "$work"

@@ -3,7 +3,8 @@
 # Runs one test binary on one OpenCL implementation:
 #   pocl      PoCL's CPU device
 #   rusticl   Mesa rusticl on llvmpipe
-#   oclgrind  the Oclgrind simulator, small inputs, with data-race,
+#   oclgrind  the Oclgrind simulator, small inputs (CLSA_TEST_SMALL) and
+#             one case per code path (CLSA_TEST_LEAN), with data-race,
 #             uninitialised-memory and API checks; any diagnostic it logs fails
 #   host      no device needed (host-only tests)
 # Exit 77 = skipped (implementation missing), unless CLSA_TEST_REQUIRE=1.
@@ -20,6 +21,9 @@ mkdir -p "$CLSA_CACHE_DIR" && chmod 700 "$CLSA_CACHE_DIR"
 export CLSA_SERVE=0
 # CLSA_TEST_TIMES=FILE (tools/run_tests.sh): each run appends a line
 # "IMPL BINARY[+ARGS] wall user sys" (seconds) through /usr/bin/time.
+# CLSA_TEST_LAUNCHES=PREFIX (tools/run_tests.sh): the library notes each
+# kernel it launches in PREFIX.IMPL (tests/kernel_coverage.py reads them).
+[ -n "${CLSA_TEST_LAUNCHES:-}" ] && export CLSA_TEST_LAUNCH_LOG="$CLSA_TEST_LAUNCHES.$impl"
 tag="$impl $(basename "$bin")"
 [ $# -gt 0 ] && tag="$tag$(printf '+%s' "$@")"
 timed() {
@@ -48,7 +52,7 @@ case "$impl" in
       [ "${CLSA_TEST_REQUIRE:-0}" = 1 ] && exit 1
       exit 77
     fi
-    export CLSA_DEVICE=oclgrind CLSA_TEST_SMALL=1
+    export CLSA_DEVICE=oclgrind CLSA_TEST_SMALL=1 CLSA_TEST_LEAN=1
     # Oclgrind opens --log afresh (truncating it) for every OpenCL context,
     # so a file would keep only what came after the last context was made.
     # A pipe cannot be truncated: every context writes into this FIFO, whose

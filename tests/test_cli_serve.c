@@ -131,7 +131,7 @@ static void same_outputs(void **state)
 {
     (void)state;
     char s[1024], l[1024];
-    make_input("in.bin", tu_size(300000, 3000), 11, 4);
+    make_input("in.bin", tu_sizes(300000, 3000, 700), 11, 4);
     const char *cmds[] = {"sa", "sa --index 64", "bwt", "lcp", "index"};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
         snprintf(s, sizeof s, "%s %s %s", cmds[i], in_dir("in.bin"), in_dir("out.s"));
@@ -164,12 +164,12 @@ static void streams(void **state)
 {
     (void)state;
     char s[1024];
-    make_input("pipe.bin", tu_size(50000, 2000), 12, 26);
+    make_input("pipe.bin", tu_sizes(50000, 2000, 500), 12, 26);
     snprintf(s, sizeof s, "sa - - <%s", in_dir("pipe.bin"));
     assert_int_equal(both(s, s), 0);
     size_t n;
     free(read_file(in_dir("stdout"), &n));
-    assert_int_equal(n, tu_size(50000, 2000) * 4);
+    assert_int_equal(n, tu_sizes(50000, 2000, 500) * 4);
 }
 
 static void errors_alike(void **state)
@@ -191,7 +191,7 @@ static void errors_alike(void **state)
 static void relative_paths(void **state)
 {
     (void)state;
-    make_input("rel.bin", tu_size(20000, 1000), 13, 4);
+    make_input("rel.bin", tu_sizes(20000, 1000, 300), 13, 4);
     long long k = served();
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "cd %s && %s sa rel.bin rel.sa && CLSA_SERVE=0 %s sa rel.bin rel2.sa",
@@ -290,7 +290,7 @@ static int raw_exit(int fd)
 static void interrupt_message(void **state)
 {
     (void)state;
-    make_input("int.bin", tu_size(100000, 2000), 15, 4);
+    make_input("int.bin", tu_sizes(100000, 2000, 500), 15, 4);
     const char *argv[] = {"clsa", "sa", "int.bin", "int.sa"};
     int fd = raw_connect();
     raw_hello(fd);

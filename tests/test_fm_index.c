@@ -177,7 +177,7 @@ static void fm_empty_text(void **state)
 static void fm_larger(void **state)
 {
     (void)state;
-    size_t n = tu_size(100000, 2000), npat = tu_size(2000, 60);
+    size_t n = tu_size(100000, 2000), npat = tu_sizes(2000, 60, 20);
     uint8_t *t = tu_malloc(n);
     gen_fill(t, n, GEN_RANDOM, 4, 77);
     check_text(t, n, 16, 78, npat);

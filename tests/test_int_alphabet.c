@@ -181,7 +181,7 @@ static void large_texts(void **state)
 {
     (void)state;
     tu_rng r = {77};
-    size_t sizes[] = {tu_size(40000, 1500), tu_size(150000, 3000)};
+    size_t sizes[] = {tu_sizes(40000, 1500, 500), tu_size(150000, 3000)};
     for (int shape = 0; shape < 7; shape++)
         for (size_t i = 0; i < 2; i++) {
             if (i == 1 && (shape % 2 || tu_small())) continue;

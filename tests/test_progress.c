@@ -62,7 +62,7 @@ static uint8_t *make_text(size_t n)
     return t;
 }
 
-static size_t text_len(void) { return tu_size(50000, 1500); }
+static size_t text_len(void) { return tu_sizes(50000, 1500, 1000); }
 
 static void no_device_memory_left(clsa_context *c)
 {

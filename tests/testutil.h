@@ -31,10 +31,27 @@ static inline int tu_small(void)
     return s && *s && strcmp(s, "0") != 0;
 }
 
+/* Oclgrind's mode (CLSA_TEST_LEAN=1, set by run_impl.sh there): the
+ * simulator looks for races, out-of-bounds and uninitialised reads, so each
+ * kernel and program variant must run once on small inputs, not every
+ * case: a test may then keep one input per code path (tests/kernel_coverage.sh
+ * checks that every kernel still runs there). */
+static inline int tu_lean(void)
+{
+    const char *s = getenv("CLSA_TEST_LEAN");
+    return s && *s && strcmp(s, "0") != 0;
+}
+
 /* Scales a size down under oclgrind. */
 static inline size_t tu_size(size_t normal, size_t small)
 {
     return tu_small() ? small : normal;
+}
+
+/* The same with a third size for Oclgrind's lean mode (the same code path). */
+static inline size_t tu_sizes(size_t normal, size_t small, size_t lean)
+{
+    return tu_lean() ? lean : tu_small() ? small : normal;
 }
 
 /* A context on the implementation under test, device backend forced.

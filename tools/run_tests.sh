@@ -24,6 +24,8 @@ out=$root/build-test
 export CLSA_TEST_REQUIRE=1 RUSTICL_ENABLE=llvmpipe
 export CLSA_TEST_CACHE="$out/kernel-cache"
 export CLSA_TEST_TIMES="$out/test-times.txt"
+# Each kernel launched, by implementation (tests/kernel_coverage.py).
+export CLSA_TEST_LAUNCHES="$out/launches"
 
 # job NAME CMD...: runs CMD, appending "NAME wall user sys" to job-times.txt.
 job() {
@@ -51,6 +53,7 @@ report() {
 mkdir -p "$out"
 : > "$CLSA_TEST_TIMES"
 : > "$out/job-times.txt"
+rm -f "$CLSA_TEST_LAUNCHES".*
 cmake -S . -B "$out" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 job build cmake --build "$out" -j "$jobs" >/dev/null
 
@@ -69,10 +72,27 @@ fi
 # Every kernel program compiled offline for AMD (gfx90a, gfx1100) and SPIR-V,
 # with the option sets above from the tests' program cache (docs/KERNELS.md).
 [ -x tools/kernel_check.sh ] && job kernels tools/kernel_check.sh --cache "$CLSA_TEST_CACHE"
-[ -x python/ci.sh ] && job python python/ci.sh   # the Python package: wheel, install, pytest
-[ -x tests/ci_package.sh ] && job package tests/ci_package.sh   # CMake and pkg-config consumers
-# Every PoCL device test and the host tests under ASan + UBSan.
-[ -x tests/ci_sanitize.sh ] && job sanitize tests/ci_sanitize.sh
+# Two lanes side by side (each mostly one core: builds' configure and link
+# steps, pytest, the installed package's consumers): the Python and package
+# jobs, and every PoCL device test and the host tests under ASan + UBSan.
+lane_log=$out/lane.log
+(
+  [ -x python/ci.sh ] && job python python/ci.sh   # the Python package: wheel, install, pytest
+  [ -x tests/ci_package.sh ] && job package tests/ci_package.sh   # CMake and pkg-config consumers
+  true
+) > "$lane_log" 2>&1 &
+lane=$!
+sanitized=0
+[ -x tests/ci_sanitize.sh ] && { job sanitize tests/ci_sanitize.sh || sanitized=$?; }
+laned=0
+wait $lane || laned=$?
+cat "$lane_log"
+[ $laned = 0 ] || { echo "run_tests: the python or package job failed (above)"; exit 1; }
+[ $sanitized = 0 ] || { echo "run_tests: the sanitizer job failed (above)"; exit 1; }
+# The fuzzers (three harnesses side by side).
 [ -x tests/ci_fuzz.sh ] && job fuzz tests/ci_fuzz.sh
+# Oclgrind runs small inputs, one per code path: every kernel that ran on
+# PoCL (full inputs, above) or rusticl must have run on Oclgrind too.
+job coverage python3 tests/kernel_coverage.py "$CLSA_TEST_LAUNCHES"
 report
 echo "all tests passed"

@@ -30,6 +30,7 @@ typedef struct clsa_kernel_slot {
     int program;          /* index into programs */
     const char *name;     /* kernel function name (static string) */
     cl_kernel kernel;
+    int logged;           /* its launch is in CLSA_TEST_LAUNCH_LOG (launch.c) */
 } clsa_kernel_slot;
 
 #define CLSA_KERNEL_NAME_CAP 40

@@ -5,6 +5,7 @@
 #include "status.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -160,6 +161,26 @@ int clsa__set_phase(clsa_context *ctx, int phase)
     return old;
 }
 
+/* CLSA_TEST_LAUNCH_LOG=FILE (the test suite's kernel coverage check,
+ * tests/kernel_coverage.py): the first launch of each kernel of a context
+ * appends "PROGRAM|OPTIONS|KERNEL" to FILE. */
+void clsa__log_launch(clsa_context *ctx, cl_kernel k)
+{
+    const char *path = getenv("CLSA_TEST_LAUNCH_LOG");
+    if (!path || !*path) return;
+    for (int i = 0; i < ctx->nkernels; i++) {
+        clsa_kernel_slot *s = &ctx->kernels[i];
+        if (s->kernel != k || s->logged) continue;
+        s->logged = 1;
+        FILE *f = fopen(path, "a");
+        if (!f) return;
+        fprintf(f, "%s|%s|%s\n", ctx->programs[s->program].name, ctx->programs[s->program].options,
+                s->name);
+        fclose(f);
+        return;
+    }
+}
+
 clsa_status clsa__launch(clsa_context *ctx, cl_kernel k, const char *name, size_t global,
                          size_t local)
 {
@@ -171,6 +192,7 @@ clsa_status clsa__launch(clsa_context *ctx, cl_kernel k, const char *name, size_
     clsa_status st = clsa__cl(ctx, err, "clEnqueueNDRangeKernel", name);
     if (st) return st;
     snprintf(ctx->last_kernel, sizeof ctx->last_kernel, "%s", name);
+    clsa__log_launch(ctx, k);
     if (ctx->tune.flush && (st = clsa__cl(ctx, clFlush(ctx->queue), "clFlush", name))) return st;
     ctx->stats.kernel_launches++;
     return ev ? clsa__charge_event(ctx, ev, ctx->phase, name) : CLSA_OK;

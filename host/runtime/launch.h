@@ -11,6 +11,8 @@
  * to ctx->phase when profiling. */
 clsa_status clsa__launch(clsa_context *ctx, cl_kernel k, const char *name, size_t global,
                          size_t local);
+/* Notes k's first launch in CLSA_TEST_LAUNCH_LOG when that names a file. */
+void clsa__log_launch(clsa_context *ctx, cl_kernel k);
 /* clSetKernelArg with error reporting; CLSA_ARG(k, i, value) for scalars/mem. */
 clsa_status clsa__arg(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i, size_t size,
                       const void *value);

@@ -42,6 +42,7 @@
  *    size, written whole, then such a kernel. */
 #include "arith.h"
 #include "context.h"
+#include "launch.h"
 #include "oclgrind.h"
 #include "program.h"
 
@@ -105,6 +106,7 @@ cl_int clsa__oclgrind_copy(clsa_context *ctx, cl_mem src, size_t soff, cl_mem ds
         (err = clSetKernelArg(k, 4, sizeof n, &n)))
         return err;
     size_t local = ctx->tune.wg, global = clsa__round_up((size_t)n, local);
+    clsa__log_launch(ctx, k);
     return clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
 }
 

@@ -537,6 +537,7 @@ clsa_status clsa__kernel(clsa_context *ctx, const char *file, int index64, const
     ctx->kernels[ctx->nkernels].program = slot;
     ctx->kernels[ctx->nkernels].name = kernel;
     ctx->kernels[ctx->nkernels].kernel = k;
+    ctx->kernels[ctx->nkernels].logged = 0;
     ctx->nkernels++;
     *out = k;
     return CLSA_OK;
