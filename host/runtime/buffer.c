@@ -84,7 +84,7 @@ static clsa_status track(clsa_context *ctx, cl_mem m, size_t bytes, int poolable
 
 /* While profiling, host time spent making and releasing device memory
  * goes to the kernel table as "(host:NAME)": NVIDIA's release waits for
- * the queue to drain (docs/bench/log run 32). */
+ * the queue to drain. */
 static void host_time(clsa_context *ctx, const char *name, double t0)
 {
     if (ctx->profiling) clsa__charge_host(ctx, name, (clsa__now() - t0) * 1e3);

@@ -129,9 +129,8 @@ static inline int pack_pairs(const pack_plan *pl, const unsigned char *t, size_t
 /* 2 bits a symbol, 64 bytes a step in SSE2 (every x86-64): each byte
  * compared with the (up to) 4 symbols gives its code, then neighbouring
  * codes merge in 16- and 32-bit lanes, first symbol highest, and the lanes
- * narrow to 16 packed bytes.  The pair table's rate bounded the GPU
- * machine's DNA uploads: 1 GB went up in 71.6 ms through it, 41.5 ms this
- * way (bench log run 26).  Returns the bytes of t[from, to) done (a
+ * narrow to 16 packed bytes: faster than the pair table, whose rate bounds
+ * a GPU's DNA uploads.  Returns the bytes of t[from, to) done (a
  * multiple of 64); *bad gets whether one of them lies outside the
  * alphabet. */
 static size_t pack2_sse2(const pack_plan *pl, const unsigned char *t, size_t from, size_t to,

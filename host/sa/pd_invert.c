@@ -22,7 +22,7 @@
  * for two more arrays within 5 iw bytes per input byte (always, at the
  * end of the loop), one radix pass first groups the (rank, position)
  * pairs by the rank's top bits, so the writes of a stretch of pairs land
- * in one window of 1/256 of the SA (H200, bench log run 10).
+ * in one window of 1/256 of the SA.
  * CLSA_TUNE sa_path=plain_invert: the plain scatter. */
 clsa_status clsa__pd_invert(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl_mem sa)
 {

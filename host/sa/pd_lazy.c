@@ -51,9 +51,8 @@ clsa_status clsa__pd_lazy_fill(clsa_context *ctx, clsa__sa_work *w, cl_mem list,
     return clsa__pd_lazy_walk(ctx, w, w->sa, 0);
 }
 
-/* Bits of the need bitmap beyond which a bit covers several positions (so
- * that it stays in a GPU's L2: 16 MiB, where 1 GB of text took 28 ms to
- * walk with 125 MB of bitmap, BENCHMARKS run 23). */
+/* Bits of the need bitmap beyond which a bit covers several positions, so
+ * that it stays in a GPU's L2 (16 MiB). */
 #define NEED_BITS_LOG2 27
 
 /* Positions a bit of the need bitmap covers, log2: as few as keep the

@@ -53,8 +53,8 @@ int clsa__pd_sample_take(const uint8_t *text, uint64_t n, uint64_t samples, unsi
     out->s = s;
     out->win = malloc((size_t)(s ? s : 1) * CLSA_PART_WIN);
     if (!out->win) return -1;
-    /* each window is a cache miss (and a TLB miss) into the text: 65,536 of
-     * them took 8-10 ms on one thread of the GPU host (bench log run 26c) */
+    /* each window is a cache miss (and a TLB miss) into the text: a team
+     * of threads takes them */
     sample_part part[16];
     unsigned t = threads < 1 ? 1 : threads > 16 ? 16 : threads;
     if ((uint64_t)t * 1024 > s) t = 1;

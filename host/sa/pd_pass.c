@@ -245,7 +245,7 @@ void clsa__pd_drop_long_views(clsa_context *ctx, clsa__sa_work *w)
 
 /* The long groups' four views: those of an earlier pass where long_layout
  * chose their offsets again (a new sub-buffer's first use costs the host
- * 10-15 us, docs/bench/log run 32), else new ones, kept for the next
+ * more than a launch), else new ones, kept for the next
  * pass where all four are in k (which the loop keeps; *kept: not to be
  * released now). */
 static clsa_status long_views(clsa_context *ctx, clsa__sa_work *w, size_t bytes,

@@ -147,7 +147,7 @@ void cli_ctx_start(cli_ctx_job *j);
 /* Starts it if not started, waits for it: CLI_OK with *ctx, or cli_open's
  * exit code (its message already printed). */
 int cli_ctx_wait(cli_ctx_job *j, clsa_context **ctx);
-/* CLSA_CLI_SERIAL=1: open the context before the file work (the old order). */
+/* CLSA_CLI_SERIAL=1: open the context before the file work (no overlap). */
 int cli_ctx_serial(void);
 /* Whether the context was tried and failed. */
 int cli_ctx_failed(const cli_ctx_job *j);

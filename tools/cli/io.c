@@ -122,16 +122,14 @@ int cli_distinct_paths(const char *const *in, int nin, const char *const *out, i
 }
 
 /* ---- big arrays ------------------------------------------------------------
- * CLSA_CLI_IO picks how they meet the device.  Measured on the H200
- * (2026-11-23, clsa sa, tmpfs, min of 3 wall): text 100 MB 0.70 s mmap,
- * 0.81 s pinned, 0.88 s plain; random DNA 400 MB 1.78 / 2.10 / 2.45 s.
- * Page-locking 500 MB costs more than the faster copy saves, and a mapping
- * saves the copy into the output file, so mmap is the default.
+ * CLSA_CLI_IO picks how they meet the device.  Page-locking a large
+ * array costs more than its faster copy saves, and a mapping saves the
+ * copy into the output file, so mmap is the default (docs/bench/log/cli-io.md).
  *   mmap    the input file and the output's temporary mapped: no copy on
  *           the host; the device copies from and to page-cache pages;
  *   pinned  page-locked memory of the context (clsa_host_alloc), read into
- *           and written out of with read/write (the copy itself is ~30x
- *           faster: 9 ms against 275 ms for 500 MB);
+ *           and written out of with read/write (the copy itself is much
+ *           faster);
  *   plain   malloc, as a caller without either would. */
 enum { IO_PINNED, IO_MMAP, IO_PLAIN };
 
