@@ -9,10 +9,8 @@
 #include "status.h"
 #include "tuning.h"
 
-#define RUN(ctx, index64, name, global, ...)                                               \
-    clsa__sa_run(ctx, "pd_invert", index64, name, global, 0,                               \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),                 \
-                 (clsa__karg[]){__VA_ARGS__})
+#define RUN(ctx, index64, name, global, ...) \
+    clsa__sa_run(ctx, "pd_invert", index64, name, global, 0, CLSA_KARGS(__VA_ARGS__))
 
 /* Digit bits of the bucketing sort before the inversion's scatter. */
 #define INVERT_BUCKET_BITS 8

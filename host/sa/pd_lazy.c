@@ -7,10 +7,8 @@
 #include "context.h"
 #include "launch.h"
 
-#define RUN(ctx, index64, name, global, ...)                                               \
-    clsa__sa_run(ctx, "pd_lazy", index64, name, global, 0,                                 \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),                 \
-                 (clsa__karg[]){__VA_ARGS__})
+#define RUN(ctx, index64, name, global, ...) \
+    clsa__sa_run(ctx, "pd_lazy", index64, name, global, 0, CLSA_KARGS(__VA_ARGS__))
 
 /* Bytes of the need bitmap at a bit per 2^shift positions. */
 size_t clsa__pd_need_bytes(uint64_t n, unsigned shift)

@@ -19,10 +19,8 @@
 
 #include <string.h>
 
-#define RUN(ctx, index64, name, global, ...)                                               \
-    clsa__sa_run(ctx, "pd_pass", index64, name, global, 0,                                 \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),                 \
-                 (clsa__karg[]){__VA_ARGS__})
+#define RUN(ctx, index64, name, global, ...) \
+    clsa__sa_run(ctx, "pd_pass", index64, name, global, 0, CLSA_KARGS(__VA_ARGS__))
 
 /* Stable sort of (k, u) by the key bits [0, bits).  When sv is shorter
  * than m (the memory budget, see shrink), the two halves are radix sorted
