@@ -214,13 +214,9 @@ static clsa_status unpack(clsa_context *ctx, cl_mem dpacked, cl_mem dst,
     cl_kernel k;
     const char *name = "text_unpack";
     clsa_status st = clsa__kernel(ctx, "text_pack", 0, NULL, name, &k);
-    if (!st) st = CLSA_ARG(ctx, k, name, 0, dpacked);
-    if (!st) st = CLSA_ARG(ctx, k, name, 1, bytes);
-    if (!st) st = CLSA_ARG(ctx, k, name, 2, n);
-    if (!st) st = CLSA_ARG(ctx, k, name, 3, bits);
-    if (!st) st = CLSA_ARG(ctx, k, name, 4, lo);
-    if (!st) st = CLSA_ARG(ctx, k, name, 5, hi);
-    if (!st) st = CLSA_ARG(ctx, k, name, 6, dst);
+    if (!st)
+        st = CLSA_ARGS(ctx, k, name, CLSA_KARG(dpacked), CLSA_KARG(bytes), CLSA_KARG(n),
+                       CLSA_KARG(bits), CLSA_KARG(lo), CLSA_KARG(hi), CLSA_KARG(dst));
     int phase = clsa__set_phase(ctx, CLSA_PHASE_TRANSFER);
     if (!st) st = clsa__launch(ctx, k, name, (size_t)bytes, ctx->tune.wg);
     clsa__set_phase(ctx, phase);
