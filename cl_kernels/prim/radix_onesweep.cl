@@ -210,8 +210,7 @@ __kernel void radix_onesweep(const __global key_t *kin, __global key_t *kout,
     /* The keys and ranks (32 registers a work-item) die once placed, so
      * the digits' global scan and the look-back come after the placing;
      * with the unguarded full tiles and PIN (radix_rank.cl) the kernel
-     * takes 56 registers on the H100 instead of 110 (bench log run
-     * 35a: four work-groups a core instead of two). */
+     * needs half the registers, so twice the work-groups fit a core. */
     key_t k[RADIX_ITEMS];
     uint rk[RADIX_ITEMS];
     load_warp(kin, base, valid, k, lid);

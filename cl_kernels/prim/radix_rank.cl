@@ -417,7 +417,7 @@ static void count_warp(const key_t *k, uint *rk, uint shift, uint dmask, __local
 #if RADIX_MATCH == 3
     /* RADIX_MATCH 3: the lanes of a digit meet in a word of local memory
      * (each ORs its bit in; the leader clears the word after the
-     * broadcast), as CUB's onesweep ranks; fastest on the H100 (run 19f).
+     * broadcast), as CUB's onesweep ranks; the fastest variant on NVIDIA.
      * The words, ndig per warp, borrow the tile buffer, which holds
      * nothing until the tile is placed (RADIX_ITEMS >= 8: the host).  The same
      * code runs emulated (RADIX_WARP 2), its warp_sync a barrier. */

@@ -59,10 +59,8 @@ static void pd_local_codes(const __global ushort *codes, uint sym, __local ushor
  * little-endian device, a byte text without separators and a window whose
  * 4-byte words all lie inside the text, the symbols j0 .. j1 come from
  * aligned 32-bit loads and their codes from local memory (lc) instead of
- * one byte load and one global code load each (H100, bench log run 19k:
- * 100 MB random DNA 4.9 -> 3.1 ms).  Else pd_key_part.  (pd_heads_sorted,
- * where only tied slots gather, measured no better with it; nor did
- * pd_tied_take and pd_heads_msd, run 31d.) */
+ * one byte load and one global code load each.  Else pd_key_part.  Only
+ * pd_key_hi uses it: the kernels where only tied slots gather gain nothing. */
 static ulong pd_key_gather(const __global uchar *text, ulong n, ulong p,
                            const __global ushort *codes, const __local ushort *lc, uint sym,
                            uint b, uint h0, uint j0, uint j1, uint sep)

@@ -66,8 +66,7 @@ __kernel void pd_part_own(const __global uchar *text, ulong n, const __global ul
  * and the exclusive scan of its counts (start).  The work-group's
  * suffixes go through stage (stage_len entries at a time) so that its
  * writes are coalesced: written straight from each work-item's word they
- * were a store a suffix, 32 places a warp (6.4 ms for 500 M suffixes on an
- * H100, bench log run 30). */
+ * would be a store a suffix, 32 places a warp. */
 __kernel void pd_part_own_write(const __global uint *bits, ulong n, const __global uint *start,
                                 __global idx_t *u, __local uint *x, __local uint *y,
                                 __local idx_t *stage, uint stage_len)

@@ -18,10 +18,8 @@
  *                                size, as the tests force it); when set,
  *                                CPU OpenCL devices are used as well.
  * The default crossover is clsa's host-fallback threshold for GPUs
- * (host/runtime/tuning.c: the H200 beat libdivsufsort from 32 KB of
- * English text); for the drop-in it is still to be measured:
- * tools/bench/dropin_bench.sh prints the rows (8 KB to 1 MB) to read it
- * from.
+ * (host/runtime/tuning.c); tools/bench/dropin_bench.sh prints the rows
+ * (8 KB to 1 MB) to check it for the drop-in.
  *
  * Thread-safe: concurrent callers share the context (clsa serialises calls
  * on it).  Never prints.  The context is released at exit or when the

@@ -1,7 +1,7 @@
 /* The libdivsufsort API inside libclsa_compat, both widths, under clsa_dss32_
  * and clsa_dss64_ names: the drop-in libraries (export.c) forward to them.
  * The _host twins never route to the device: they answer clsa's own host
- * backend (host_refs.c). */
+ * backend (aliases made by the link: compat/CMakeLists.txt). */
 #ifndef CLSA_COMPAT_DSS_H
 #define CLSA_COMPAT_DSS_H
 

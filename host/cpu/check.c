@@ -8,8 +8,7 @@
  * requiring every bucket to be walked exactly to its end also proves SA is
  * a permutation: n-1 occurs once, and each value v < n-1 occurs as often
  * as v+1.  Large arrays are checked by several threads (check_impl.h): the
- * scans are random reads of the text, slow for one thread on large arrays
- * (docs/bench/log run 26). */
+ * scans are random reads of the text, slow for one thread on large arrays. */
 #include "buffer.h"
 
 #include <stdarg.h>

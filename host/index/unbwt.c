@@ -217,9 +217,9 @@ done:
  * rows; bwt is one with this primary exactly when the walk comes back to
  * the primary after n + 1 steps, not before (psi is a permutation, so a
  * shorter cycle is the only way to fail). */
-#define HOST_UNBWT(NAME, T)                                                                  \
-    static int64_t NAME(const uint8_t *bwt, uint8_t *text, int64_t n, int64_t primary,       \
-                        T *psi)                                                              \
+#define HOST_UNBWT(FN, T)                                                                    \
+    static int64_t FN(const uint8_t *bwt, uint8_t *text, int64_t n, int64_t primary,         \
+                      T *psi)                                                                \
     {                                                                                        \
         T start[256] = {0}, r = (T)primary;                                                  \
         for (int64_t i = 0; i < n; i++) start[bwt[i]]++;                                     \

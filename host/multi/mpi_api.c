@@ -296,7 +296,7 @@ static clsa_status file_on_hosts(dist_comm *c, clsa_context *ctx, const uint8_t 
 
 /* The text read, the output opened, the array built and put in the file.
  * The output's reservation thread starts only after the read, as the two
- * compete for the kernel's page allocation (bench log run 16g); it
+ * compete for the kernel's page allocation; it
  * then runs beside the plan, the upload and the sort. */
 static clsa_status sa_file(dist_comm *c, MPI_Comm comm, clsa_context *ctx, const char *text_path,
                            const char *sa_path, int width, int64_t *n, clsa_mpi_file_stats *s,

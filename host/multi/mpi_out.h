@@ -48,7 +48,7 @@ clsa_status mpi_out_open(dist_comm *c, MPI_Comm comm, const char *path, int64_t 
 
 /* Mapped route: starts the thread that reserves this rank's equal share
  * and then waits for mpi_out_expect to pre-fault the slice.  Call it once
- * the text is read: beside the read it slows the read (BENCHMARKS run 16g).  No
+ * the text is read: beside the read it slows the read.  No
  * thread (none started, or MPI-IO): the slice is reserved by mpi_out_slice
  * and the download takes the faults.  Not collective. */
 void mpi_out_start_prepare(mpi_out *o);

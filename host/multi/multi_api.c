@@ -158,14 +158,14 @@ static int devices_fit(clsa_context *const *ctxs, int k, int64_t n)
 }
 
 /* The text packed once for every member's upload, each block by the
- * first member that needs it (each used to pack the whole text itself, all
- * at once); NULL where the first member's tuning would not pack it.  The
+ * first member that needs it, not the whole text by each member; NULL where
+ * the first member's tuning would not pack it.  The
  * packing goes into the caller's SA array (4 or 8 bytes a symbol against at
  * most half a byte), which no member writes before every member has
  * uploaded it: the uploads come before the members' first collective (the
  * slices' allgather, clsa__pd_part_slices), the downloads after their last.
  * A malloc'd array would cost its page faults (256 MB for 1 GB of DNA) and
- * its unmapping: 45-65 ms on the GPU machine, bench log run 26. */
+ * its unmapping. */
 static clsa__text_share *pack_once(clsa_context *const *ctxs, const uint8_t *text, int64_t n,
                                    void *sa)
 {

@@ -15,19 +15,13 @@ clsa_status clsa__compact(clsa_context *ctx, cl_mem in, cl_mem flags, size_t n, 
     if (n > UINT32_MAX)
         return clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "compaction of %zu values: at most 2^32-1", n);
     cl_mem pos = NULL;
-    cl_kernel k;
     uint32_t total = 0;
     cl_ulong nn = n;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, n * 4, &pos));
     CLSA_TRY(clsa__scan(ctx, flags, pos, n, 0, 1, &total));
-    CLSA_TRY(clsa__kernel(ctx, "compact", 0, NULL, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, in));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, flags));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, pos));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, nn));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 4, out));
-    CLSA_TRY(clsa__launch(ctx, k, name, n, ctx->tune.wg));
+    CLSA_TRY(CLSA_RUN(ctx, "compact", 0, NULL, name, n, 0, CLSA_KARG(in), CLSA_KARG(flags),
+                      CLSA_KARG(pos), CLSA_KARG(nn), CLSA_KARG(out)));
     if (count) *count = total;
 done:
     clsa__free(ctx, &pos);

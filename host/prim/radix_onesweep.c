@@ -18,8 +18,7 @@
 #include <string.h>
 
 /* Histogram work-groups per compute unit: enough to hide memory latency,
- * few enough that the global atomics of the per-group tables stay cheap
- * (bench log run 35b). */
+ * few enough that the global atomics of the per-group tables stay cheap. */
 #define HIST_GROUPS_PER_CU 8
 
 /* Look-back tables of every pass zeroed at once by radix_prepare (one
@@ -28,7 +27,7 @@
  * cap, and no more than ALL_TABLES_MAX; else one table zeroed before each
  * pass.  A large sort's tables are large (2^28 pairs: 64 MB a pass): one of
  * them, zeroed again before each pass, costs the same time and a quarter
- * of the memory (bench log run 35d). */
+ * of the memory. */
 #define ALL_TABLES_MIN ((size_t)1 << 20)
 #define ALL_TABLES_MAX ((size_t)16 << 20)
 

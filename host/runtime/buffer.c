@@ -84,7 +84,7 @@ static clsa_status track(clsa_context *ctx, cl_mem m, size_t bytes, int poolable
 
 /* While profiling, host time spent making and releasing device memory
  * goes to the kernel table as "(host:NAME)": NVIDIA's release waits for
- * the queue to drain (docs/bench/log run 32). */
+ * the queue to drain. */
 static void host_time(clsa_context *ctx, const char *name, double t0)
 {
     if (ctx->profiling) clsa__charge_host(ctx, name, (clsa__now() - t0) * 1e3);
@@ -331,8 +331,7 @@ clsa_status clsa__fill_zero(clsa_context *ctx, cl_mem dst, size_t off, size_t by
     size_t chunk = CLSA_CHUNK_OF(ctx);
     for (size_t done = 0; done < bytes && st == CLSA_OK; done += chunk) {
         cl_ulong first = (off + done) / unit, count = clsa__piece(done, bytes, chunk) / unit;
-        if ((st = CLSA_ARG(ctx, k, name, 0, dst)) || (st = CLSA_ARG(ctx, k, name, 1, first)) ||
-            (st = CLSA_ARG(ctx, k, name, 2, count)))
+        if ((st = CLSA_ARGS(ctx, k, name, CLSA_KARG(dst), CLSA_KARG(first), CLSA_KARG(count))))
             break;
         st = clsa__launch(ctx, k, name, (size_t)count, ctx->tune.wg);
     }

@@ -1,7 +1,6 @@
 /* The context's device memory kept for reuse.  NVIDIA's clReleaseMemObject
  * waits for the queue to drain and then frees, the device idle all the
- * while, and a new buffer's first use costs more again (docs/bench/log
- * run 32).  So a freed buffer
+ * while, and a new buffer's first use costs more again.  So a freed buffer
  * stays, as a parent: a later request of its size takes it whole, a
  * smaller one a region of it as a sub-buffer (made and released in 1-3 us,
  * no drain).  New parents are made only where no free region fits; the
@@ -12,8 +11,8 @@
  * pool under a caller's memory limit, buffer.c).  A parent no call used
  * since the one before is released as a call ends.  A freed region keeps
  * its sub-buffer (idle) for a later request it fits without much to spare:
- * a new sub-buffer's first use costs the host more than a launch (BENCHMARKS
- * run 32), and the suffix array's passes ask for the same small arrays
+ * a new sub-buffer's first use costs the host more than a launch, and the
+ * suffix array's passes ask for the same small arrays
  * each time; a region carved across an idle one releases it first. */
 #include "buffer.h"
 #include "context.h"

@@ -20,6 +20,32 @@ clsa_status clsa__arg(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint
 /* Local-memory argument of `bytes`. */
 clsa_status clsa__arg_local(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i,
                             size_t bytes);
+
+/* ---- the kernel-argument idiom ----------------------------------------------
+ * A kernel's arguments as one list, in order: CLSA_KARG(value) for a scalar
+ * or cl_mem lvalue, CLSA_KLOCAL(bytes) for local memory.  CLSA_ARGS sets
+ * them on a kernel the caller holds; CLSA_RUN also gets the kernel from its
+ * program and launches it.  Errors name the OpenCL call and the kernel. */
+typedef struct clsa__karg {
+    size_t size;
+    const void *ptr; /* NULL: a local-memory array of size bytes */
+} clsa__karg;
+#define CLSA_KARG(v) {sizeof(v), &(v)}
+#define CLSA_KLOCAL(bytes) {(bytes), NULL}
+/* The count and the array of a list of clsa__karg, for the functions below. */
+#define CLSA_KARGS(...)                                                                  \
+    sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg), (clsa__karg[]){__VA_ARGS__}
+clsa_status clsa__args(clsa_context *ctx, cl_kernel k, const char *kname, size_t nargs,
+                       const clsa__karg *args);
+#define CLSA_ARGS(ctx, k, kname, ...) clsa__args(ctx, k, kname, CLSA_KARGS(__VA_ARGS__))
+/* Kernel `name` of program `file` (program.h: width index64, -D options
+ * opts, may be NULL), its arguments set, launched over `global` work-items
+ * in work-groups of `local` (0: ctx->tune.wg). */
+clsa_status clsa__run(clsa_context *ctx, const char *file, int index64, const char *opts,
+                      const char *name, size_t global, size_t local, size_t nargs,
+                      const clsa__karg *args);
+#define CLSA_RUN(ctx, file, index64, opts, name, global, local, ...)                     \
+    clsa__run(ctx, file, index64, opts, name, global, local, CLSA_KARGS(__VA_ARGS__))
 clsa_status clsa__finish(clsa_context *ctx);
 /* Adds ms (a host-timed step, such as a copy over threads) to `phase` and
  * to the times of `what`. */

@@ -48,8 +48,8 @@ static size_t piece_len(const stage_part *p, size_t k)
 
 /* A slot emptied into the caller's memory with streaming stores: an
  * ordinary store first reads the destination's line (a host-memory read a
- * byte copied, beside the slot's read and the DMA's write; measured in
- * docs/bench/log run 31).  Falls back to memcpy where SSE2 is missing. */
+ * byte copied, beside the slot's read and the DMA's write).  Falls back to
+ * memcpy where SSE2 is missing. */
 static void copy_stream(char *dst, const char *src, size_t len)
 {
 #if defined(__SSE2__)

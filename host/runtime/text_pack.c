@@ -129,9 +129,8 @@ static inline int pack_pairs(const pack_plan *pl, const unsigned char *t, size_t
 /* 2 bits a symbol, 64 bytes a step in SSE2 (every x86-64): each byte
  * compared with the (up to) 4 symbols gives its code, then neighbouring
  * codes merge in 16- and 32-bit lanes, first symbol highest, and the lanes
- * narrow to 16 packed bytes.  The pair table's rate bounded the GPU
- * machine's DNA uploads: 1 GB went up in 71.6 ms through it, 41.5 ms this
- * way (bench log run 26).  Returns the bytes of t[from, to) done (a
+ * narrow to 16 packed bytes: faster than the pair table, whose rate bounds
+ * a GPU's DNA uploads.  Returns the bytes of t[from, to) done (a
  * multiple of 64); *bad gets whether one of them lies outside the
  * alphabet. */
 static size_t pack2_sse2(const pack_plan *pl, const unsigned char *t, size_t from, size_t to,
@@ -215,13 +214,9 @@ static clsa_status unpack(clsa_context *ctx, cl_mem dpacked, cl_mem dst,
     cl_kernel k;
     const char *name = "text_unpack";
     clsa_status st = clsa__kernel(ctx, "text_pack", 0, NULL, name, &k);
-    if (!st) st = CLSA_ARG(ctx, k, name, 0, dpacked);
-    if (!st) st = CLSA_ARG(ctx, k, name, 1, bytes);
-    if (!st) st = CLSA_ARG(ctx, k, name, 2, n);
-    if (!st) st = CLSA_ARG(ctx, k, name, 3, bits);
-    if (!st) st = CLSA_ARG(ctx, k, name, 4, lo);
-    if (!st) st = CLSA_ARG(ctx, k, name, 5, hi);
-    if (!st) st = CLSA_ARG(ctx, k, name, 6, dst);
+    if (!st)
+        st = CLSA_ARGS(ctx, k, name, CLSA_KARG(dpacked), CLSA_KARG(bytes), CLSA_KARG(n),
+                       CLSA_KARG(bits), CLSA_KARG(lo), CLSA_KARG(hi), CLSA_KARG(dst));
     int phase = clsa__set_phase(ctx, CLSA_PHASE_TRANSFER);
     if (!st) st = clsa__launch(ctx, k, name, (size_t)bytes, ctx->tune.wg);
     clsa__set_phase(ctx, phase);

@@ -4,15 +4,7 @@
 #define CLSA_SA_GROUPS_H
 #include "prim/scan.h"
 #include "context.h"
-
-/* One kernel argument: a value of `size` bytes at ptr, or (ptr NULL) a
- * local-memory array of `size` bytes. */
-typedef struct clsa__karg {
-    size_t size;
-    const void *ptr;
-} clsa__karg;
-#define CLSA_KARG(v) {sizeof(v), &(v)}
-#define CLSA_KLOCAL(bytes) {(bytes), NULL}
+#include "launch.h"
 
 /* An idx_t kernel argument of value v, 32 or 64 bits wide (held in *v32
  * or *v64, which must live until the launch). */

@@ -24,10 +24,8 @@
 #include <math.h>
 #include <string.h>
 
-#define RUN(ctx, index64, name, global, ...)                                               \
-    clsa__sa_run(ctx, "pd_init", index64, name, global, 0,                                 \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),                 \
-                 (clsa__karg[]){__VA_ARGS__})
+#define RUN(ctx, index64, name, global, ...) \
+    clsa__sa_run(ctx, "pd_init", index64, name, global, 0, CLSA_KARGS(__VA_ARGS__))
 
 /* Whether 32 / bb symbols (the short key of initial_sort_msd) are
  * expected to leave at most a fifth of the suffixes tied: the order-0
@@ -288,11 +286,10 @@ static clsa_status initial_sort(clsa_context *ctx, cl_mem text, clsa__sa_work *w
         while (P < w->n) P *= 2;
         size_t wg = P / 2 < ctx->tune.wg ? P / 2 : ctx->tune.wg;
         return clsa__sa_run(ctx, "pd_init", w->index64, "pd_sort_small", wg, wg,
-                            11, (clsa__karg[]){CLSA_KARG(text), CLSA_KARG(n), CLSA_KARG(codes),
-                                               CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0),
-                                               CLSA_KARG(sep), CLSA_KARG(P),
-                                               CLSA_KARG(w->u), CLSA_KLOCAL(P * 8),
-                                               CLSA_KLOCAL(P * (size_t)vb)});
+                            CLSA_KARGS(CLSA_KARG(text), CLSA_KARG(n), CLSA_KARG(codes),
+                                       CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0),
+                                       CLSA_KARG(sep), CLSA_KARG(P), CLSA_KARG(w->u),
+                                       CLSA_KLOCAL(P * 8), CLSA_KLOCAL(P * (size_t)vb)));
     }
     unsigned msd = ctx->tune.init_msd;
     if (a->msd_b && (msd == 2 || (msd & 1 && a->msd))) {
@@ -389,8 +386,8 @@ static clsa_status shrink(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl
 /* Whether the initial ranks go to the unsorted suffixes alone (groups.h
  * lazy): a short-key sort left at most m / 3 suffixes tied (its tied ones
  * sorted apart), and the SA is wanted in direct mode.  Each pass then
- * walks the SA buffer once (coalesced) where the scatter of n ranks was
- * random (H100, bench log run 20: random DNA 100 MB 7.5 -> 1.2 ms).
+ * walks the SA buffer once (coalesced) instead of a random scatter of n
+ * ranks.
  * CLSA_TUNE isa_lazy: 0 never, 2 whenever tied, completing isa in shrink
  * half the time (tests). */
 static int lazy_wanted(const clsa_context *ctx, const clsa__sa_work *w, uint64_t tied)

@@ -9,10 +9,8 @@
 #include "status.h"
 #include "tuning.h"
 
-#define RUN(ctx, index64, name, global, ...)                                               \
-    clsa__sa_run(ctx, "pd_invert", index64, name, global, 0,                               \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),                 \
-                 (clsa__karg[]){__VA_ARGS__})
+#define RUN(ctx, index64, name, global, ...) \
+    clsa__sa_run(ctx, "pd_invert", index64, name, global, 0, CLSA_KARGS(__VA_ARGS__))
 
 /* Digit bits of the bucketing sort before the inversion's scatter. */
 #define INVERT_BUCKET_BITS 8
@@ -22,7 +20,7 @@
  * for two more arrays within 5 iw bytes per input byte (always, at the
  * end of the loop), one radix pass first groups the (rank, position)
  * pairs by the rank's top bits, so the writes of a stretch of pairs land
- * in one window of 1/256 of the SA (H200, bench log run 10).
+ * in one window of 1/256 of the SA.
  * CLSA_TUNE sa_path=plain_invert: the plain scatter. */
 clsa_status clsa__pd_invert(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, cl_mem sa)
 {

@@ -7,10 +7,8 @@
 #include "context.h"
 #include "launch.h"
 
-#define RUN(ctx, index64, name, global, ...)                                               \
-    clsa__sa_run(ctx, "pd_lazy", index64, name, global, 0,                                 \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),                 \
-                 (clsa__karg[]){__VA_ARGS__})
+#define RUN(ctx, index64, name, global, ...) \
+    clsa__sa_run(ctx, "pd_lazy", index64, name, global, 0, CLSA_KARGS(__VA_ARGS__))
 
 /* Bytes of the need bitmap at a bit per 2^shift positions. */
 size_t clsa__pd_need_bytes(uint64_t n, unsigned shift)
@@ -51,9 +49,8 @@ clsa_status clsa__pd_lazy_fill(clsa_context *ctx, clsa__sa_work *w, cl_mem list,
     return clsa__pd_lazy_walk(ctx, w, w->sa, 0);
 }
 
-/* Bits of the need bitmap beyond which a bit covers several positions (so
- * that it stays in a GPU's L2: 16 MiB, where 1 GB of text took 28 ms to
- * walk with 125 MB of bitmap, BENCHMARKS run 23). */
+/* Bits of the need bitmap beyond which a bit covers several positions, so
+ * that it stays in a GPU's L2 (16 MiB). */
 #define NEED_BITS_LOG2 27
 
 /* Positions a bit of the need bitmap covers, log2: as few as keep the

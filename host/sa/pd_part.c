@@ -14,10 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUN(ctx, name, global, ...)                                                        \
-    clsa__sa_run(ctx, "pd_part", 0, name, global, 0,                                       \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),                 \
-                 (clsa__karg[]){__VA_ARGS__})
+#define RUN(ctx, name, global, ...) \
+    clsa__sa_run(ctx, "pd_part", 0, name, global, 0, CLSA_KARGS(__VA_ARGS__))
 
 uint64_t clsa__pd_part_key(const uint8_t *text, uint64_t n, uint64_t p)
 {
@@ -53,8 +51,8 @@ int clsa__pd_sample_take(const uint8_t *text, uint64_t n, uint64_t samples, unsi
     out->s = s;
     out->win = malloc((size_t)(s ? s : 1) * CLSA_PART_WIN);
     if (!out->win) return -1;
-    /* each window is a cache miss (and a TLB miss) into the text: 65,536 of
-     * them took 8-10 ms on one thread of the GPU host (bench log run 26c) */
+    /* each window is a cache miss (and a TLB miss) into the text: a team
+     * of threads takes them */
     sample_part part[16];
     unsigned t = threads < 1 ? 1 : threads > 16 ? 16 : threads;
     if ((uint64_t)t * 1024 > s) t = 1;

@@ -19,10 +19,8 @@
 
 #include <string.h>
 
-#define RUN(ctx, index64, name, global, ...)                                               \
-    clsa__sa_run(ctx, "pd_pass", index64, name, global, 0,                                 \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),                 \
-                 (clsa__karg[]){__VA_ARGS__})
+#define RUN(ctx, index64, name, global, ...) \
+    clsa__sa_run(ctx, "pd_pass", index64, name, global, 0, CLSA_KARGS(__VA_ARGS__))
 
 /* Stable sort of (k, u) by the key bits [0, bits).  When sv is shorter
  * than m (the memory budget, see shrink), the two halves are radix sorted
@@ -245,7 +243,7 @@ void clsa__pd_drop_long_views(clsa_context *ctx, clsa__sa_work *w)
 
 /* The long groups' four views: those of an earlier pass where long_layout
  * chose their offsets again (a new sub-buffer's first use costs the host
- * 10-15 us, docs/bench/log run 32), else new ones, kept for the next
+ * more than a launch), else new ones, kept for the next
  * pass where all four are in k (which the loop keeps; *kept: not to be
  * released now). */
 static clsa_status long_views(clsa_context *ctx, clsa__sa_work *w, size_t bytes,

@@ -19,10 +19,9 @@
      (w)->index64 ? (clsa__karg)CLSA_KARG(f64) : (clsa__karg)CLSA_KARG(f32))
 
 #define RUN(w, name, global, ...) RUN_WG(w, name, global, 0, __VA_ARGS__)
-#define RUN_WG(w, name, global, local, ...)                                                \
-    clsa__sa_run(ctx, "groups+pd_sort", (w)->index64, name, global, local,                 \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),                 \
-                 (clsa__karg[]){__VA_ARGS__})
+#define RUN_WG(w, name, global, local, ...) \
+    clsa__sa_run(ctx, "groups+pd_sort", (w)->index64, name, global, local,   \
+                 CLSA_KARGS(__VA_ARGS__))
 
 clsa_status clsa__groups_flag_from_keys(clsa_context *ctx, clsa__sa_work *w)
 {

@@ -16,10 +16,9 @@
 #include <string.h>
 
 #define RUN(w, name, global, ...) RUN_WG(w, name, global, 0, __VA_ARGS__)
-#define RUN_WG(w, name, global, local, ...)                                                \
-    clsa__sa_run(ctx, "scan+groups+pd_split", (w)->index64, name, global, local,           \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),                 \
-                 (clsa__karg[]){__VA_ARGS__})
+#define RUN_WG(w, name, global, local, ...) \
+    clsa__sa_run(ctx, "scan+groups+pd_split", (w)->index64, name, global, local, \
+                 CLSA_KARGS(__VA_ARGS__))
 
 /* Group heads carried in the top bit of u from one pass's compaction to the
  * next pass's head scan (see groups.cl, GRP_HEAD): needs a free top bit
@@ -149,10 +148,9 @@ static clsa_status rank_compact_repair(clsa_context *ctx, clsa__sa_work *w,
     size_t nf = op->nb - first;
     CLSA_TRY(clsa__alloc(ctx, nf * 4, &offs));
     CLSA_TRY(clsa__write(ctx, offs, 0, sums + first, nf * 4));
-    CLSA_TRY(clsa__sa_run(ctx, "scan+groups+pd_split", 0, name, nf * op->wg, op->wg, 7,
-                          (clsa__karg[]){CLSA_KARG(op->state), CLSA_KARG(at), CLSA_KARG(first32),
-                                         CLSA_KARG(offs), CLSA_KARG(w->k), CLSA_KARG(w->sk),
-                                         CLSA_KARG(tile)}));
+    CLSA_TRY(RUN_WG(w, name, nf * op->wg, op->wg, CLSA_KARG(op->state), CLSA_KARG(at),
+                    CLSA_KARG(first32), CLSA_KARG(offs), CLSA_KARG(w->k), CLSA_KARG(w->sk),
+                    CLSA_KARG(tile)));
 done:
     free(sums);
     clsa__free(ctx, &offs);

@@ -14,17 +14,11 @@
 clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const char *name,
                          size_t global, size_t local, size_t nargs, const clsa__karg *args)
 {
-    cl_kernel k;
     char opts[64];
     /* the groups program has scan.cl's single pass (status_load) */
     snprintf(opts, sizeof opts, "-DGRP_TINY=%d -DCLSA_PTX_LOAD=%d", CLSA_GRP_TINY,
              ctx->tune.radix_warp == 1);
-    clsa_status st = clsa__kernel(ctx, file, index64, opts, name, &k);
-    for (size_t i = 0; st == CLSA_OK && i < nargs; i++)
-        st = args[i].ptr ? clsa__arg(ctx, k, name, (cl_uint)i, args[i].size, args[i].ptr)
-                         : clsa__arg_local(ctx, k, name, (cl_uint)i, args[i].size);
-    if (st) return st;
-    return clsa__launch(ctx, k, name, global, local ? local : ctx->tune.wg);
+    return clsa__run(ctx, file, index64, opts, name, global, local, nargs, args);
 }
 
 /* Elements per sub-buffer alignment of the device (CL_DEVICE_MEM_BASE_ADDR_ALIGN). */

@@ -30,10 +30,8 @@
 
 #include <string.h>
 
-#define RUN(ctx, index64, name, global, ...)                                               \
-    clsa__sa_run(ctx, "pd_invert", index64, name, global, 0,                               \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),                 \
-                 (clsa__karg[]){__VA_ARGS__})
+#define RUN(ctx, index64, name, global, ...) \
+    clsa__sa_run(ctx, "pd_invert", index64, name, global, 0, CLSA_KARGS(__VA_ARGS__))
 
 /* Share of the call's progress the sorting takes; the inversion the rest. */
 #define SORTED_SHARE 0.95

@@ -122,3 +122,9 @@ def test_fm_set_index(ctx):
         if len(joined) > 1:  # the empty pattern occurs len(joined) times
             with pytest.raises(clsa.TooLargeError):
                 fm.locate(b"", max_total=len(joined) - 1)
+
+
+def test_context_fm_set_index(ctx):
+    fm = ctx.fm_set_index([b"abc", b"bca"])
+    assert isinstance(fm, clsa.FMSetIndex)
+    assert fm.count(b"bc") == 2

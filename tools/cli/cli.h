@@ -67,17 +67,22 @@ typedef struct cli_args {
     int npos;
 } cli_args;
 
-/* Parses argv[0..argc) (the words after the subcommand name).  Returns
- * CLI_OK, or CLI_USAGE after printing one line to stderr.  `usage` is the
- * subcommand's synopsis, printed for --help (then *help is set). */
-int cli_parse(int argc, char **argv, unsigned allowed, int npos_min, int npos_max,
-              const char *usage, cli_args *a, int *help);
-
+/* ---- report.c: errors on stderr, failed calls, options --------------------- */
 /* "clsa: error: ..." on stderr, one line. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Reports a failed library call: prints the context's message (or the
  * status text) and returns the exit code for it. */
 int cli_fail(clsa_context *ctx, clsa_status st, const char *what);
+
+/* Fills o from a's device, backend, --stats and --mem (no progress callback). */
+void cli_options(const cli_args *a, clsa_options *o);
+
+/* ---- common.c: arguments, the context a command opens ---------------------- */
+/* Parses argv[0..argc) (the words after the subcommand name).  Returns
+ * CLI_OK, or CLI_USAGE after printing one line to stderr.  `usage` is the
+ * subcommand's synopsis, printed for --help (then *help is set). */
+int cli_parse(int argc, char **argv, unsigned allowed, int npos_min, int npos_max,
+              const char *usage, cli_args *a, int *help);
 
 /* Opens the context for a->device / a->backend; profile for --stats.
  * Inside `clsa serve` it may be a cached one (ctx_cache.c). */
@@ -103,8 +108,6 @@ void cli_cache_after_request(void);
 void cli_cache_clear(void);
 void cli_cache_describe(char *out, size_t cap);
 
-/* Fills o from a's device, backend, --stats and --mem (no progress callback). */
-void cli_options(const cli_args *a, clsa_options *o);
 
 /* ---- devlist.c: several devices (clsa sa -d LIST / -d all) ----------------- */
 typedef struct cli_devlist {
@@ -144,13 +147,14 @@ void cli_ctx_start(cli_ctx_job *j);
 /* Starts it if not started, waits for it: CLI_OK with *ctx, or cli_open's
  * exit code (its message already printed). */
 int cli_ctx_wait(cli_ctx_job *j, clsa_context **ctx);
-/* CLSA_CLI_SERIAL=1: open the context before the file work (the old order). */
+/* CLSA_CLI_SERIAL=1: open the context before the file work (no overlap). */
 int cli_ctx_serial(void);
 /* Whether the context was tried and failed. */
 int cli_ctx_failed(const cli_ctx_job *j);
 /* Waits, then destroys the context (CLSA_CLI_EXIT=fast: leaves it to exit). */
 void cli_ctx_end(cli_ctx_job *j);
 
+/* ---- io.c: whole files, "-" for the standard streams --------------------- */
 /* Reads a whole file (NULL-safe for empty files: *data is a valid pointer). */
 int cli_read_file(const char *path, uint8_t **data, size_t *n);
 /* Writes data to path via a temporary file in the same folder, renamed on
@@ -169,7 +173,6 @@ int cli_out_open(cli_out *o, const char *path);
 int cli_out_commit(cli_out *o);
 void cli_out_abort(cli_out *o);
 
-/* ---- io.c: whole files, "-" for the standard streams --------------------- */
 /* 1 if path is "-" (standard input or output). */
 int cli_is_stream(const char *path);
 /* Array files are little-endian whatever the host: n entries of width bytes
@@ -232,6 +235,8 @@ void cli_progress_input(size_t n);
  * returns CLSA_ERR_CANCELLED for a success that Ctrl-C came after. */
 clsa_status cli_progress_done(clsa_status st);
 int cli_interrupted(void);
+/* Seconds on a monotonic clock. */
+double cli_now(void);
 /* Handlers that remove the outputs' temporaries before a fatal signal
  * (SIGTERM, SIGHUP, SIGPIPE, a driver's abort or crash, ...) ends the
  * process; main installs them before any command. */
@@ -248,7 +253,6 @@ void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds);
  * the call (0: none, the call reports the error), printed after it. */
 int cli_sa_plan(clsa_context *ctx, uint64_t n, int sym, int index64, clsa_sa_plan_info *p);
 void cli_print_plan(const clsa_sa_plan_info *p);
-double cli_now(void);
 
 /* Subcommands: each takes the words after its name and returns an exit code. */
 int cli_sa(int argc, char **argv);

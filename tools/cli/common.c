@@ -1,4 +1,4 @@
-/* Argument parsing, atomic file output, error reporting for the CLI. */
+/* Argument parsing and the context a command opens, for the CLI. */
 #include "cli.h"
 #include "parse_num.h"
 
@@ -10,16 +10,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-void cli_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("clsa: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
 
 /* The value of a numeric option (parse_num.h), in [min, max]; a bad one is
  * reported here, naming the option and the value (-4: already said). */
@@ -209,28 +199,6 @@ int cli_parse(int argc, char **argv, unsigned allowed, int npos_min, int npos_ma
     return (allowed & OPT_DEVICE) ? device_list(allowed, usage, a) : CLI_OK;
 }
 
-int cli_fail(clsa_context *ctx, clsa_status st, const char *what)
-{
-    if (st == CLSA_ERR_CANCELLED && cli_interrupted()) {
-        cli_error("%s: interrupted; no output written", what);
-        return CLI_INTERRUPTED;
-    }
-    cli_cache_note(ctx, st);
-    const char *msg = ctx ? clsa_last_error(ctx) : "";
-    if (msg && *msg) cli_error("%s: %s", what, msg);
-    else cli_error("%s: %s", what, clsa_status_string(st));
-    return st == CLSA_ERR_INVALID_ARG ? CLI_USAGE : CLI_RUNTIME;
-}
-
-void cli_options(const cli_args *a, clsa_options *o)
-{
-    clsa_options_init(o);
-    o->device = a->device;
-    o->backend = a->backend;
-    o->profile = a->stats;
-    o->mem_limit = a->mem_limit;
-}
-
 int cli_open(const cli_args *a, clsa_context **ctx)
 {
     clsa_options o;
@@ -246,105 +214,6 @@ int cli_open(const cli_args *a, clsa_context **ctx)
     }
     cli_cache_put(key, *ctx);
     return CLI_OK;
-}
-
-int cli_read_file(const char *path, uint8_t **data, size_t *n)
-{
-    *data = NULL;
-    *n = 0;
-    if (cli_is_stream(path)) return cli_read_stream(stdin, data, n);
-    cli_in in;
-    int rc = cli_in_open(&in, path);
-    if (rc) return rc;
-    uint8_t *buf = malloc(in.size ? in.size : 1);
-    if (!buf) {
-        cli_error("out of memory reading '%s' (%zu bytes)", path, in.size);
-        cli_in_close(&in);
-        return CLI_RUNTIME;
-    }
-    if ((rc = cli_in_fill(&in, buf))) {
-        free(buf);
-        return rc;
-    }
-    *data = buf;
-    *n = in.size;
-    return CLI_OK;
-}
-
-int cli_out_open(cli_out *o, const char *path)
-{
-    char why[256];
-    o->path = path;
-    o->file = NULL;
-    int st = clsa__sout_open(&o->s, path, why, sizeof why);
-    if (st == CLSA_SOUT_REFUSED) {
-        cli_error("cannot write output '%s': %s", path, why);
-        return CLI_USAGE;
-    }
-    if (st) {
-        cli_error("cannot create output '%s': %s", path, why);
-        return CLI_RUNTIME;
-    }
-    int fd = dup(o->s.fd);
-    o->file = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (!o->file) {
-        int saved = errno;
-        if (fd >= 0) close(fd);
-        clsa__sout_abort(&o->s);
-        cli_error("cannot create output '%s': %s", path, strerror(saved));
-        return CLI_RUNTIME;
-    }
-    return CLI_OK;
-}
-
-void cli_out_abort(cli_out *o)
-{
-    if (o->file) fclose(o->file);
-    o->file = NULL;
-    clsa__sout_abort(&o->s);
-}
-
-int cli_out_commit(cli_out *o)
-{
-    FILE *f = o->file;
-    o->file = NULL;
-    int bad = ferror(f) != 0;
-    bad = (fflush(f) != 0) || bad;
-    int saved = errno;
-    bad = (fclose(f) != 0) || bad;
-    char why[256];
-    if (bad) {
-        clsa__sout_abort(&o->s);
-        cli_error("cannot write '%s': %s", o->path, strerror(saved ? saved : EIO));
-        return CLI_RUNTIME;
-    }
-    if (clsa__sout_commit(&o->s, why, sizeof why)) {
-        cli_error("cannot write '%s': %s", o->path, why);
-        return CLI_RUNTIME;
-    }
-    return CLI_OK;
-}
-
-int cli_write_file(const char *path, const void *data, size_t n)
-{
-    if (cli_is_stream(path)) return cli_write_stream(data, n);
-    cli_out o;
-    int rc = cli_out_open(&o, path);
-    if (rc) return rc;
-    if (n && fwrite(data, 1, n, (FILE *)o.file) != n) {
-        int saved = errno;
-        cli_out_abort(&o);
-        cli_error("cannot write '%s': %s", path, strerror(saved ? saved : EIO));
-        return CLI_RUNTIME;
-    }
-    return cli_out_commit(&o);
-}
-
-double cli_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds)

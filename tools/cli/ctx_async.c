@@ -1,5 +1,5 @@
 /* The context opened on a second thread (issue 15): the OpenCL driver's
- * start (platform, context and queue: 0.25-0.35 s on the H200 machine) runs
+ * start (platform, context and queue: a sizeable part of a second) runs
  * while the main thread opens and maps the input and makes the output file,
  * and is joined just before the library call.  With several devices
  * (`clsa sa -d LIST`, devlist.c) this thread opens all their contexts, each
@@ -44,7 +44,7 @@ void cli_ctx_start(cli_ctx_job *j)
     if (j->state != JOB_IDLE) return;
     j->state = JOB_RUNNING;
     if (pthread_create(&j->thread, NULL, open_context, j) != 0) {
-        open_context(j); /* no thread to be had: the old order, nothing lost */
+        open_context(j); /* no thread to be had: one after the other, nothing lost */
         j->state = JOB_DONE;
     }
 }

@@ -122,16 +122,14 @@ int cli_distinct_paths(const char *const *in, int nin, const char *const *out, i
 }
 
 /* ---- big arrays ------------------------------------------------------------
- * CLSA_CLI_IO picks how they meet the device.  Measured on the H200
- * (2026-11-23, clsa sa, tmpfs, min of 3 wall): text 100 MB 0.70 s mmap,
- * 0.81 s pinned, 0.88 s plain; random DNA 400 MB 1.78 / 2.10 / 2.45 s.
- * Page-locking 500 MB costs more than the faster copy saves, and a mapping
- * saves the copy into the output file, so mmap is the default.
+ * CLSA_CLI_IO picks how they meet the device.  Page-locking a large
+ * array costs more than its faster copy saves, and a mapping saves the
+ * copy into the output file, so mmap is the default (docs/bench/log/cli-io.md).
  *   mmap    the input file and the output's temporary mapped: no copy on
  *           the host; the device copies from and to page-cache pages;
  *   pinned  page-locked memory of the context (clsa_host_alloc), read into
- *           and written out of with read/write (the copy itself is ~30x
- *           faster: 9 ms against 275 ms for 500 MB);
+ *           and written out of with read/write (the copy itself is much
+ *           faster);
  *   plain   malloc, as a caller without either would. */
 enum { IO_PINNED, IO_MMAP, IO_PLAIN };
 
@@ -338,4 +336,96 @@ int cli_write_stream(const void *data, size_t n)
         return CLI_RUNTIME;
     }
     return CLI_OK;
+}
+
+int cli_read_file(const char *path, uint8_t **data, size_t *n)
+{
+    *data = NULL;
+    *n = 0;
+    if (cli_is_stream(path)) return cli_read_stream(stdin, data, n);
+    cli_in in;
+    int rc = cli_in_open(&in, path);
+    if (rc) return rc;
+    uint8_t *buf = malloc(in.size ? in.size : 1);
+    if (!buf) {
+        cli_error("out of memory reading '%s' (%zu bytes)", path, in.size);
+        cli_in_close(&in);
+        return CLI_RUNTIME;
+    }
+    if ((rc = cli_in_fill(&in, buf))) {
+        free(buf);
+        return rc;
+    }
+    *data = buf;
+    *n = in.size;
+    return CLI_OK;
+}
+
+int cli_out_open(cli_out *o, const char *path)
+{
+    char why[256];
+    o->path = path;
+    o->file = NULL;
+    int st = clsa__sout_open(&o->s, path, why, sizeof why);
+    if (st == CLSA_SOUT_REFUSED) {
+        cli_error("cannot write output '%s': %s", path, why);
+        return CLI_USAGE;
+    }
+    if (st) {
+        cli_error("cannot create output '%s': %s", path, why);
+        return CLI_RUNTIME;
+    }
+    int fd = dup(o->s.fd);
+    o->file = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!o->file) {
+        int saved = errno;
+        if (fd >= 0) close(fd);
+        clsa__sout_abort(&o->s);
+        cli_error("cannot create output '%s': %s", path, strerror(saved));
+        return CLI_RUNTIME;
+    }
+    return CLI_OK;
+}
+
+void cli_out_abort(cli_out *o)
+{
+    if (o->file) fclose(o->file);
+    o->file = NULL;
+    clsa__sout_abort(&o->s);
+}
+
+int cli_out_commit(cli_out *o)
+{
+    FILE *f = o->file;
+    o->file = NULL;
+    int bad = ferror(f) != 0;
+    bad = (fflush(f) != 0) || bad;
+    int saved = errno;
+    bad = (fclose(f) != 0) || bad;
+    char why[256];
+    if (bad) {
+        clsa__sout_abort(&o->s);
+        cli_error("cannot write '%s': %s", o->path, strerror(saved ? saved : EIO));
+        return CLI_RUNTIME;
+    }
+    if (clsa__sout_commit(&o->s, why, sizeof why)) {
+        cli_error("cannot write '%s': %s", o->path, why);
+        return CLI_RUNTIME;
+    }
+    return CLI_OK;
+}
+
+int cli_write_file(const char *path, const void *data, size_t n)
+{
+    if (cli_is_stream(path)) return cli_write_stream(data, n);
+    cli_out o;
+    int rc = cli_out_open(&o, path);
+    if (rc) return rc;
+    if (n && fwrite(data, 1, n, (FILE *)o.file) != n) {
+        int saved = errno;
+        cli_out_abort(&o);
+        cli_error("cannot write '%s': %s", path, strerror(saved ? saved : EIO));
+        return CLI_RUNTIME;
+    }
+    return cli_out_commit(&o);
 }

@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_PHASES 32
@@ -140,3 +141,10 @@ clsa_status cli_progress_done(clsa_status st)
 }
 
 int cli_interrupted(void) { return atomic_load(&interrupted) != 0; }
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

@@ -1,6 +1,6 @@
 /* clsa sa --batch LIST and clsa bwt --batch LIST: the suffix arrays (BWTs)
- * of many inputs in one process, so the OpenCL driver starts once (0.25-0.35
- * s on the H200 machine) instead of once per input, and many inputs share
+ * of many inputs in one process, so the OpenCL driver starts once (a
+ * sizeable part of a second) instead of once per input, and many inputs share
  * one device pipeline (batch_run.c).  LIST ("-": standard input) holds one pair a line:
  * "INPUT<TAB>OUTPUT" (paths may then hold spaces), or two words separated by
  * spaces; blank lines and lines starting with '#' are skipped.

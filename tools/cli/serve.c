@@ -1,5 +1,5 @@
 /* clsa serve: a resident process that pays the OpenCL start-up (platform,
- * context, queue, programs: 0.25-0.37 s a process on the H200 machine)
+ * context, queue, programs: a sizeable part of a second a process)
  * once and runs the context-opening commands of clients that connect to
  * its Unix socket (issue 15; contract in docs/DESIGN.md).  Requests run one
  * at a time: a client waits in the listen queue until the one before it

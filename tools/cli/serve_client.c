@@ -3,7 +3,7 @@
  * build answers, has it run the command on this process's folder, streams
  * and CLSA_* variables, then exits with its code.  Anything short of a
  * request sent (no socket, a stale one, another build, CLSA_SERVE=0) runs
- * the command here as before, silently: the server is only ever faster. */
+ * the command here, silently: the server only ever saves time. */
 #define _GNU_SOURCE
 #include "cli.h"
 #include "serve.h"

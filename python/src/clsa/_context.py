@@ -336,14 +336,13 @@ class Context:
                   k if m is None else int(m), length, _ptr(offsets, "int64_t")), self._ptr)
         return LCSK(int(length[0]), offsets)
 
-    def fm_index(self, text: Text, sample_rate: int = 0) -> "FMIndex":
+    def fm_index(self, text: Text, sample_rate: int = 0) -> Any:
         """FMIndex(text) on this context."""
-        from ._fm import FMIndex  # _fm imports this module
-        return FMIndex(text, sample_rate=sample_rate, ctx=self)
+        return _fm_types["FMIndex"](text, sample_rate=sample_rate, ctx=self)
 
-    def fm_set_index(self, strings: Sequence[Text], sample_rate: int = 0) -> "FMSetIndex":
+    def fm_set_index(self, strings: Sequence[Text], sample_rate: int = 0) -> Any:
         """FMSetIndex(strings) on this context."""
-        return FMSetIndex(strings, sample_rate=sample_rate, ctx=self)
+        return _fm_types["FMSetIndex"](strings, sample_rate=sample_rate, ctx=self)
 
     # ---- sorting primitives (numpy arrays, in place; need a device) -------------
 
@@ -494,6 +493,10 @@ class Context:
         _check(lib.clsa_radix_sort_mem(self._c(), self._mem(keys), vm, n, key_bits,
                                        value_bits, begin_bit, end), self._ptr)
 
+
+# The FM-index classes, registered by _fm (which builds on this module) when
+# the package imports it, so that this module needs no import of _fm.
+_fm_types: dict = {}
 
 _default: Optional[Context] = None
 _default_lock = threading.Lock()

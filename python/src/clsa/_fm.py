@@ -9,7 +9,7 @@ import numpy as np
 from ._native import ffi, lib, optional
 from ._errors import UnsupportedError, _check
 from ._args import Text, _patterns, _ptr, _strings, _text
-from ._context import Context, _ctx
+from ._context import Context, _ctx, _fm_types
 
 def _fm_handle(ptr: Any, ctx: Context) -> Any:
     """The handle, freed when unreachable; its destructor keeps the context
@@ -214,3 +214,6 @@ class FMSetIndex:
         parts = [(all_s[int(starts[p]):int(starts[p + 1])], all_p[int(starts[p]):int(starts[p + 1])])
                  for p in range(npat)]
         return parts[0] if single else parts
+
+
+_fm_types.update(FMIndex=FMIndex, FMSetIndex=FMSetIndex)
