@@ -10,7 +10,7 @@
 typedef struct clsa_par_env {
     clsa_pool *pool;
     size_t block, grain; /* scan block; least entries shared out */
-    void *cache, *cache_sym;
+    void *cache, *cache_sym, *cache_dst;
     int (*tick)(void *arg, double fraction);
     void *tick_arg;
 } clsa_par_env;
@@ -105,7 +105,7 @@ static size_t block_for(int threads, int64_t n)
 uint64_t clsa__par_sa_work_bytes(int64_t n, int threads)
 {
     clsa_par_opts o = {threads, NULL, NULL, 0, 0};
-    return 16 * (uint64_t)block_for(threads_for(&o, n), n) + (3 * 256 + 1) * 8;
+    return 24 * (uint64_t)block_for(threads_for(&o, n), n) + (3 * 256 + 1) * 8;
 }
 
 static void env_free(clsa_par_env *e)
@@ -113,6 +113,7 @@ static void env_free(clsa_par_env *e)
     clsa__pool_free(e->pool);
     free(e->cache);
     free(e->cache_sym);
+    free(e->cache_dst);
 }
 
 /* The pool and the block cache (8-byte entries and symbols at most). */
@@ -125,9 +126,10 @@ static int env_init(clsa_par_env *e, const clsa_par_opts *o, int64_t n)
     e->pool = clsa__pool_new(t);
     e->cache = malloc(e->block * 8);
     e->cache_sym = malloc(e->block * 8);
+    e->cache_dst = malloc(e->block * 8);
     e->tick = o ? o->tick : NULL;
     e->tick_arg = o ? o->tick_arg : NULL;
-    if (e->pool && e->cache && e->cache_sym) return 0;
+    if (e->pool && e->cache && e->cache_sym && e->cache_dst) return 0;
     env_free(e);
     return -2;
 }

@@ -2,7 +2,7 @@
  * par_sais_tmpl.h): the host backend's suffix array and the drop-in
  * libraries' CPU path.  Work space beyond the output: the bucket arrays
  * (3 k + 1 entries per level, inside the output array's free part where
- * it fits) and a block cache of 16 bytes per entry of a block (64 Ki to
+ * it fits) and a block cache of 24 bytes per entry of a block (64 Ki to
  * 32 Ki x threads entries).  Results do not depend on the thread count. */
 #ifndef CLSA_CPU_PAR_SA_H
 #define CLSA_CPU_PAR_SA_H

@@ -20,20 +20,116 @@ typedef struct FN(lv) {
     IDX lo, hi; /* the block under way */
     IDX *cq; /* per block entry: the suffix to place, or -1 */
     SYM *cs; /* and its first symbol */
+    IDX *cd; /* and where it goes when outside the block (else -1) */
+    int defer; /* the block's writes outside it by the threads (cd) */
+    int parts; /* chunks of the text scans (one a thread) */
+    IDX lms[CLSA_PAR_MAX_THREADS], first[CLSA_PAR_MAX_THREADS]; /* per chunk: LMS
+                 suffixes, the leftmost one (-1: none) */
+    IDX *hist; /* per chunk: 3 k counters (symbols, S-type, LMS), or NULL */
+    IDX m; /* LMS suffixes (naming: lengths at sa[m + p/2]) */
 } FN(lv);
 
-/* Bucket starts and the S-type starts from one scan from the right. */
+/* Type of suffix i (1: S) from the symbols after it. */
+static int FN(type_at)(const SYM *t, IDX n, IDX i)
+{
+    while (i + 1 < n && t[i] == t[i + 1]) i++;
+    return i + 1 < n && t[i] < t[i + 1];
+}
+
+/* Chunk `part` of the text scans. */
+static void FN(chunk)(const FN(lv) *L, int part, IDX *a, IDX *z)
+{
+    *a = (IDX)((int64_t)L->n * part / L->parts);
+    *z = (IDX)((int64_t)L->n * (part + 1) / L->parts);
+}
+
+/* BODY for every LMS suffix x of [a, z), right to left (x in a variable
+ * named x). */
+#define LMS_SCAN(L, a, z, BODY)                                                                 \
+    do {                                                                                        \
+        const SYM *t_ = (L)->t;                                                                 \
+        if ((a) >= (z)) break;                                                                  \
+        int s_ = FN(type_at)(t_, (L)->n, (z) - 1);                                              \
+        for (IDX i_ = (z) - 2; i_ >= ((a) > 0 ? (a) - 1 : 0); i_--) {                           \
+            int was_ = s_;                                                                      \
+            if (t_[i_] != t_[i_ + 1]) s_ = t_[i_] < t_[i_ + 1];                                 \
+            if (was_ && !s_) {                                                                  \
+                IDX x = i_ + 1;                                                                 \
+                BODY;                                                                           \
+            }                                                                                   \
+        }                                                                                       \
+    } while (0)
+
+static void FN(run_parts)(FN(lv) *L, clsa_pool_fn fn)
+{
+    if (L->parts > 1) clsa__pool_run(L->env->pool, fn, L);
+    else fn(L, 0, 1);
+}
+
+/* Per chunk: its LMS suffixes and the leftmost. */
+static void FN(lms_info)(void *arg, int tid, int threads)
+{
+    FN(lv) *L = arg;
+    IDX a, z, c = 0, f = -1;
+    (void)threads;
+    FN(chunk)(L, tid, &a, &z);
+    LMS_SCAN(L, a, z, (c++, f = x));
+    L->lms[tid] = c;
+    L->first[tid] = f;
+}
+
+/* Per chunk: symbol, S-type and LMS counts (hist). */
+static void FN(count_part)(void *arg, int tid, int threads)
+{
+    FN(lv) *L = arg;
+    const SYM *t = L->t;
+    IDX a, z, k = L->k, *h = L->hist + (size_t)tid * 3 * (size_t)k;
+    (void)threads;
+    FN(chunk)(L, tid, &a, &z);
+    memset(h, 0, 3 * (size_t)k * sizeof(IDX));
+    if (a >= z) return;
+    int s = FN(type_at)(t, L->n, z - 1);
+    for (IDX i = z - 1; i >= a; i--) {
+        if (i < z - 1 && t[i] != t[i + 1]) s = t[i] < t[i + 1];
+        h[t[i]]++;
+        h[k + t[i]] += s;
+    }
+    LMS_SCAN(L, a, z, h[2 * k + t[x]]++);
+}
+
+/* Per chunk: its LMS suffixes at the ends of their buckets, below those
+ * of the chunks after it (hist's LMS counters turned into ends). */
+static void FN(place_part)(void *arg, int tid, int threads)
+{
+    FN(lv) *L = arg;
+    IDX a, z, *e = L->hist + (size_t)tid * 3 * (size_t)L->k + 2 * (size_t)L->k;
+    (void)threads;
+    FN(chunk)(L, tid, &a, &z);
+    LMS_SCAN(L, a, z, L->sa[--e[L->t[x]]] = x);
+}
+
+/* Bucket starts and the S-type starts: from the chunks' counters (hist),
+ * else one scan from the right. */
 static void FN(buckets)(FN(lv) *L)
 {
     const SYM *t = L->t;
     IDX n = L->n, k = L->k;
     memset(L->head, 0, ((size_t)k + 1) * sizeof(IDX));
     memset(L->sstart, 0, (size_t)k * sizeof(IDX));
-    int s = 0;
-    for (IDX i = n - 1; i >= 0; i--) {
-        if (i + 1 < n && t[i] != t[i + 1]) s = t[i] < t[i + 1];
-        L->head[t[i] + 1]++;
-        L->sstart[t[i]] += s;
+    if (L->hist) {
+        FN(run_parts)(L, FN(count_part));
+        for (int p = 0; p < L->parts; p++)
+            for (IDX c = 0, *h = L->hist + (size_t)p * 3 * (size_t)k; c < k; c++) {
+                L->head[c + 1] += h[c];
+                L->sstart[c] += h[k + c];
+            }
+    } else {
+        int s = 0;
+        for (IDX i = n - 1; i >= 0; i--) {
+            if (i + 1 < n && t[i] != t[i + 1]) s = t[i] < t[i + 1];
+            L->head[t[i] + 1]++;
+            L->sstart[t[i]] += s;
+        }
     }
     for (IDX c = 0; c < k; c++) {
         L->head[c + 1] += L->head[c];
@@ -104,17 +200,44 @@ static void FN(gather_s)(void *arg, int tid, int threads)
     }
 }
 
+/* The destination of entry i's suffix q: written now inside the block
+ * (and its entry redone by redo), else now or by scatter (defer). */
+#define PLACE(j, inside, redo)                                                                  \
+    do {                                                                                        \
+        L->cd[i - lo] = -1;                                                                     \
+        if (inside) {                                                                           \
+            sa[j] = q;                                                                          \
+            redo(L, j);                                                                         \
+        } else if (L->defer) {                                                                  \
+            L->cd[i - lo] = j;                                                                  \
+        } else {                                                                                \
+            sa[j] = q;                                                                          \
+        }                                                                                       \
+    } while (0)
+
 /* Place the block's L-type predecessors in scan order. */
 static void FN(place_l)(FN(lv) *L)
 {
     IDX lo = L->lo, hi = L->hi, *sa = L->sa, *b = L->b;
     for (IDX i = lo; i < hi; i++) {
         IDX q = L->cq[i - lo];
-        if (q < 0) continue;
+        if (q < 0) {
+            L->cd[i - lo] = -1;
+            continue;
+        }
         IDX j = b[L->cs[i - lo]]++;
-        sa[j] = q;
-        if (j < hi) FN(gather_l_at)(L, j);
+        PLACE(j, j < hi, FN(gather_l_at));
     }
+}
+
+/* The deferred writes of a block, shared out. */
+static void FN(scatter)(void *arg, int tid, int threads)
+{
+    FN(lv) *L = arg;
+    IDX a, z;
+    FN(share)(0, L->hi - L->lo, tid, threads, &a, &z);
+    for (IDX i = a; i < z; i++)
+        if (L->cd[i] >= 0) L->sa[L->cd[i]] = L->cq[i];
 }
 
 /* The same right to left; mark: every entry left final that is not an LMS
@@ -125,18 +248,28 @@ static void FN(place_s)(FN(lv) *L, int mark)
     for (IDX i = hi - 1; i >= lo; i--) {
         IDX q = L->cq[i - lo];
         if (mark && q != -2) sa[i] = ~sa[i];
-        if (q < 0) continue;
+        if (q < 0) {
+            L->cd[i - lo] = -1;
+            continue;
+        }
         IDX j = --b[L->cs[i - lo]];
-        sa[j] = q;
-        if (j >= lo) FN(gather_s_at)(L, j);
+        PLACE(j, j >= lo, FN(gather_s_at));
     }
 }
 
-/* Blocks of a scan: several threads only where there is work enough. */
+/* Blocks of a scan: several threads only where there is work enough;
+ * then the writes outside the block are theirs too. */
 static void FN(gather)(FN(lv) *L, clsa_pool_fn fn)
 {
-    if ((size_t)(L->hi - L->lo) * 16 >= L->env->grain) clsa__pool_run(L->env->pool, fn, L);
+    L->defer = (size_t)(L->hi - L->lo) * 16 >= L->env->grain &&
+               clsa__pool_threads(L->env->pool) > 1;
+    if (L->defer) clsa__pool_run(L->env->pool, fn, L);
     else fn(L, 0, 1);
+}
+
+static void FN(scatter_block)(FN(lv) *L)
+{
+    if (L->defer) clsa__pool_run(L->env->pool, FN(scatter), L);
 }
 
 /* L-type suffixes from the placed ones, left to right.  Every suffix in
@@ -151,6 +284,7 @@ static void FN(induce_l)(FN(lv) *L)
         L->hi = n - L->lo > blk ? L->lo + blk : n;
         FN(gather)(L, FN(gather_l));
         FN(place_l)(L);
+        FN(scatter_block)(L);
     }
 }
 
@@ -163,6 +297,7 @@ static void FN(induce_s)(FN(lv) *L, int mark)
         L->lo = L->hi > blk ? L->hi - blk : 0;
         FN(gather)(L, FN(gather_s));
         FN(place_s)(L, mark);
+        FN(scatter_block)(L);
     }
 }
 
@@ -198,9 +333,21 @@ static void FN(clear)(FN(lv) *L, IDX lo, IDX hi)
 
 /* ---- stage 1: the LMS substrings sorted ------------------------------ */
 
-/* LMS suffixes at their buckets' ends, in text order. */
+/* LMS suffixes at their buckets' ends (any order within a bucket). */
 static IDX FN(place_lms)(FN(lv) *L)
 {
+    if (L->hist) {
+        IDX k = L->k;
+        for (IDX c = 0; c < k; c++)
+            for (int p = L->parts - 1, end = 0; p >= 0; p--) {
+                IDX *e = L->hist + (size_t)p * 3 * (size_t)k + 2 * (size_t)k + c;
+                IDX cnt = *e;
+                *e = L->head[c + 1] - end;
+                end += cnt;
+            }
+        FN(run_parts)(L, FN(place_part));
+        return 0;
+    }
     const SYM *t = L->t;
     IDX n = L->n, m = 0, *b = L->b;
     memcpy(b, L->head + 1, (size_t)L->k * sizeof(IDX));
@@ -228,18 +375,20 @@ static IDX FN(compact_lms)(FN(lv) *L)
 
 /* Length of every LMS substring (up to the next LMS suffix, inclusive) at
  * sa[m + p/2]; the last one's reaches past the end: 0, "unique". */
+static void FN(lengths_part)(void *arg, int tid, int threads)
+{
+    FN(lv) *L = arg;
+    IDX a, z, next = 0, m = L->m;
+    (void)threads;
+    for (int p = tid + 1; p < L->parts && !next; p++) next = L->first[p] < 0 ? 0 : L->first[p];
+    FN(chunk)(L, tid, &a, &z);
+    LMS_SCAN(L, a, z, (L->sa[m + x / 2] = next ? next - x + 1 : 0, next = x));
+}
+
 static void FN(lms_lengths)(FN(lv) *L, IDX m)
 {
-    const SYM *t = L->t;
-    IDX n = L->n, next = 0;
-    int s = 0;
-    for (IDX i = n - 2; i >= 0; i--) {
-        int was = s;
-        if (t[i] != t[i + 1]) s = t[i] < t[i + 1];
-        if (!(was && !s)) continue;
-        L->sa[m + (i + 1) / 2] = next ? next - i : 0;
-        next = i + 1;
-    }
+    L->m = m;
+    FN(run_parts)(L, FN(lengths_part));
 }
 
 static int FN(lms_equal)(const FN(lv) *L, IDX m, IDX p, IDX q)
@@ -345,6 +494,18 @@ static void FN(inverse)(void *arg, int tid, int threads)
     for (IDX i = a; i < z; i++) M->L->sa[M->src[i]] = i;
 }
 
+/* Per chunk: its LMS suffixes in text order into sa[n - m..n), after
+ * those of the chunks before it. */
+static void FN(list_part)(void *arg, int tid, int threads)
+{
+    FN(lv) *L = arg;
+    IDX a, z, j = L->n - L->m;
+    (void)threads;
+    for (int p = 0; p <= tid; p++) j += L->lms[p];
+    FN(chunk)(L, tid, &a, &z);
+    LMS_SCAN(L, a, z, L->sa[--j] = x);
+}
+
 /* The LMS suffixes sorted into sa[0..m): from their names directly when
  * all differ, else by recursion on the reduced text. */
 static int FN(sort_lms)(FN(lv) *L, IDX m, IDX names, int depth)
@@ -357,14 +518,8 @@ static int FN(sort_lms)(FN(lv) *L, IDX m, IDX names, int depth)
         FN(map) M = {.lo = 0, .hi = m, .src = s1};
         FN(run_map)(L, FN(inverse), &M);
     }
-    const SYM *t = L->t;
-    IDX j = m;
-    int s = 0;
-    for (IDX i = n - 2; i >= 0; i--) {
-        int was = s;
-        if (t[i] != t[i + 1]) s = t[i] < t[i + 1];
-        if (was && !s) s1[--j] = i + 1;
-    }
+    L->m = m;
+    FN(run_parts)(L, FN(list_part));
     FN(map) M = {.lo = 0, .hi = m, .src = s1};
     FN(run_map)(L, FN(unname), &M);
     return 0;
@@ -392,6 +547,7 @@ static int FN(tick)(FN(lv) *L, int depth, double f)
 
 static int FN(run)(FN(lv) *L, int depth)
 {
+    FN(run_parts)(L, FN(lms_info));
     FN(buckets)(L);
     FN(clear)(L, 0, L->n);
     FN(place_lms)(L);
@@ -415,9 +571,17 @@ static int FN(sais)(const SYM *t, IDX *sa, IDX n, IDX k, IDX *spare, IDX spare_l
     if (n <= 1) return 0;
     IDX need = 3 * k + 1, *mem = spare_len >= need ? spare : malloc((size_t)need * sizeof(IDX));
     if (!mem) return -2;
+    int rc;
     FN(lv) L = {.t = t, .sa = sa, .n = n, .k = k, .head = mem, .sstart = mem + k + 1,
-                .b = mem + 2 * k + 1, .env = env, .cq = env->cache, .cs = env->cache_sym};
-    int rc = FN(run)(&L, depth);
+                .b = mem + 2 * k + 1, .env = env, .cq = env->cache, .cs = env->cache_sym,
+                .cd = env->cache_dst};
+    int threads = clsa__pool_threads(env->pool);
+    L.parts = (size_t)n >= env->grain ? threads : 1;
+    size_t hist = (size_t)L.parts * 3 * (size_t)k;
+    if (L.parts > 1 && hist <= (size_t)n / 4 && !(L.hist = malloc(hist * sizeof(IDX)))) rc = -2;
+    else rc = FN(run)(&L, depth);
+    free(L.hist);
     if (mem != spare) free(mem);
     return rc;
 }
+#undef LMS_SCAN
