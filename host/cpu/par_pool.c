@@ -13,6 +13,13 @@
 
 #define SPINS 4000
 
+/* A spin-wait hint to the core (x86: pause), nothing elsewhere. */
+#if defined(__x86_64__) || defined(__i386__)
+#define RELAX() __builtin_ia32_pause()
+#else
+#define RELAX() ((void)0)
+#endif
+
 struct clsa_pool {
     int threads, stop;
     pthread_t *tid;
@@ -32,7 +39,7 @@ typedef struct worker_arg {
 /* Wait until the generation moves past seen; returns the new one. */
 static unsigned wait_gen(clsa_pool *p, unsigned seen)
 {
-    for (int i = 0; i < SPINS; i++)
+    for (int i = 0; i < SPINS; i++, RELAX())
         if (atomic_load_explicit(&p->gen, memory_order_acquire) != seen) return seen + 1;
     pthread_mutex_lock(&p->mu);
     while (atomic_load(&p->gen) == seen) pthread_cond_wait(&p->go, &p->mu);
@@ -118,7 +125,7 @@ void clsa__pool_run(clsa_pool *p, clsa_pool_fn fn, void *arg)
     pthread_cond_broadcast(&p->go);
     pthread_mutex_unlock(&p->mu);
     fn(arg, 0, p->threads);
-    for (int i = 0; i < SPINS; i++)
+    for (int i = 0; i < SPINS; i++, RELAX())
         if (atomic_load_explicit(&p->pending, memory_order_acquire) == 0) return;
     pthread_mutex_lock(&p->mu);
     while (atomic_load(&p->pending) != 0) pthread_cond_wait(&p->done, &p->mu);

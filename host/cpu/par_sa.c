@@ -134,11 +134,30 @@ static int env_init(clsa_par_env *e, const clsa_par_opts *o, int64_t n)
     return -2;
 }
 
-/* 32-bit entries widened in place to 64 (from the top: each write lands
- * on entries already read). */
-static void widen(void *sa, int64_t n)
+typedef struct widen_arg {
+    void *sa;
+    int64_t lo, hi;
+} widen_arg;
+
+static void widen_part(void *arg, int tid, int threads)
 {
-    for (int64_t i = n - 1; i >= 0; i--) ((int64_t *)sa)[i] = ((int32_t *)sa)[i];
+    widen_arg *w = arg;
+    int64_t len = w->hi - w->lo, a = w->lo + len * tid / threads;
+    int64_t z = w->lo + len * (tid + 1) / threads;
+    for (int64_t i = a; i < z; i++) ((int64_t *)w->sa)[i] = ((int32_t *)w->sa)[i];
+}
+
+/* 32-bit entries widened in place to 64: the top half at a time, whose
+ * 64-bit entries lie past every 32-bit one it reads; the last few from the
+ * top down, each write on entries already read. */
+static void widen(clsa_pool *pool, void *sa, int64_t n, int64_t grain)
+{
+    int64_t hi = n;
+    for (; hi > 1 && hi >= grain; hi = (hi + 1) / 2) {
+        widen_arg w = {sa, (hi + 1) / 2, hi};
+        clsa__pool_run(pool, widen_part, &w);
+    }
+    for (int64_t i = hi - 1; i >= 0; i--) ((int64_t *)sa)[i] = ((int32_t *)sa)[i];
 }
 
 /* One construction of a text of sym-byte symbols < k: 32-bit entries
@@ -162,8 +181,8 @@ static int run(const void *t, int sym, int64_t k, void *sa, int64_t n, int index
              : sym == 4 ? sais_u32_64(t, s, n, k, NULL, 0, &e, 0)
                         : sais_i64(t, s, n, k, NULL, 0, &e, 0);
     }
+    if (rc == 0 && narrow && index64) widen(e.pool, sa, n, (int64_t)e.grain);
     env_free(&e);
-    if (rc == 0 && narrow && index64) widen(sa, n);
     return rc;
 }
 

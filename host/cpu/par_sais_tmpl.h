@@ -363,12 +363,45 @@ static IDX FN(place_lms)(FN(lv) *L)
     return m;
 }
 
+/* Per share: its entries >= 0 packed at its start (M->m == 0) or end;
+ * their count in cnt[tid]. */
+static void FN(pack_part)(void *arg, int tid, int threads)
+{
+    FN(map) *M = arg;
+    IDX a, z, *sa = M->L->sa, c = 0;
+    FN(share)(M->lo, M->hi, tid, threads, &a, &z);
+    if (!M->m) {
+        for (IDX i = a; i < z; i++)
+            if (sa[i] >= 0) sa[a + c++] = sa[i];
+    } else {
+        for (IDX i = z - 1; i >= a; i--)
+            if (sa[i] >= 0) sa[z - 1 - c++] = sa[i];
+    }
+    M->cnt[tid] = c;
+}
+
+/* The entries >= 0 of [lo, hi), in order, packed at lo (up = 0) or at hi;
+ * returns their count.  Shares are packed in place, then moved together. */
+static IDX FN(pack)(FN(lv) *L, IDX lo, IDX hi, int up)
+{
+    IDX cnt[CLSA_PAR_MAX_THREADS], a, z, total = 0;
+    FN(map) M = {.lo = lo, .hi = hi, .m = up, .cnt = cnt};
+    int threads = (size_t)(hi - lo) >= L->env->grain ? clsa__pool_threads(L->env->pool) : 1;
+    FN(run_map)(L, FN(pack_part), &M);
+    for (int p = 0; p < threads; p++) {
+        int q = up ? threads - 1 - p : p;
+        FN(share)(lo, hi, q, threads, &a, &z);
+        IDX *from = L->sa + (up ? z - cnt[q] : a);
+        IDX *to = L->sa + (up ? hi - total - cnt[q] : lo + total);
+        memmove(to, from, (size_t)cnt[q] * sizeof(IDX));
+        total += cnt[q];
+    }
+    return total;
+}
+
 static IDX FN(compact_lms)(FN(lv) *L)
 {
-    IDX m = 0;
-    for (IDX i = 0; i < L->n; i++)
-        if (L->sa[i] >= 0) L->sa[m++] = L->sa[i];
-    return m;
+    return FN(pack)(L, 0, L->n, 0);
 }
 
 /* ---- naming ----------------------------------------------------------- */
@@ -468,8 +501,7 @@ static IDX FN(name_lms)(FN(lv) *L, IDX m)
         names += c;
     }
     FN(run_map)(L, FN(name_write), &M);
-    for (IDX i = n - 1, j = n - 1; i >= m; i--)
-        if (L->sa[i] >= 0) L->sa[j--] = L->sa[i];
+    FN(pack)(L, m, n, 1);
     return names;
 }
 
@@ -533,6 +565,7 @@ static void FN(stage3)(FN(lv) *L, IDX m)
     memcpy(b, L->head + 1, (size_t)L->k * sizeof(IDX));
     for (IDX i = m - 1; i >= 0; i--) {
         IDX j = sa[i];
+        if (i >= PF_DIST) PREFETCH(&L->t[sa[i - PF_DIST]]);
         sa[i] = -1;
         sa[--b[L->t[j]]] = j;
     }
