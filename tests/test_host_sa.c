@@ -6,6 +6,7 @@
  * parser.  TEST_HOST_SA_ALONE: the sorter alone, without the library (the
  * ThreadSanitizer build of tests/ci_sanitize.sh), on fewer inputs. */
 #include "testutil.h"
+#include "sym_util.h"
 #include "cpu/par_pool.h"
 #include "cpu/par_sa.h"
 
@@ -103,36 +104,13 @@ static void bytes_large(void **state)
     free(t);
 }
 
-/* Plain comparison order of integer suffixes (a proper prefix first). */
-static const int64_t *cmp_text;
-static int64_t cmp_n;
-
-static int by_suffix(const void *a, const void *b)
-{
-    int64_t p = *(const int64_t *)a, q = *(const int64_t *)b;
-    while (p < cmp_n && q < cmp_n) {
-        if (cmp_text[p] != cmp_text[q]) return cmp_text[p] < cmp_text[q] ? -1 : 1;
-        p++, q++;
-    }
-    return p == cmp_n ? -1 : 1;
-}
-
-static void naive_sa(const int64_t *t, int64_t n, int64_t *sa)
-{
-    for (int64_t i = 0; i < n; i++) sa[i] = i;
-    cmp_text = t;
-    cmp_n = n;
-    qsort(sa, (size_t)n, sizeof *sa, by_suffix);
-}
-
 /* One integer text through each entry point (int32, int64, 16- and 32-bit
  * symbols) at the given threads. */
 static void int_case(const int64_t *t, int64_t n, int64_t k, int threads)
 {
-    int64_t *want = tu_malloc((size_t)n * 8 + 8), *got64 = tu_malloc((size_t)n * 8 + 8);
+    int64_t *want = naive_sa(t, 8, (size_t)n), *got64 = tu_malloc((size_t)n * 8 + 8);
     int32_t *t32 = tu_malloc((size_t)n * 4 + 4), *got = tu_malloc((size_t)n * 4 + 4);
     uint16_t *t16 = tu_malloc((size_t)n * 2 + 2);
-    naive_sa(t, n, want);
     for (int64_t i = 0; i < n; i++) t32[i] = (int32_t)t[i], t16[i] = (uint16_t)t[i];
     clsa_par_opts o = {threads, NULL, NULL, 32, 0};
     assert_int_equal(clsa__par_sa_int32(t32, got, (int32_t)n, (int32_t)k, &o), 0);

@@ -22,6 +22,7 @@ typedef struct FN(lv) {
     SYM *cs; /* and its first symbol */
     IDX *cd; /* and where it goes when outside the block (else -1) */
     int defer; /* the block's writes outside it by the threads (cd) */
+    int scan_l; /* the scan under way: L (1) or S */
     int parts; /* chunks of the text scans (one a thread) */
     IDX lms[CLSA_PAR_MAX_THREADS], first[CLSA_PAR_MAX_THREADS]; /* per chunk: LMS
                  suffixes, the leftmost one (-1: none) */
@@ -178,25 +179,16 @@ static void FN(share)(IDX lo, IDX hi, int tid, int threads, IDX *a, IDX *z)
     *z = lo + (IDX)((int64_t)len * (tid + 1) / threads);
 }
 
-static void FN(gather_l)(void *arg, int tid, int threads)
+/* A thread's share of the block's entries (the L or the S scan). */
+static void FN(gather_part)(void *arg, int tid, int threads)
 {
     FN(lv) *L = arg;
     IDX a, z;
     FN(share)(L->lo, L->hi, tid, threads, &a, &z);
     for (IDX i = a; i < z; i++) {
         if (i + PF_DIST < z) PREFETCH(&L->t[L->sa[i + PF_DIST] - 1]);
-        FN(gather_l_at)(L, i);
-    }
-}
-
-static void FN(gather_s)(void *arg, int tid, int threads)
-{
-    FN(lv) *L = arg;
-    IDX a, z;
-    FN(share)(L->lo, L->hi, tid, threads, &a, &z);
-    for (IDX i = a; i < z; i++) {
-        if (i + PF_DIST < z) PREFETCH(&L->t[L->sa[i + PF_DIST] - 1]);
-        FN(gather_s_at)(L, i);
+        if (L->scan_l) FN(gather_l_at)(L, i);
+        else FN(gather_s_at)(L, i);
     }
 }
 
@@ -259,8 +251,10 @@ static void FN(place_s)(FN(lv) *L, int mark)
 
 /* Blocks of a scan: several threads only where there is work enough;
  * then the writes outside the block are theirs too. */
-static void FN(gather)(FN(lv) *L, clsa_pool_fn fn)
+static void FN(gather)(FN(lv) *L, int scan_l)
 {
+    clsa_pool_fn fn = FN(gather_part);
+    L->scan_l = scan_l;
     L->defer = (size_t)(L->hi - L->lo) * 16 >= L->env->grain &&
                clsa__pool_threads(L->env->pool) > 1;
     if (L->defer) clsa__pool_run(L->env->pool, fn, L);
@@ -282,7 +276,7 @@ static void FN(induce_l)(FN(lv) *L)
     L->sa[L->b[L->t[n - 1]]++] = n - 1;
     for (L->lo = 0; L->lo < n; L->lo = L->hi) {
         L->hi = n - L->lo > blk ? L->lo + blk : n;
-        FN(gather)(L, FN(gather_l));
+        FN(gather)(L, 1);
         FN(place_l)(L);
         FN(scatter_block)(L);
     }
@@ -295,7 +289,7 @@ static void FN(induce_s)(FN(lv) *L, int mark)
     memcpy(L->b, L->head + 1, (size_t)L->k * sizeof(IDX));
     for (L->hi = L->n; L->hi > 0; L->hi = L->lo) {
         L->lo = L->hi > blk ? L->hi - blk : 0;
-        FN(gather)(L, FN(gather_s));
+        FN(gather)(L, 0);
         FN(place_s)(L, mark);
         FN(scatter_block)(L);
     }
