@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SPINS 4000
 
@@ -22,6 +23,7 @@
 
 struct clsa_pool {
     int threads, stop;
+    int spins; /* before sleeping; none when the threads outnumber the cores */
     pthread_t *tid;
     pthread_mutex_t mu;
     pthread_cond_t go, done;
@@ -39,7 +41,7 @@ typedef struct worker_arg {
 /* Wait until the generation moves past seen; returns the new one. */
 static unsigned wait_gen(clsa_pool *p, unsigned seen)
 {
-    for (int i = 0; i < SPINS; i++, RELAX())
+    for (int i = 0; i < p->spins; i++, RELAX())
         if (atomic_load_explicit(&p->gen, memory_order_acquire) != seen) return seen + 1;
     pthread_mutex_lock(&p->mu);
     while (atomic_load(&p->gen) == seen) pthread_cond_wait(&p->go, &p->mu);
@@ -92,6 +94,7 @@ clsa_pool *clsa__pool_new(int threads)
     clsa_pool *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->threads = threads < 1 ? 1 : threads;
+    p->spins = p->threads > sysconf(_SC_NPROCESSORS_ONLN) ? 0 : SPINS;
     p->tid = calloc((size_t)p->threads, sizeof *p->tid);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->go, NULL);
@@ -125,7 +128,7 @@ void clsa__pool_run(clsa_pool *p, clsa_pool_fn fn, void *arg)
     pthread_cond_broadcast(&p->go);
     pthread_mutex_unlock(&p->mu);
     fn(arg, 0, p->threads);
-    for (int i = 0; i < SPINS; i++, RELAX())
+    for (int i = 0; i < p->spins; i++, RELAX())
         if (atomic_load_explicit(&p->pending, memory_order_acquire) == 0) return;
     pthread_mutex_lock(&p->mu);
     while (atomic_load(&p->pending) != 0) pthread_cond_wait(&p->done, &p->mu);
