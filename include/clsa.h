@@ -104,6 +104,12 @@ typedef struct clsa_options {
      * A limit too small for one chunk gives CLSA_ERR_DEVICE_MEMORY with
      * the minimum in the message. */
     size_t mem_limit;
+    /* Host threads of the host backend's suffix sorting (SA, BWT, LCP and
+     * what builds on them, and the drop-in libraries' CPU path); 0: env
+     * CLSA_THREADS, else the cores the process may run on (its affinity
+     * mask, capped by a cgroup v2 cpu.max quota).  Results do not depend
+     * on it. */
+    int threads;
 } clsa_options;
 
 /* Fills *opt with the defaults (all NULL/0, backend DEFAULT). */

@@ -5,8 +5,12 @@
 # (plus the host-only tests).  LeakSanitizer is on: leaks inside the OpenCL
 # drivers are suppressed by tests/lsan.supp, which names only driver
 # libraries (never clsa), so a leak in clsa fails the run.
+# Then ThreadSanitizer on the host's multi-threaded suffix sorter: its test
+# (tests/test_host_sa.c, fewer inputs) built alone with just the sorter
+# (about 30 s of CPU).
 # Environment: CLSA_SANITIZE_JOBS (build and ctest jobs, default 2),
-# CLSA_SANITIZE_TESTS (ctest -R regex, default: all pocl and host tests).
+# CLSA_SANITIZE_TESTS (ctest -R regex, default: all pocl and host tests),
+# CLSA_SANITIZE_TSAN=0 (no ThreadSanitizer run).
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$src/build-sanitize}
@@ -64,4 +68,12 @@ else
   # Not the MPI tests: Open MPI's own allocations at exit, many in its
   # plugins (unnamed modules to LeakSanitizer), would be the only findings.
   run_ctest -R '\.pocl$|^[a-z_]+$' -LE mpi
+fi
+# ThreadSanitizer: the sorter's pool and scans, no OpenCL in the process.
+if [ "${CLSA_SANITIZE_TSAN:-1}" != 0 ]; then
+  "$cc" -std=gnu11 -O1 -g -fsanitize=thread -DTEST_HOST_SA_ALONE -I"$src/tests" -I"$src/host" \
+    -I"$src/host/cpu" -I"$src/include" -I"$src/tools/gen" "$src/tests/test_host_sa.c" \
+    "$src/host/cpu/par_sa.c" "$src/host/cpu/par_pool.c" "$src/tools/gen/gen.c" \
+    -lcmocka -ldivsufsort -ldivsufsort64 -lpthread -lm -o "$build/test_host_sa_tsan"
+  TSAN_OPTIONS="halt_on_error=1:${TSAN_OPTIONS:-}" "$build/test_host_sa_tsan"
 fi

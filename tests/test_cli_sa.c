@@ -120,8 +120,10 @@ static void progress_flags(void **state)
     free(err);
     assert_int_equal(run("sa --backend host --quiet --verbose %s %s", in, out), 0);
     err = read_stream("stderr");
-    assert_non_null(strstr(err, "clsa: phase sort (libdivsufsort)"));
+    assert_non_null(strstr(err, "clsa: phase sort (host)"));
     free(err);
+    assert_int_equal(run("sa --backend host --threads 3 %s %s", in, out), 0);
+    assert_int_equal(run("sa --backend host --threads 0 %s %s", in, out), 2);
     assert_int_equal(run("check -v %s %s", in, out), 2);  /* check has no progress */
     assert_int_equal(run("sa --quiet=1 %s %s", in, out), 2);
     assert_int_equal(run("--version"), 0);

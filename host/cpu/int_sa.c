@@ -1,9 +1,9 @@
-/* Suffix array of a text of 16- or 32-bit symbols on the host (the host
- * backend and the tests' reference for integer alphabets; libdivsufsort
- * takes bytes only): prefix doubling with two counting sorts per step,
- * O(n log n) time, about 16 bytes of work space per symbol.  Symbols are
- * any values of their type; order is plain numeric order, a proper prefix
- * first. */
+/* Suffix array of a text of 16- or 32-bit symbols on the host backend:
+ * the multi-threaded sorter (par_sa.c) where the alphabet is small enough
+ * for its buckets (16-bit symbols; 32-bit ones below n / 2 + 2^16), else
+ * prefix doubling with two counting sorts per step, O(n log n) time,
+ * about 16 bytes of work space per symbol.  Symbols are any values of
+ * their type; order is plain numeric order, a proper prefix first. */
 #include "reference.h"
 #include "progress.h"
 #include "status.h"
@@ -83,10 +83,22 @@ static uint32_t double_step(uint32_t n, uint64_t h, uint32_t *sa, uint32_t *rank
     return groups;
 }
 
+/* The alphabet size the sorter takes for this text, or 0: too large. */
+static int64_t sorter_k(const void *text, int sym, int64_t n)
+{
+    if (sym == 2) return 65536;
+    uint32_t top = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (((const uint32_t *)text)[i] > top) top = ((const uint32_t *)text)[i];
+    return (int64_t)top < n / 2 + 65536 ? (int64_t)top + 1 : 0;
+}
+
 clsa_status clsa__sa_host_int(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
                               int index64)
 {
     if (n == 0) return CLSA_OK;
+    int64_t k = (uint64_t)n <= UINT32_MAX ? sorter_k(text, sym, n) : 0;
+    if (k) return clsa__sa_host_sorter(ctx, text, sym, k, sa, n, index64);
     if ((uint64_t)n > UINT32_MAX)
         return clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
                           "integer-alphabet suffix array on the host: %lld symbols; at most "

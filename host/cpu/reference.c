@@ -1,29 +1,44 @@
-/* The host backend: libdivsufsort (32- and 64-bit builds of the library). */
+/* The host backend's suffix array: the multi-threaded suffix sorter
+ * (par_sa.c) with the context's thread count and progress. */
 #include "reference.h"
+#include "context.h"
+#include "par_sa.h"
 #include "progress.h"
 #include "status.h"
 
-#include <divsufsort.h>
-#include <divsufsort64.h>
+typedef struct host_tick {
+    clsa_context *ctx;
+    const char *phase;
+    clsa_status st;
+} host_tick;
+
+static int tick(void *arg, double f)
+{
+    host_tick *h = arg;
+    h->st = clsa__progress(h->ctx, h->phase, f);
+    return h->st != CLSA_OK;
+}
+
+clsa_status clsa__sa_host_sorter(clsa_context *ctx, const void *text, int sym, int64_t k,
+                                 void *sa, int64_t n, int index64)
+{
+    if (n == 0) return CLSA_OK;
+    host_tick h = {ctx, "sort (host)", CLSA_OK};
+    clsa_status st = clsa__progress(ctx, h.phase, 0.0);
+    if (st) return st;
+    clsa_par_opts o = {ctx ? ctx->threads : 0, tick, &h, 0, 0};
+    int rc = sym == 1 ? clsa__par_sa_bytes(text, sa, n, index64, &o)
+                      : clsa__par_sa_sym(text, sym, k, sa, n, index64, &o);
+    if (rc == -3) return h.st;
+    if (rc != 0)
+        return clsa__fail(ctx, rc == -2 ? CLSA_ERR_HOST_MEMORY : CLSA_ERR_INVALID_ARG,
+                          "host suffix sorting of %lld symbols: %s", (long long)n,
+                          rc == -2 ? "out of host memory" : "bad arguments");
+    return clsa__progress(ctx, h.phase, 1.0);
+}
 
 clsa_status clsa__sa_host(clsa_context *ctx, const uint8_t *text, void *sa, int64_t n,
                           int index64)
 {
-    if (n == 0) return CLSA_OK;
-    if (n == 1) {
-        /* libdivsufsort handles n == 1 too, but keep the edge obvious */
-        if (index64) ((int64_t *)sa)[0] = 0;
-        else ((int32_t *)sa)[0] = 0;
-        return CLSA_OK;
-    }
-    /* libdivsufsort cannot be interrupted: before and after it are the
-     * only points a caller can stop the host backend. */
-    clsa_status st = clsa__progress(ctx, "sort (libdivsufsort)", 0.0);
-    if (st) return st;
-    int rc = index64 ? divsufsort64(text, (saidx64_t *)sa, (saidx64_t)n)
-                     : divsufsort(text, (saidx_t *)sa, (saidx_t)n);
-    if (rc != 0)
-        return clsa__fail(ctx, rc == -2 ? CLSA_ERR_HOST_MEMORY : CLSA_ERR_INVALID_ARG,
-                          "libdivsufsort failed (%d)", rc);
-    return clsa__progress(ctx, "sort (libdivsufsort)", 1.0);
+    return clsa__sa_host_sorter(ctx, text, 1, 256, sa, n, index64);
 }

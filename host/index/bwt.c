@@ -1,5 +1,5 @@
 /* Burrows-Wheeler transform (divbwt convention): device gather from the
- * suffix array, libdivsufsort on the host, public entry points. */
+ * suffix array, the host sorter on the host, public entry points. */
 #include "bwt.h"
 #include "index_run.h"
 #include "sa/sa.h"
@@ -12,8 +12,7 @@
 #include "status.h"
 #include "text_pack.h"
 
-#include <divsufsort.h>
-#include <divsufsort64.h>
+#include "cpu/reference.h"
 #include <stdlib.h>
 
 static clsa_status launch_primary(clsa_context *ctx, cl_mem sa, cl_ulong n, int index64,
@@ -114,15 +113,15 @@ clsa_status clsa__bwt_host(clsa_context *ctx, const uint8_t *text, uint8_t *bwt,
 {
     *primary = 0;
     if (n == 0) return CLSA_OK;
-    clsa_status st = clsa__progress(ctx, "bwt (libdivsufsort)", 0.0);
-    if (st) return st;
-    int64_t p = n <= INT32_MAX ? divbwt(text, bwt, NULL, (saidx_t)n)
-                               : divbwt64(text, bwt, NULL, (saidx64_t)n);
-    if (p < 0)
-        return clsa__fail(ctx, p == -2 ? CLSA_ERR_HOST_MEMORY : CLSA_ERR_INVALID_ARG,
-                          "libdivsufsort divbwt failed (%lld)", (long long)p);
-    *primary = p;
-    return CLSA_OK;
+    int index64 = n > INT32_MAX;
+    void *sa = malloc((size_t)n * (index64 ? 8 : 4));
+    if (!sa)
+        return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "bwt on the host: out of host memory for "
+                                                     "the suffix array of %lld bytes", (long long)n);
+    clsa_status st = clsa__sa_host(ctx, text, sa, n, index64);
+    if (st == CLSA_OK) st = bwt_from_sa_host(text, sa, bwt, n, index64, primary);
+    free(sa);
+    return st;
 }
 
 /* The suffix sorting of a BWT built from the text (90% of the call's

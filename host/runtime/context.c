@@ -327,6 +327,7 @@ static clsa_context *new_context(const clsa_options *opt)
     env_mem_limit(&env_limit, NULL, 0); /* a bad value is refused before (clsa_create_ex) */
     ctx->mem_limit = opt && opt->mem_limit ? (uint64_t)opt->mem_limit : env_limit;
     ctx->mem_limit_name = opt && opt->mem_limit ? "mem_limit" : "CLSA_DEVICE_MEM_LIMIT";
+    ctx->threads = opt && opt->threads > 0 ? opt->threads : 0;
     return ctx;
 }
 

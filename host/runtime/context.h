@@ -61,6 +61,7 @@ struct clsa_context {
     uint64_t mem_limit;   /* clsa_options.mem_limit, else CLSA_DEVICE_MEM_LIMIT, else 0 =
                              the device's own */
     const char *mem_limit_name; /* where mem_limit came from, for messages */
+    int threads;          /* clsa_options.threads (0: CLSA_THREADS or the cores) */
     clsa_stats stats;
     unsigned programs_rejected; /* cache entries dropped (program.c; clsa_programs_rejected) */
     int phase;            /* clsa_phase charged by clsa__launch */

@@ -8,6 +8,7 @@
 #include "host_mem.h"
 #include "status.h"
 #include "text_pack.h"
+#include "cpu/par_sa.h"
 #include "cpu/reference.h"
 #include "sa/out_of_core.h"
 #include "sa/sa.h"
@@ -194,12 +195,14 @@ clsa_status clsa__sa_pick_gsa(clsa_context *ctx, const void *text, int sym, int 
     return sa_on_host(ctx, text, sym, sa, n, index64);
 }
 
-/* Host bytes the host backend allocates: libdivsufsort works in the SA;
- * the integer-alphabet doubling keeps three 4-byte arrays (and a 32-bit
- * copy of a 64-bit output). */
-static uint64_t host_route_bytes(uint64_t n, int sym, int index64)
+/* Host bytes the host backend allocates: the sorter works in the SA
+ * beside its block cache and buckets; the integer-alphabet doubling (its
+ * bound for any alphabet) keeps three 4-byte arrays (and a 32-bit copy of
+ * a 64-bit output). */
+static uint64_t host_route_bytes(clsa_context *ctx, uint64_t n, int sym, int index64)
 {
-    return sym == 1 ? 0 : 12 * n + (index64 ? 4 * n : 0);
+    uint64_t work = clsa__par_sa_work_bytes((int64_t)n, ctx ? ctx->threads : 0);
+    return sym == 1 ? work : work + 12 * n + (index64 ? 4 * n : 0);
 }
 
 /* The plan of the out-of-core route: its chunk and what it holds. */
@@ -234,7 +237,7 @@ clsa_status clsa__sa_plan_route(clsa_context *ctx, int64_t n, int sym_bytes, int
         st = clsa__need_device(ctx);
     } else if (route == CLSA_ROUTE_HOST) {
         out->route = CLSA_ROUTE_HOST;
-        out->host_bytes = host_route_bytes(un, sym_bytes, index64);
+        out->host_bytes = host_route_bytes(ctx, un, sym_bytes, index64);
         if (sym_bytes > 1 && un > UINT32_MAX)
             st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
                             "integer-alphabet suffix array on the host: %lld symbols; at most "

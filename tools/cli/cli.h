@@ -16,7 +16,7 @@ enum { CLI_OK = 0, CLI_INVALID = 1, CLI_USAGE = 2, CLI_RUNTIME = 3, CLI_INTERRUP
 
 /* Options a subcommand accepts (bit mask for cli_parse). */
 enum {
-    OPT_DEVICE = 1 << 0,   /* -d/--device DEV, --backend auto|device|host (always together) */
+    OPT_DEVICE = 1 << 0,   /* -d/--device DEV, --backend auto|device|host, --threads N (together) */
     OPT_INDEX = 1 << 1,    /* --index 32|64 */
     OPT_STATS = 1 << 2,    /* --stats */
     OPT_PRIMARY = 1 << 3,  /* --primary P */
@@ -44,6 +44,7 @@ typedef struct cli_args {
     const char *device;    /* -d DEV, or CLSA_DEVICE when that names several devices */
     int multi;             /* device names several devices (a list or "all": devlist.c) */
     int backend;           /* clsa_backend, DEFAULT if not given */
+    int threads;           /* --threads N: host threads (clsa_options.threads); 0: not given */
     int index_bits;        /* 32 (default) or 64 */
     int stats;
     int64_t primary;

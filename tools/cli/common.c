@@ -56,6 +56,10 @@ static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_arg
         else if (!strcmp(v, "device")) a->backend = CLSA_BACKEND_DEVICE;
         else if (!strcmp(v, "host")) a->backend = CLSA_BACKEND_HOST;
         else return -2;
+    } else if ((allowed & OPT_DEVICE) && is_opt(arg, NULL, "--threads")) {
+        if (value_of(argc, argv, i, &v)) return -1;
+        if (num_value(arg, v, CLSA_NUM_PLAIN, 1, 4096, &x)) return -4;
+        a->threads = (int)x;
     } else if ((allowed & OPT_INDEX) && is_opt(arg, NULL, "--index")) {
         if (value_of(argc, argv, i, &v)) return -1;
         if (num_value(arg, v, CLSA_NUM_PLAIN, 32, 64, &x)) return -4;

@@ -8,8 +8,8 @@ any OpenCL device, with numpy arrays in and out.
 The module-level functions run on default_context() (env CLSA_DEVICE picks
 the device); pass ctx=clsa.Context(device=...) to choose.  Without any
 OpenCL on the machine the package still imports and runs on the host
-backend (libdivsufsort); the FM-index and the sorting primitives need a
-device.  Errors raise ClsaError subclasses carrying the library's message.
+backend (clsa's multi-threaded suffix sorter); the FM-index and the
+sorting primitives need a device.  Errors raise ClsaError subclasses carrying the library's message.
 """
 from ._args import LCS, LCSK, Text
 from ._context import Context, default_context, devices, opencl_available

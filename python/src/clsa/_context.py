@@ -20,7 +20,7 @@ _BACKENDS = {None: -1, "default": -1, "auto": 0, "device": 1, "host": 2}
 def opencl_available() -> Tuple[bool, str]:
     """(True, "") when libclsa could load OpenCL, else (False, why).  Without
     OpenCL everything but the FM-index and the sorting primitives still runs,
-    on the host backend (libdivsufsort)."""
+    on the host backend (clsa's multi-threaded suffix sorter)."""
     why = ffi.new("char[]", 512)
     ok = lib.clsa_opencl_available(why, 512) == 0
     return ok, ffi.string(why).decode("utf-8", "replace")
