@@ -104,7 +104,26 @@ typedef struct clsa_options {
      * A limit too small for one chunk gives CLSA_ERR_DEVICE_MEMORY with
      * the minimum in the message. */
     size_t mem_limit;
+    /* Device suffix array construction, a clsa_sa_algorithm (0..3; other
+     * values are refused by clsa_create with CLSA_ERR_INVALID_ARG): AUTO
+     * (0, the default) reads env CLSA_ALGORITHM (auto, doubling, skew,
+     * hybrid), and where that is unset or auto picks per text by a cheap
+     * measurement of its repeats (docs/SA.md "Choosing the algorithm").
+     * Generalized suffix arrays, ranks (ISA, BWT) and the out-of-core
+     * route always use prefix doubling; the result never depends on it. */
+    int algorithm;
 } clsa_options;
+
+/* clsa_options.algorithm. */
+typedef enum clsa_sa_algorithm {
+    CLSA_ALGORITHM_AUTO = 0,     /* skew where most suffixes share long prefixes with
+                                    others (periodic, Fibonacci, many repeats), else
+                                    prefix doubling */
+    CLSA_ALGORITHM_DOUBLING = 1, /* prefix doubling (docs/SA.md) */
+    CLSA_ALGORITHM_SKEW = 2,     /* skew / DC3, recursion to the end */
+    CLSA_ALGORITHM_HYBRID = 3    /* one skew level, then prefix doubling on the
+                                    reduced text */
+} clsa_sa_algorithm;
 
 /* Fills *opt with the defaults (all NULL/0, backend DEFAULT). */
 CLSA_API void clsa_options_init(clsa_options *opt);
@@ -207,6 +226,11 @@ typedef struct clsa_stats {
     unsigned programs_built;         /* compiled from source */
     unsigned programs_loaded;        /* loaded from the on-disk binary cache */
     int last_backend;                /* CLSA_BACKEND_DEVICE or _HOST for the last call */
+    unsigned skew_levels;            /* skew (DC3) levels of the last suffix array built
+                                        on the device (0: prefix doubling alone) */
+    int sa_algorithm;                /* the clsa_sa_algorithm the last device suffix array
+                                        ran (auto resolved) */
+    char sa_algorithm_why[112];      /* why: auto's measurement, or "asked for" */
 } clsa_stats;
 
 /* Kernel-cache entries this context refused and removed (a bad tag, not a

@@ -60,6 +60,7 @@ struct clsa_context {
     uint64_t mem_limit;   /* clsa_options.mem_limit, else CLSA_DEVICE_MEM_LIMIT, else 0 =
                              the device's own */
     const char *mem_limit_name; /* where mem_limit came from, for messages */
+    int algorithm;        /* clsa_options.algorithm (CLSA_ALGORITHM resolved; auto per text) */
     clsa_stats stats;
     unsigned programs_rejected; /* cache entries dropped (program.c; clsa_programs_rejected) */
     int phase;            /* clsa_phase charged by clsa__launch */

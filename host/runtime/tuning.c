@@ -62,6 +62,10 @@ static const default_row defaults[] = {
     {ANY, "pack_bits", 2, "run 14b: 4 bits lost on real DNA at 32 MiB"},
     {ANY, "part_decline", 32, "pd_part.c: exchanges do not pay past n / 32 unsorted"},
     {ANY, "part_sample", 65536, "a sample of 2^16 suffixes"},
+    {ANY, "skew_tied", 50, "sa_skew: periodic, Fibonacci, Thue-Morse, repeats near 100%, text and DNA far below"},
+    {ANY, "skew_window", 256, "past 8 doubling passes' reach on text"},
+    {ANY, "skew_min", 1 << 20, "below 1 MB the launches dominate either way"},
+    {ANY, "skew_pick", 2, "skew to the end"},
     {ANY, "pack_once", 1, "several devices: one packing for all uploads"},
     {ANY, "sa64_narrow", 1, "32-bit entries halve memory and the download (33 -> 17-20 B/n)"},
 };

@@ -11,6 +11,7 @@
 #include "cpu/reference.h"
 #include "sa/out_of_core.h"
 #include "sa/sa.h"
+#include "sa/skew.h"
 
 #include <string.h>
 
@@ -21,6 +22,13 @@ static clsa_status sa_device_of(clsa_context *ctx, cl_mem dtext, int sym, int se
                                 int writable, cl_mem dsa, int64_t n, int index64)
 {
     if (sep >= 0) return clsa__sa_device_gsa(ctx, dtext, sep, dsa, n, index64);
+    int algorithm;
+    clsa_status st = clsa__sa_pick_algorithm(ctx, dtext, sym, n, &algorithm);
+    if (st) return st;
+    if (algorithm == CLSA_ALGORITHM_SKEW || algorithm == CLSA_ALGORITHM_HYBRID)
+        return clsa__sa_device_skew(ctx, dtext, sym, writable, dsa, n, index64,
+                                    algorithm == CLSA_ALGORITHM_HYBRID);
+    ctx->stats.skew_levels = 0;
     return clsa__sa_device_sym(ctx, dtext, sym, writable, dsa, n, index64);
 }
 
