@@ -151,10 +151,12 @@ __kernel void sk_merge(const __global uchar *text, const __global uint *codes, u
     ulong d = get_global_id(0) * (ulong)tile;
     if (d >= na + nb) return;
     a += aoff;
-    ulong lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
+    /* from 0, not d - nb, positions past b's end counting as taken from a:
+     * Oclgrind cannot run the saturating subtraction clang makes of that */
+    ulong lo = 0, hi = min(d, na);
     while (lo < hi) {
-        ulong mid = (lo + hi) / 2;
-        if (sk_less(text, codes, sym, m, n0, n02, isa, a[mid], b[d - 1 - mid])) lo = mid + 1;
+        ulong mid = (lo + hi) / 2, j = d - 1 - mid;
+        if (j >= nb || sk_less(text, codes, sym, m, n0, n02, isa, a[mid], b[j])) lo = mid + 1;
         else hi = mid;
     }
     ulong x = lo, y = d - lo, end = min(d + tile, na + nb);

@@ -66,6 +66,7 @@ static const default_row defaults[] = {
     {ANY, "skew_window", 256, "past 8 doubling passes' reach on text"},
     {ANY, "skew_min", 1 << 20, "below 1 MB the launches dominate either way"},
     {ANY, "skew_pick", 2, "skew to the end"},
+    {ANY, "skew_host", 4096, "a level's launches and reads cost more than the host's sort below it"},
     {ANY, "pack_once", 1, "several devices: one packing for all uploads"},
     {ANY, "sa64_narrow", 1, "32-bit entries halve memory and the download (33 -> 17-20 B/n)"},
 };

@@ -133,6 +133,7 @@ typedef struct clsa_tuning {
     unsigned skew_window;     /* that window, symbols */
     uint64_t skew_min;        /* auto: prefix doubling below this many symbols */
     unsigned skew_pick;       /* what auto picks past skew_tied: 2 skew, 3 hybrid */
+    uint64_t skew_host;       /* skew: reduced texts shorter than this sorted on the host */
     unsigned pack_once;       /* several devices: 1 the text packed once on the host
                                * for all members' uploads, 0 each packs its own */
     unsigned pool;            /* 1: small scratch buffers are kept and reused within a

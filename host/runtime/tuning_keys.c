@@ -66,6 +66,7 @@ static const clsa_tune_key key_table[] = {
     NUM("skew_window", skew_window, 0, 1, 1 << 20, "auto: the repeat those suffixes share, in symbols"),
     NUM("skew_min", skew_min, 1, 0, UINT64_MAX, "auto: prefix doubling below this many symbols"),
     NUM("skew_pick", skew_pick, 0, 2, 3, "auto past skew_tied: 2 skew, 3 hybrid"),
+    NUM("skew_host", skew_host, 1, 0, UINT32_MAX, "skew: reduced texts shorter than this sorted on the host"),
     FLAG("pack_once", pack_once, 1, "several devices: the text packed once for all uploads"),
     FLAG("sa64_narrow", sa64_narrow, 1, "64-bit SAs of n < 2^32 built in 32 bits, widened on the way down"),
     FLAG("ooc64", ooc64, 0, "out of core: 64-bit arrays at any n (tests)"),

@@ -5,8 +5,8 @@
  *    stable 32-bit-key radix sorts, least significant symbols first;
  * 2. names = the triples' ranks; where two triples tie, the reduced text
  *    (names of positions 3j + 1, then of 3j + 2) is sorted by the next
- *    level (or prefix doubling, or the host), else the sort is the
- *    sample's order;
+ *    level (or prefix doubling, or the host below CLSA_TUNE skew_host),
+ *    else the sort is the sample's order;
  * 3. the positions 3j in the order of their suffix 3j + 1 (a compaction
  *    of the sample's order), then stably by their first symbol;
  * 4. merge path of the two orders, comparing through the sample's ranks.
@@ -33,8 +33,6 @@
                  sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),             \
                  (clsa__karg[]){__VA_ARGS__})
 
-/* Reduced texts this short are sorted on the host. */
-#define SK_HOST_BELOW 4096
 /* Outputs a work-item of the merge writes. */
 #define SK_MERGE_TILE 16
 
@@ -109,7 +107,7 @@ static clsa_status sort_reduced(clsa_context *ctx, cl_mem r, uint64_t n, uint32_
                                 int depth, int doubling_at)
 {
     if (depth == doubling_at) return clsa__sa_device_sym(ctx, r, 4, 1, sa12, (int64_t)n, 0);
-    if (n >= SK_HOST_BELOW) {
+    if (n >= ctx->tune.skew_host) {
         sk_text c = {r, NULL, 4, n, k};
         return level(ctx, &c, sa12, 0, depth, doubling_at);
     }

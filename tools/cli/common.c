@@ -90,6 +90,13 @@ static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_arg
         if (value_of(argc, argv, i, &v)) return -1;
         if (num_value(arg, v, CLSA_NUM_SIZE, 1, SIZE_MAX, &x)) return -4;
         a->mem_limit = (size_t)x;
+    } else if ((allowed & OPT_ALGO) && is_opt(arg, NULL, "--algorithm")) {
+        static const char *names[] = {"auto", "doubling", "skew", "hybrid"};
+        if (value_of(argc, argv, i, &v)) return -1;
+        a->algorithm = -1;
+        for (int k = 0; k < 4; k++)
+            if (!strcmp(v, names[k])) a->algorithm = k;
+        if (a->algorithm < 0) return -2;
     } else if ((allowed & OPT_BATCH) && is_opt(arg, NULL, "--batch")) {
         if (value_of(argc, argv, i, &v)) return -1;
         if (!*v) return -2;
@@ -229,6 +236,7 @@ void cli_options(const cli_args *a, clsa_options *o)
     o->backend = a->backend;
     o->profile = a->stats;
     o->mem_limit = a->mem_limit;
+    o->algorithm = a->algorithm;
 }
 
 int cli_open(const cli_args *a, clsa_context **ctx)
@@ -361,6 +369,11 @@ void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds)
     fprintf(stderr, "stats: peak device memory %llu bytes (%.2f bytes per input byte)\n",
             (unsigned long long)s.peak_device_bytes,
             n ? (double)s.peak_device_bytes / (double)n : 0.0);
+    static const char *algos[] = {"auto", "doubling", "skew", "hybrid"};
+    if (s.last_backend == CLSA_BACKEND_DEVICE && s.sa_algorithm_why[0] && s.sa_algorithm >= 0 &&
+        s.sa_algorithm < 4)
+        fprintf(stderr, "stats: algorithm %s, skew levels %u (%s)\n", algos[s.sa_algorithm],
+                s.skew_levels, s.sa_algorithm_why);
     fprintf(stderr, "stats: doubling passes %u, kernel launches %llu\n", s.doubling_passes,
             (unsigned long long)s.kernel_launches);
     fprintf(stderr, "stats: programs built %u, loaded from cache %u, cache entries rejected %u\n",

@@ -23,6 +23,7 @@ typedef struct clsa_options {
     int (*progress)(void *user, const char *phase, double fraction);
     void *progress_user;
     size_t mem_limit;
+    int algorithm;
 } clsa_options;
 
 void clsa_options_init(clsa_options *opt);
