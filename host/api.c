@@ -198,7 +198,7 @@ static clsa_status sa_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, 
         uint64_t caller = (uint64_t)n * (index64 ? 9 : 5); /* text and SA */
         ctx->stats.last_backend = CLSA_BACKEND_DEVICE;
         clsa__hold_caller(ctx, caller, 1);
-        st = clsa__sa_device(ctx, text, sa, n, index64);
+        st = clsa__sa_device_chosen(ctx, text, 1, 0, sa, n, index64);
         clsa__hold_caller(ctx, caller, 0);
         return clsa__call_end(ctx, st);
     }

@@ -344,6 +344,11 @@ typedef struct clsa_sa_plan_info {
     uint64_t max_alloc_bytes;  /* the largest allocation planned with (the device's
                                   CL_DEVICE_MAX_MEM_ALLOC_SIZE or CLSA_TUNE max_alloc);
                                   0 without a device */
+    int algorithm;             /* the clsa_sa_algorithm of the route: in memory,
+                                  clsa_options.algorithm (AUTO: picked when the call
+                                  sees the text; clsa_stats.sa_algorithm and
+                                  sa_algorithm_why say what and why); out of core
+                                  DOUBLING; -1 on the host */
 } clsa_sa_plan_info;
 
 /* Fills *out with the plan for a suffix array of n symbols of sym_bytes

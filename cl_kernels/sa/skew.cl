@@ -213,7 +213,8 @@ __kernel void sk_fp_sample(const __global uchar *text, uint sym, const __global 
 }
 
 /* Every window start p < last, chunk of them a work-item, looked up in
- * the open-addressing table (slots entries, fingerprint + 1, 0 empty;
+ * the open-addressing table (slots entries, a power of two, fingerprint
+ * + 1, 0 empty;
  * tpos: the sample's position): hit[slot] = 1 where another position
  * has the sample's window.  top = base^(len - 1). */
 __kernel void sk_fp_scan(const __global uchar *text, uint sym, ulong last, ulong len, ulong base,
@@ -225,7 +226,7 @@ __kernel void sk_fp_scan(const __global uchar *text, uint sym, ulong last, ulong
     ulong end = min(p + chunk, last), h = 0;
     for (ulong i = 0; i < len; i++) h = sk_addmod(sk_mulmod(h, base), sk_raw(text, sym, p + i));
     for (;; p++) {
-        for (uint k = (uint)(h % slots); table[k]; k = (k + 1) % slots)
+        for (uint k = (uint)h & (slots - 1); table[k]; k = (k + 1) & (slots - 1))
             if (table[k] == h + 1 && tpos[k] != p) hit[k] = 1u;
         if (p + 1 >= end) break;
         h = sk_addmod(h, SK_P61 - sk_mulmod(sk_raw(text, sym, p), top));

@@ -15,13 +15,10 @@
 
 #include <string.h>
 
-/* The device suffix array of text in a device buffer: sep >= 0 (bytes
- * only) makes every occurrence of byte sep a separator of a generalized
- * suffix array. */
-static clsa_status sa_device_of(clsa_context *ctx, cl_mem dtext, int sym, int sep,
-                                int writable, cl_mem dsa, int64_t n, int index64)
+/* By clsa_options.algorithm (dispatch.h). */
+clsa_status clsa__sa_device_chosen(clsa_context *ctx, cl_mem dtext, int sym, int writable,
+                                   cl_mem dsa, int64_t n, int index64)
 {
-    if (sep >= 0) return clsa__sa_device_gsa(ctx, dtext, sep, dsa, n, index64);
     int algorithm;
     clsa_status st = clsa__sa_pick_algorithm(ctx, dtext, sym, n, &algorithm);
     if (st) return st;
@@ -30,6 +27,16 @@ static clsa_status sa_device_of(clsa_context *ctx, cl_mem dtext, int sym, int se
                                     algorithm == CLSA_ALGORITHM_HYBRID);
     ctx->stats.skew_levels = 0;
     return clsa__sa_device_sym(ctx, dtext, sym, writable, dsa, n, index64);
+}
+
+/* The device suffix array of text in a device buffer: sep >= 0 (bytes
+ * only) makes every occurrence of byte sep a separator of a generalized
+ * suffix array. */
+static clsa_status sa_device_of(clsa_context *ctx, cl_mem dtext, int sym, int sep,
+                                int writable, cl_mem dsa, int64_t n, int index64)
+{
+    if (sep >= 0) return clsa__sa_device_gsa(ctx, dtext, sep, dsa, n, index64);
+    return clsa__sa_device_chosen(ctx, dtext, sym, writable, dsa, n, index64);
 }
 
 /* Devices that share memory with the host work on the caller's arrays.
@@ -236,6 +243,7 @@ clsa_status clsa__sa_plan_route(clsa_context *ctx, int64_t n, int sym_bytes, int
         st = clsa__need_device(ctx);
     } else if (route == CLSA_ROUTE_HOST) {
         out->route = CLSA_ROUTE_HOST;
+        out->algorithm = -1;
         out->host_bytes = host_route_bytes(un, sym_bytes, index64);
         if (sym_bytes > 1 && un > UINT32_MAX)
             st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
@@ -244,8 +252,10 @@ clsa_status clsa__sa_plan_route(clsa_context *ctx, int64_t n, int sym_bytes, int
     } else if (route == CLSA_ROUTE_DEVICE) {
         out->route = CLSA_ROUTE_DEVICE;
         out->device_bytes = out->in_memory_bytes;
+        out->algorithm = ctx->algorithm;
     } else {
         out->route = CLSA_ROUTE_DEVICE_OOC;
+        out->algorithm = CLSA_ALGORITHM_DOUBLING;
         if (n > 0) st = plan_ooc(ctx, un, index64, out);
     }
     return st;

@@ -16,6 +16,10 @@ clsa_status clsa__sa_pick_run(clsa_context *ctx, const void *text, int sym, void
  * is done. */
 clsa_status clsa__sa_pick_gsa(clsa_context *ctx, const void *text, int sym, int sep, void *sa,
                               int64_t n, int index64, int *declined);
+/* The device suffix array of a device text by the algorithm
+ * clsa_options.algorithm picks (auto: host/sa/skew_auto.c). */
+clsa_status clsa__sa_device_chosen(clsa_context *ctx, cl_mem dtext, int sym, int writable,
+                                   cl_mem dsa, int64_t n, int index64);
 /* clsa_sa_plan's answer for ctx (locked; NULL: the host), its arguments
  * checked. */
 clsa_status clsa__sa_plan_route(clsa_context *ctx, int64_t n, int sym_bytes, int index64,

@@ -24,9 +24,9 @@
                  (clsa__karg[]){__VA_ARGS__})
 
 #define SAMPLES 1024
-#define SLOTS (2 * SAMPLES)
+#define SLOTS (2 * SAMPLES) /* a power of two (the kernel masks) */
 #define BASE 1000003u
-#define CHUNK 4096u
+#define CHUNK 1024u /* window starts a work-item: 10^5 work-items at 100 MB */
 #define P61 (((uint64_t)1 << 61) - 1)
 
 static const char *names[] = {"auto", "doubling", "skew", "hybrid"};
