@@ -30,6 +30,24 @@ static clsa_context *context_for(int algorithm, const char *tune)
     return c;
 }
 
+/* One context per algorithm for every case (program builds dominate
+ * under Oclgrind). */
+static clsa_context *ctxs[4];
+
+static int setup(void **state)
+{
+    (void)state;
+    for (int a = CLSA_ALGORITHM_SKEW; a <= CLSA_ALGORITHM_HYBRID; a++) ctxs[a] = context_for(a, NULL);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    for (int a = 0; a < 4; a++) clsa_destroy(ctxs[a]);
+    return 0;
+}
+
 /* The device SA of t (sym bytes a symbol) on c against the host's. */
 static void check(clsa_context *c, const void *t, int sym, size_t n, int index64,
                   const char *what)
@@ -77,7 +95,7 @@ static void hard_inputs(void **state)
         {GEN_RANDOM, 2}, {GEN_RANDOM, 4}, {GEN_RANDOM, 256}};
     size_t n = tu_size(9001, 90);
     for (int a = CLSA_ALGORITHM_SKEW; a <= CLSA_ALGORITHM_HYBRID; a++) {
-        clsa_context *c = context_for(a, NULL);
+        clsa_context *c = ctxs[a];
         for (size_t i = 0; i < sizeof k / sizeof *k; i++)
             for (int index64 = 0; index64 < 2; index64++) {
                 if (tu_small() && (index64 != (int)(i % 2) || i % 4 != (size_t)a))
@@ -88,7 +106,6 @@ static void hard_inputs(void **state)
         TU_OK(c, clsa_get_stats(c, &s));
         assert_int_equal(s.sa_algorithm, a);
         assert_true(s.skew_levels >= 1);
-        clsa_destroy(c);
     }
 }
 
@@ -100,7 +117,7 @@ static void generated(void **state)
     tu_rng r = {11};
     int count = (int)tu_size(250, 1);
     for (int a = CLSA_ALGORITHM_SKEW; a <= CLSA_ALGORITHM_HYBRID; a++) {
-        clsa_context *c = context_for(a, NULL);
+        clsa_context *c = ctxs[a];
         for (int i = 0; i < count; i++) {
             size_t n = 1 + tu_below(&r, tu_small() ? 40 : i % 10 == 0 ? 3000 : 300);
             unsigned sigma = 1 + tu_below(&r, i % 2 ? 4 : 256);
@@ -113,7 +130,6 @@ static void generated(void **state)
             check(c, t, 1, n, i % 4 == 3, what);
             free(t);
         }
-        clsa_destroy(c);
     }
 }
 
@@ -125,7 +141,7 @@ static void integer_alphabets(void **state)
     size_t n = tu_size(6007, 50);
     uint32_t *t = tu_malloc(n * 4);
     for (int a = CLSA_ALGORITHM_SKEW; a <= (tu_small() ? CLSA_ALGORITHM_SKEW : CLSA_ALGORITHM_HYBRID); a++) {
-        clsa_context *c = context_for(a, NULL);
+        clsa_context *c = ctxs[a];
         for (int sym = tu_small() ? 4 : 2; sym <= 4; sym += 2)
             for (int kind = tu_small(); kind < 2; kind++) {
                 for (size_t j = 0; j < n; j++) {
@@ -136,7 +152,6 @@ static void integer_alphabets(void **state)
                 }
                 check(c, t, sym, n, kind, algo_name[a]);
             }
-        clsa_destroy(c);
     }
     free(t);
 }
@@ -183,5 +198,5 @@ int main(void)
         cmocka_unit_test(integer_alphabets), cmocka_unit_test(auto_picks),
         cmocka_unit_test(bad_algorithm),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, setup, teardown);
 }
