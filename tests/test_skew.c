@@ -12,7 +12,7 @@ static const char *algo_name[] = {"auto", "doubling", "skew", "hybrid"};
  * Oclgrind the inputs are tiny). */
 static clsa_context *context_for(int algorithm, const char *tune)
 {
-    if (!tune) tune = tu_small() ? "skew_host=24" : "skew_host=256";
+    if (!tune) tune = tu_small() ? "skew_host=48" : "skew_host=256";
     clsa_options o;
     clsa_options_init(&o);
     o.backend = CLSA_BACKEND_DEVICE;

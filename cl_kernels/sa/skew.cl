@@ -20,15 +20,33 @@ static uint sk_sym(const __global uchar *text, const __global uint *codes, uint 
 
 static ulong sk_pos(ulong j, ulong n0) { return j < n0 ? 3 * j + 1 : 3 * (j - n0) + 2; }
 
-/* used[v] = 1 for every symbol v of the text (sym = 1, 2): the host
- * numbers them 1..sigma.  A store only where the flag is still 0 keeps
- * the writes few for small alphabets. */
-__kernel void sk_used(const __global uchar *text, ulong m, uint sym, __global uint *used)
+/* Bit v of used (8 words) for every byte v of the text, the host then
+ * numbering them 1..sigma: each work-item ORs its bytes into a private
+ * mask, the work-group its masks in local memory, then into used. */
+__kernel void sk_used_bytes(const __global uchar *text, ulong m, __global uint *used,
+                            __local uint *group)
+{
+    uint mine[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (ulong i = get_global_id(0); i < m; i += get_global_size(0)) {
+        uint v = text[i];
+        mine[v >> 5] |= 1u << (v & 31);
+    }
+    uint lid = (uint)get_local_id(0);
+    if (lid < 8) group[lid] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < 8; k++)
+        if (mine[k]) atomic_or(&group[k], mine[k]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < 8 && group[lid]) atomic_or(&used[lid], group[lid]);
+}
+
+/* The same for ushorts (2048 words), straight into used. */
+__kernel void sk_used_u16(const __global ushort *text, ulong m, __global uint *used)
 {
     ulong i = get_global_id(0);
     if (i >= m) return;
-    uint v = sym == 1 ? text[i] : ((const __global ushort *)text)[i];
-    if (!used[v]) used[v] = 1u;
+    uint v = text[i];
+    atomic_or(&used[v >> 5], 1u << (v & 31));
 }
 
 /* vals[x] = x: the sample's reduced indices before the triple sort. */

@@ -207,6 +207,20 @@ done:
     return st;
 }
 
+/* The bit mask of the bytes or ushorts in use (entries / 32 words). */
+static clsa_status used_mask(clsa_context *ctx, const sk_text *t, cl_mem used)
+{
+    size_t wg = ctx->tune.wg, cap = (size_t)(ctx->tune.compute_units ? ctx->tune.compute_units : 1) * 8;
+    size_t groups = clsa__div_up((size_t)t->m, wg * 64);
+    size_t least = clsa__div_up((size_t)t->m, wg * CLSA_LOOP_BUDGET); /* strides a work-item */
+    if (cap < least) cap = least;
+    if (groups > cap) groups = cap;
+    if (t->sym == 2)
+        return RUN(ctx, "sk_used_u16", t->m, CLSA_KARG(t->text), CLSA_KARG(t->m), CLSA_KARG(used));
+    return RUN(ctx, "sk_used_bytes", groups * wg, CLSA_KARG(t->text), CLSA_KARG(t->m),
+               CLSA_KARG(used), CLSA_KLOCAL(8 * 4));
+}
+
 /* Codes 1..sigma of the bytes or ushorts in use, in a table of 2^(8 sym). */
 static clsa_status table_codes(clsa_context *ctx, sk_text *t)
 {
@@ -214,11 +228,11 @@ static clsa_status table_codes(clsa_context *ctx, sk_text *t)
     uint32_t *h = malloc(entries * 4);
     clsa_status st = h ? CLSA_OK : clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "skew: code table");
     CLSA_TRY(clsa__alloc(ctx, entries * 4, &t->codes));
-    CLSA_TRY(clsa__fill_zero(ctx, t->codes, 0, entries * 4));
-    CLSA_TRY(RUN(ctx, "sk_used", t->m, CLSA_KARG(t->text), CLSA_KARG(t->m), CLSA_KARG(t->sym),
-                 CLSA_KARG(t->codes)));
-    CLSA_TRY(clsa__read(ctx, t->codes, 0, h, entries * 4));
+    CLSA_TRY(clsa__fill_zero(ctx, t->codes, 0, entries / 8));
+    CLSA_TRY(used_mask(ctx, t, t->codes));
+    CLSA_TRY(clsa__read(ctx, t->codes, 0, h, entries / 8));
     t->sigma = 0;
+    for (size_t v = entries; v-- > 0;) h[v] = h[v >> 5] >> (v & 31) & 1; /* bits to flags, down */
     for (size_t v = 0; v < entries; v++) h[v] = h[v] ? ++t->sigma : 0;
     CLSA_TRY(clsa__write(ctx, t->codes, 0, h, entries * 4));
 done:

@@ -51,7 +51,7 @@ static void fill_table(fp_table *t, const uint64_t *fp, const uint64_t *pos)
     for (int s = 0; s < SAMPLES; s++) {
         uint64_t k = fp[s] % SLOTS;
         while (t->key[k] && t->key[k] != fp[s] + 1) k = (k + 1) % SLOTS;
-        if (t->key[k]) t->self[k] = 1;
+        if (t->key[k] && t->pos[k] != pos[s]) t->self[k] = 1; /* short texts repeat samples */
         t->key[k] = fp[s] + 1;
         t->pos[k] = pos[s];
     }
