@@ -230,16 +230,16 @@ __kernel void sk_fp_sample(const __global uchar *text, uint sym, const __global 
     fp[s] = h;
 }
 
-/* Every window start p < last, chunk of them a work-item, looked up in
+/* Window starts p < last, chunk of them a work-item every stride, looked up in
  * the open-addressing table (slots entries, a power of two, fingerprint
  * + 1, 0 empty;
  * tpos: the sample's position): hit[slot] = 1 where another position
  * has the sample's window.  top = base^(len - 1). */
 __kernel void sk_fp_scan(const __global uchar *text, uint sym, ulong last, ulong len, ulong base,
-                         ulong top, ulong chunk, const __global ulong *table,
+                         ulong top, ulong chunk, ulong stride, const __global ulong *table,
                          const __global ulong *tpos, uint slots, __global uint *hit)
 {
-    ulong p = get_global_id(0) * chunk;
+    ulong p = get_global_id(0) * stride;
     if (p >= last) return;
     ulong end = min(p + chunk, last), h = 0;
     for (ulong i = 0; i < len; i++) h = sk_addmod(sk_mulmod(h, base), sk_raw(text, sym, p + i));

@@ -5,9 +5,10 @@
  * and skew sorts in a fixed number of sorts a level.
  *
  * The measurement: SAMPLES evenly spaced windows of skew_window symbols
- * are fingerprinted; one pass over the text fingerprints every window and
- * marks the samples whose window occurs at another position too.  Their
- * share is the share of suffixes still tied after that many symbols. */
+ * are fingerprinted; one pass over an eighth of the text (SPARSE)
+ * fingerprints its windows and marks the samples whose window occurs at
+ * another position too.  Their share estimates the share of suffixes still
+ * tied after that many symbols. */
 #include "skew.h"
 #include "groups.h"
 #include "arith.h"
@@ -26,7 +27,12 @@
 #define SAMPLES 1024
 #define SLOTS (2 * SAMPLES) /* a power of two (the kernel masks) */
 #define BASE 1000003u
-#define CHUNK 1024u /* window starts a work-item: 10^5 work-items at 100 MB */
+#define CHUNK 1024u /* window starts a work-item */
+/* One chunk in SPARSE is scanned: repeats throughout a text (periodic,
+ * Fibonacci, many copies) are found all the same, a repeat with a few
+ * copies less often (doubling then, which is the safe side), and the pass
+ * costs an eighth of a read of the text. */
+#define SPARSE 8u
 #define P61 (((uint64_t)1 << 61) - 1)
 
 static const char *names[] = {"auto", "doubling", "skew", "hybrid"};
@@ -63,7 +69,7 @@ static clsa_status tied_percent(clsa_context *ctx, cl_mem text, cl_uint sym, uin
 {
     static fp_table t; /* the context is locked; the table is too large for the stack */
     cl_ulong len = ctx->tune.skew_window, last = n - len + 1, base = BASE, top = 1;
-    cl_ulong chunk = CHUNK, count = SAMPLES;
+    cl_ulong chunk = CHUNK, stride = (cl_ulong)CHUNK * SPARSE, count = SAMPLES;
     cl_uint slots = SLOTS;
     uint64_t pos[SAMPLES], fp[SAMPLES];
     uint32_t hit[SLOTS];
@@ -84,9 +90,9 @@ static clsa_status tied_percent(clsa_context *ctx, cl_mem text, cl_uint sym, uin
     CLSA_TRY(clsa__write(ctx, dtab, 0, t.key, sizeof t.key));
     CLSA_TRY(clsa__write(ctx, dtpos, 0, t.pos, sizeof t.pos));
     CLSA_TRY(clsa__fill_zero(ctx, dhit, 0, sizeof hit));
-    CLSA_TRY(RUN(ctx, "sk_fp_scan", clsa__div_up((size_t)last, CHUNK), CLSA_KARG(text),
+    CLSA_TRY(RUN(ctx, "sk_fp_scan", clsa__div_up((size_t)last, (size_t)stride), CLSA_KARG(text),
                  CLSA_KARG(sym), CLSA_KARG(last), CLSA_KARG(len), CLSA_KARG(base),
-                 CLSA_KARG(top), CLSA_KARG(chunk), CLSA_KARG(dtab), CLSA_KARG(dtpos),
+                 CLSA_KARG(top), CLSA_KARG(chunk), CLSA_KARG(stride), CLSA_KARG(dtab), CLSA_KARG(dtpos),
                  CLSA_KARG(slots), CLSA_KARG(dhit)));
     CLSA_TRY(clsa__read(ctx, dhit, 0, hit, sizeof hit));
     unsigned tied = 0;
