@@ -115,7 +115,7 @@ static clsa_status sort_reduced(clsa_context *ctx, cl_mem r, uint64_t n, uint32_
     clsa_status st = h ? CLSA_OK : clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "skew: %llu words",
                                               (unsigned long long)(2 * n));
     CLSA_TRY(clsa__read(ctx, r, 0, h, n * 4));
-    CLSA_TRY(clsa__sa_host_int(ctx, h, 4, h + n, (int64_t)n, 0));
+    CLSA_TRY(clsa__sa_host_int(NULL, h, 4, h + n, (int64_t)n, 0)); /* no progress of its own */
     CLSA_TRY(clsa__write(ctx, sa12, 0, h + n, n * 4));
 done:
     free(h);
