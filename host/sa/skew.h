@@ -15,9 +15,10 @@
 clsa_status clsa__sa_device_skew(clsa_context *ctx, cl_mem text, int sym, int text_writable,
                                  cl_mem sa, int64_t n, int index64, int doubling_at);
 
-/* The algorithm (clsa_sa_algorithm) that `auto` picks for a device text
- * of n symbols of sym bytes (host/sa/skew_auto.c); *why gets a line for
- * --stats.  Any other algorithm is returned as it is. */
+/* *algorithm = the clsa_sa_algorithm a device text of n symbols of sym
+ * bytes is built by: ctx->algorithm, or for auto what its measurement
+ * picks (host/sa/skew_auto.c).  Also ctx->stats.sa_algorithm and
+ * sa_algorithm_why, the line --stats prints. */
 clsa_status clsa__sa_pick_algorithm(clsa_context *ctx, cl_mem text, int sym, int64_t n,
                                     int *algorithm);
 #endif
