@@ -403,6 +403,10 @@ void cli_print_plan(const clsa_sa_plan_info *p)
             r == CLSA_ROUTE_DEVICE_OOC ? (p->index64_host ? " (64-bit host arrays)"
                                                           : " (32-bit host arrays)") : "",
             whys[w]);
+    static const char *algos[] = {"auto (picked when the text is read; --stats says what)",
+                                  "prefix doubling", "skew", "hybrid"};
+    if (p->algorithm >= 0 && p->algorithm < 4)
+        fprintf(stderr, "plan: algorithm %s\n", algos[p->algorithm]);
     if (p->max_alloc_bytes)
         fprintf(stderr, "plan: largest allocation %llu bytes\n",
                 (unsigned long long)p->max_alloc_bytes);
