@@ -22,6 +22,11 @@ clsa_status clsa__sa_device_chosen(clsa_context *ctx, cl_mem dtext, int sym, int
     int algorithm;
     clsa_status st = clsa__sa_pick_algorithm(ctx, dtext, sym, n, &algorithm);
     if (st) return st;
+    /* the other algorithm's arrays have other sizes: the pool's idle
+     * parents from it would only add to this call's peak */
+    if ((algorithm == CLSA_ALGORITHM_DOUBLING) != (ctx->sa_ran == CLSA_ALGORITHM_DOUBLING))
+        clsa__pool_drain(ctx, 1);
+    ctx->sa_ran = algorithm;
     if (algorithm == CLSA_ALGORITHM_SKEW || algorithm == CLSA_ALGORITHM_HYBRID)
         return clsa__sa_device_skew(ctx, dtext, sym, writable, dsa, n, index64,
                                     algorithm == CLSA_ALGORITHM_HYBRID);
