@@ -194,8 +194,8 @@ __kernel void sk_key_heads(const __global uint *keys, ulong nv, __global uint *f
 }
 
 /* ---- auto's measurement (host/sa/skew_auto.c) ---------------------------
- * Fingerprints of windows of len symbols, polynomial in base mod 2^61 - 1
- * (no power-of-two modulus: Thue-Morse words defeat those). */
+ * Fingerprints of sampled windows of len symbols, polynomial in base mod
+ * 2^61 - 1 (no power-of-two modulus: Thue-Morse words defeat those). */
 #define SK_P61 ((((ulong)1) << 61) - 1)
 
 static ulong sk_mulmod(ulong a, ulong b)
@@ -228,26 +228,4 @@ __kernel void sk_fp_sample(const __global uchar *text, uint sym, const __global 
     ulong h = 0;
     for (ulong i = 0; i < len; i++) h = sk_addmod(sk_mulmod(h, base), sk_raw(text, sym, pos[s] + i));
     fp[s] = h;
-}
-
-/* Window starts p < last, chunk of them a work-item every stride, looked up in
- * the open-addressing table (slots entries, a power of two, fingerprint
- * + 1, 0 empty;
- * tpos: the sample's position): hit[slot] = 1 where another position
- * has the sample's window.  top = base^(len - 1). */
-__kernel void sk_fp_scan(const __global uchar *text, uint sym, ulong last, ulong len, ulong base,
-                         ulong top, ulong chunk, ulong stride, const __global ulong *table,
-                         const __global ulong *tpos, uint slots, __global uint *hit)
-{
-    ulong p = get_global_id(0) * stride;
-    if (p >= last) return;
-    ulong end = min(p + chunk, last), h = 0;
-    for (ulong i = 0; i < len; i++) h = sk_addmod(sk_mulmod(h, base), sk_raw(text, sym, p + i));
-    for (;; p++) {
-        for (uint k = (uint)h & (slots - 1); table[k]; k = (k + 1) & (slots - 1))
-            if (table[k] == h + 1 && tpos[k] != p) hit[k] = 1u;
-        if (p + 1 >= end) break;
-        h = sk_addmod(h, SK_P61 - sk_mulmod(sk_raw(text, sym, p), top));
-        h = sk_addmod(sk_mulmod(h, base), sk_raw(text, sym, p + len));
-    }
 }
