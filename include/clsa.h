@@ -116,9 +116,10 @@ typedef struct clsa_options {
 
 /* clsa_options.algorithm. */
 typedef enum clsa_sa_algorithm {
-    CLSA_ALGORITHM_AUTO = 0,     /* skew where most suffixes share long prefixes with
-                                    others (periodic, Fibonacci, many repeats), else
-                                    prefix doubling */
+    CLSA_ALGORITHM_AUTO = 0,     /* skew where sampled suffixes mostly share their
+                                    first 256 symbols with one another (periodic,
+                                    Fibonacci, Thue-Morse, many copies of a short
+                                    block), else prefix doubling */
     CLSA_ALGORITHM_DOUBLING = 1, /* prefix doubling (docs/SA.md) */
     CLSA_ALGORITHM_SKEW = 2,     /* skew / DC3, recursion to the end */
     CLSA_ALGORITHM_HYBRID = 3    /* one skew level, then prefix doubling on the
