@@ -110,7 +110,27 @@ typedef struct clsa_options {
      * mask, capped by a cgroup v2 cpu.max quota).  Results do not depend
      * on it. */
     int threads;
+    /* Device suffix array construction, a clsa_sa_algorithm (0..3; other
+     * values are refused by clsa_create with CLSA_ERR_INVALID_ARG): AUTO
+     * (0, the default) reads env CLSA_ALGORITHM (auto, doubling, skew,
+     * hybrid), and where that is unset or auto picks per text by a cheap
+     * measurement of its repeats (docs/SA.md "Choosing the algorithm").
+     * Generalized suffix arrays, ranks (ISA, BWT) and the out-of-core
+     * route always use prefix doubling; the result never depends on it. */
+    int algorithm;
 } clsa_options;
+
+/* clsa_options.algorithm. */
+typedef enum clsa_sa_algorithm {
+    CLSA_ALGORITHM_AUTO = 0,     /* skew where sampled suffixes mostly share their
+                                    first 256 symbols with one another (periodic,
+                                    Fibonacci, Thue-Morse, many copies of a short
+                                    block), else prefix doubling */
+    CLSA_ALGORITHM_DOUBLING = 1, /* prefix doubling (docs/SA.md) */
+    CLSA_ALGORITHM_SKEW = 2,     /* skew / DC3, recursion to the end */
+    CLSA_ALGORITHM_HYBRID = 3    /* one skew level, then prefix doubling on the
+                                    reduced text */
+} clsa_sa_algorithm;
 
 /* Fills *opt with the defaults (all NULL/0, backend DEFAULT). */
 CLSA_API void clsa_options_init(clsa_options *opt);
@@ -213,6 +233,11 @@ typedef struct clsa_stats {
     unsigned programs_built;         /* compiled from source */
     unsigned programs_loaded;        /* loaded from the on-disk binary cache */
     int last_backend;                /* CLSA_BACKEND_DEVICE or _HOST for the last call */
+    unsigned skew_levels;            /* skew (DC3) levels of the last suffix array built
+                                        on the device (0: prefix doubling alone) */
+    int sa_algorithm;                /* the clsa_sa_algorithm the last device suffix array
+                                        ran (auto resolved) */
+    char sa_algorithm_why[112];      /* why: auto's measurement, or "asked for" */
 } clsa_stats;
 
 /* Kernel-cache entries this context refused and removed (a bad tag, not a
@@ -326,6 +351,11 @@ typedef struct clsa_sa_plan_info {
     uint64_t max_alloc_bytes;  /* the largest allocation planned with (the device's
                                   CL_DEVICE_MAX_MEM_ALLOC_SIZE or CLSA_TUNE max_alloc);
                                   0 without a device */
+    int algorithm;             /* the clsa_sa_algorithm of the route: in memory,
+                                  clsa_options.algorithm (AUTO: picked when the call
+                                  sees the text; clsa_stats.sa_algorithm and
+                                  sa_algorithm_why say what and why); out of core
+                                  DOUBLING; -1 on the host */
 } clsa_sa_plan_info;
 
 /* Fills *out with the plan for a suffix array of n symbols of sym_bytes

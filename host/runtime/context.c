@@ -296,6 +296,20 @@ static int resolve_backend(int b, clsa_status *st)
     return CLSA_BACKEND_AUTO;
 }
 
+/* clsa_options.algorithm, AUTO from env CLSA_ALGORITHM where set; -1 for
+ * a value out of range or an unknown name. */
+static int resolve_algorithm(const clsa_options *opt)
+{
+    static const char *names[] = {"auto", "doubling", "skew", "hybrid"};
+    int a = opt ? opt->algorithm : CLSA_ALGORITHM_AUTO;
+    if (a < CLSA_ALGORITHM_AUTO || a > CLSA_ALGORITHM_HYBRID) return -1;
+    const char *e = getenv("CLSA_ALGORITHM");
+    if (a != CLSA_ALGORITHM_AUTO || !e || !*e) return a;
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(e, names[i])) return i;
+    return -1;
+}
+
 /* CLSA_DEVICE_MEM_LIMIT in bytes (0: not set); -1 with err filled when
  * it is not a size. */
 static int env_mem_limit(uint64_t *v, char *err, size_t cap)
@@ -322,6 +336,7 @@ static clsa_context *new_context(const clsa_options *opt)
     ctx->progress = opt ? opt->progress : NULL;
     ctx->progress_user = opt ? opt->progress_user : NULL;
     ctx->phase = CLSA_PHASE_PRIMITIVE;
+    ctx->algorithm = resolve_algorithm(opt);
     /* one notion of the limit: the option wins, the env fills in */
     uint64_t env_limit = 0;
     env_mem_limit(&env_limit, NULL, 0); /* a bad value is refused before (clsa_create_ex) */
@@ -421,6 +436,11 @@ clsa_status clsa_create_ex(const clsa_options *opt, clsa_context **out, char *er
     }
     uint64_t env_limit;
     if (!(opt && opt->mem_limit) && env_mem_limit(&env_limit, err, cap)) return CLSA_ERR_INVALID_ARG;
+    if (resolve_algorithm(opt) < 0) {
+        snprintf(err, cap, "bad algorithm (0..3; CLSA_ALGORITHM must be auto, doubling, skew "
+                           "or hybrid)");
+        return CLSA_ERR_INVALID_ARG;
+    }
     clsa_context *ctx = new_context(opt);
     if (!ctx) {
         snprintf(err, cap, "out of host memory");
@@ -488,7 +508,7 @@ clsa_status clsa_create_with_queue(cl_command_queue queue, const clsa_options *o
 {
     if (!out) return CLSA_ERR_INVALID_ARG;
     *out = NULL;
-    if (!queue) return CLSA_ERR_INVALID_ARG;
+    if (!queue || resolve_algorithm(opt) < 0) return CLSA_ERR_INVALID_ARG;
     clsa_context *ctx = new_context(opt);
     if (!ctx) return CLSA_ERR_HOST_MEMORY;
     ctx->backend = CLSA_BACKEND_DEVICE;

@@ -62,6 +62,8 @@ struct clsa_context {
                              the device's own */
     const char *mem_limit_name; /* where mem_limit came from, for messages */
     int threads;          /* clsa_options.threads (0: CLSA_THREADS or the cores) */
+    int algorithm;        /* clsa_options.algorithm (CLSA_ALGORITHM resolved; auto per text) */
+    int sa_ran;           /* the algorithm the last device SA ran (dispatch.c) */
     clsa_stats stats;
     unsigned programs_rejected; /* cache entries dropped (program.c; clsa_programs_rejected) */
     int phase;            /* clsa_phase charged by clsa__launch */

@@ -127,6 +127,13 @@ typedef struct clsa_tuning {
     unsigned sa64_narrow;     /* 1: a 64-bit SA of n < 2^32 read into host memory is
                                * built in 32-bit entries on the device and widened as
                                * it comes down (api.c); 0: the 64-bit pipeline */
+    unsigned skew_tied;       /* algorithm auto: skew where at least this percent of
+                               * sampled suffixes share their first skew_window
+                               * symbols with another suffix (host/sa/skew_auto.c) */
+    unsigned skew_window;     /* that window, symbols */
+    uint64_t skew_min;        /* auto: prefix doubling below this many symbols */
+    unsigned skew_pick;       /* what auto picks past skew_tied: 2 skew, 3 hybrid */
+    uint64_t skew_host;       /* skew: reduced texts shorter than this sorted on the host */
     unsigned pack_once;       /* several devices: 1 the text packed once on the host
                                * for all members' uploads, 0 each packs its own */
     unsigned pool;            /* 1: small scratch buffers are kept and reused within a

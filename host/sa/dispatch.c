@@ -12,9 +12,29 @@
 #include "cpu/reference.h"
 #include "sa/out_of_core.h"
 #include "sa/sa.h"
+#include "sa/skew.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* By clsa_options.algorithm (dispatch.h). */
+clsa_status clsa__sa_device_chosen(clsa_context *ctx, cl_mem dtext, int sym, int writable,
+                                   cl_mem dsa, int64_t n, int index64)
+{
+    int algorithm;
+    clsa_status st = clsa__sa_pick_algorithm(ctx, dtext, sym, n, &algorithm);
+    if (st) return st;
+    /* the other algorithm's arrays have other sizes: the pool's idle
+     * parents from it would only add to this call's peak */
+    if ((algorithm == CLSA_ALGORITHM_DOUBLING) != (ctx->sa_ran == CLSA_ALGORITHM_DOUBLING))
+        clsa__pool_drain(ctx, 1);
+    ctx->sa_ran = algorithm;
+    if (algorithm == CLSA_ALGORITHM_SKEW || algorithm == CLSA_ALGORITHM_HYBRID)
+        return clsa__sa_device_skew(ctx, dtext, sym, writable, dsa, n, index64,
+                                    algorithm == CLSA_ALGORITHM_HYBRID);
+    ctx->stats.skew_levels = 0;
+    return clsa__sa_device_sym(ctx, dtext, sym, writable, dsa, n, index64);
+}
 
 /* The device suffix array of text in a device buffer: sep >= 0 (bytes
  * only) makes every occurrence of byte sep a separator of a generalized
@@ -23,7 +43,7 @@ static clsa_status sa_device_of(clsa_context *ctx, cl_mem dtext, int sym, int se
                                 int writable, cl_mem dsa, int64_t n, int index64)
 {
     if (sep >= 0) return clsa__sa_device_gsa(ctx, dtext, sep, dsa, n, index64);
-    return clsa__sa_device_sym(ctx, dtext, sym, writable, dsa, n, index64);
+    return clsa__sa_device_chosen(ctx, dtext, sym, writable, dsa, n, index64);
 }
 
 /* Devices that share memory with the host work on the caller's arrays.
@@ -237,6 +257,7 @@ clsa_status clsa__sa_plan_route(clsa_context *ctx, int64_t n, int sym_bytes, int
         st = clsa__need_device(ctx);
     } else if (route == CLSA_ROUTE_HOST) {
         out->route = CLSA_ROUTE_HOST;
+        out->algorithm = -1;
         out->host_bytes = host_route_bytes(ctx, un, sym_bytes, index64);
         if (sym_bytes > 1 && un > UINT32_MAX)
             st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
@@ -245,8 +266,10 @@ clsa_status clsa__sa_plan_route(clsa_context *ctx, int64_t n, int sym_bytes, int
     } else if (route == CLSA_ROUTE_DEVICE) {
         out->route = CLSA_ROUTE_DEVICE;
         out->device_bytes = out->in_memory_bytes;
+        out->algorithm = ctx->algorithm;
     } else {
         out->route = CLSA_ROUTE_DEVICE_OOC;
+        out->algorithm = CLSA_ALGORITHM_DOUBLING;
         if (n > 0) st = plan_ooc(ctx, un, index64, out);
     }
     return st;
@@ -256,7 +279,7 @@ clsa_status clsa__sa_mem_run(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t 
 {
     size_t w = index64 ? 8 : 4;
     if ((uint64_t)n <= UINT32_MAX && (uint64_t)n * w <= ctx->tune.max_alloc)
-        return clsa__sa_device(ctx, text, sa, n, index64);
+        return clsa__sa_device_chosen(ctx, text, 1, 0, sa, n, index64);
     void *t = NULL, *s = malloc((size_t)n * w);
     clsa_status st = CLSA_OK;
     if (!s) {

@@ -25,6 +25,10 @@ clsa_status clsa__sa_mem_run(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t 
  * has a device): CLSA_WHY_FITS for in memory, else the clsa_sa_plan_why
  * that sends it out of core.  The index calls follow it (index_run.h). */
 int clsa__sa_device_why(clsa_context *ctx, int64_t n, int sym, int index64);
+/* The device suffix array of a device text by the algorithm
+ * clsa_options.algorithm picks (auto: host/sa/skew_auto.c). */
+clsa_status clsa__sa_device_chosen(clsa_context *ctx, cl_mem dtext, int sym, int writable,
+                                   cl_mem dsa, int64_t n, int index64);
 /* clsa_sa_plan's answer for ctx (locked; NULL: the host), its arguments
  * checked. */
 clsa_status clsa__sa_plan_route(clsa_context *ctx, int64_t n, int sym_bytes, int index64,

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import clsa
+from conftest import IMPLS, gen
 
 
 @pytest.mark.parametrize("bad, exc", [
@@ -122,3 +123,16 @@ def test_device_lost_status():
         _raise(-12, None)
     assert isinstance(e.value, clsa.OpenCLError)
     assert "context lost" in str(e.value)
+
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_algorithm(impl, host):
+    """Every algorithm gives the host's suffix array; a bad name is refused."""
+    t = gen("fibonacci", 3001, 1)
+    for algorithm in ("doubling", "skew", "hybrid", "auto"):
+        c = clsa.Context(device=impl, backend="device", algorithm=algorithm)
+        assert list(c.sa(t)) == list(host.sa(t)), algorithm
+        c.close()
+    with pytest.raises(ValueError):
+        clsa.Context(algorithm="dc3")

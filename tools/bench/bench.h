@@ -43,7 +43,7 @@ typedef struct bench_row {
     double anchor_s, anchor_dev_s; /* its t_min and t_dev_min (s), same run */
     double x_anchor, x_anchor_dev; /* anchor_s / t_min, anchor_dev_s / t_dev_min: > 1 clsa faster */
     int valid;                    /* result checked: 1 correct, 0 wrong, -1 not checked */
-    unsigned passes;              /* SA doubling passes */
+    unsigned passes;              /* SA doubling passes + skew levels */
     int backend;                  /* clsa_stats.last_backend */
     double phase_ms[CLSA_PHASE_COUNT]; /* one profiled run */
     double profiled_ms;           /* sum of phase_ms */

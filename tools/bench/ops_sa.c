@@ -74,8 +74,13 @@ void row_stats(bench_row *row, clsa_context *ctx)
     if (clsa_get_stats(ctx, &s) != CLSA_OK) return;
     row->peak_bytes = s.peak_device_bytes;
     row->peak_per_n = row->n ? (double)s.peak_device_bytes / (double)row->n : NAN;
-    row->passes = s.doubling_passes;
+    row->passes = s.doubling_passes + s.skew_levels;
     row->backend = s.last_backend;
+    static const char *names[] = {"auto", "doubling", "skew", "hybrid"};
+    if (s.last_backend == CLSA_BACKEND_DEVICE && s.sa_algorithm >= 0 && s.sa_algorithm < 4 &&
+        s.sa_algorithm_why[0] && !row->note[0])
+        row_note(row, "%s, %u skew levels, %u doubling passes: %s", names[s.sa_algorithm],
+                 s.skew_levels, s.doubling_passes, s.sa_algorithm_why);
 }
 
 /* The profiled run's most expensive kernels, "name ms/launches" by time. */
@@ -108,7 +113,7 @@ void row_phases(bench_row *row, clsa_context *pctx)
         row->profiled_ms += s.phase_ms[p];
     }
     row->launches = s.kernel_launches;
-    if (!row->passes) row->passes = s.doubling_passes;
+    if (!row->passes) row->passes = s.doubling_passes + s.skew_levels;
     row_kernels(row, pctx);
 }
 

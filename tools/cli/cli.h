@@ -29,7 +29,8 @@ enum {
     OPT_MIN = 1 << 10,     /* --min M: strings that must share the substring (lcs) */
     OPT_SEQS = 1 << 11,    /* --seqs FILE alone (count, locate) */
     OPT_DEVICES = 1 << 12, /* -d may name several devices (clsa sa: devlist.c) */
-    OPT_SERVE = 1 << 13    /* --socket PATH, --idle SECONDS, --stop, --status (serve) */
+    OPT_SERVE = 1 << 13,   /* --socket PATH, --idle SECONDS, --stop, --status (serve) */
+    OPT_ALGO = 1 << 14     /* --algorithm auto|doubling|skew|hybrid (clsa_options.algorithm) */
 };
 
 /* clsa sa -d LIST: at most this many entries; an entry at most
@@ -57,6 +58,7 @@ typedef struct cli_args {
     const char *doc;       /* --doc FILE: the document array; NULL: none */
     const char *seqs;      /* --seqs FILE: the sequence table; NULL: OUTPUT.seqs */
     size_t mem_limit;      /* --mem SIZE in bytes; 0: not given */
+    int algorithm;         /* --algorithm as a clsa_sa_algorithm; 0: not given (auto) */
     const char *batch;     /* --batch LIST: the file of pairs ("-": standard input); NULL: none */
     int set;               /* --set: index a set of strings */
     int lines;             /* --lines: INPUT's lines are the strings */

@@ -84,6 +84,13 @@ static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_arg
         if (value_of(argc, argv, i, &v)) return -1;
         if (num_value(arg, v, CLSA_NUM_SIZE, 1, SIZE_MAX, &x)) return -4;
         a->mem_limit = (size_t)x;
+    } else if ((allowed & OPT_ALGO) && is_opt(arg, NULL, "--algorithm")) {
+        static const char *names[] = {"auto", "doubling", "skew", "hybrid"};
+        if (value_of(argc, argv, i, &v)) return -1;
+        a->algorithm = -1;
+        for (int k = 0; k < 4; k++)
+            if (!strcmp(v, names[k])) a->algorithm = k;
+        if (a->algorithm < 0) return -2;
     } else if ((allowed & OPT_BATCH) && is_opt(arg, NULL, "--batch")) {
         if (value_of(argc, argv, i, &v)) return -1;
         if (!*v) return -2;
@@ -234,6 +241,11 @@ void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds)
     fprintf(stderr, "stats: peak device memory %llu bytes (%.2f bytes per input byte)\n",
             (unsigned long long)s.peak_device_bytes,
             n ? (double)s.peak_device_bytes / (double)n : 0.0);
+    static const char *algos[] = {"auto", "doubling", "skew", "hybrid"};
+    if (s.last_backend == CLSA_BACKEND_DEVICE && s.sa_algorithm_why[0] && s.sa_algorithm >= 0 &&
+        s.sa_algorithm < 4)
+        fprintf(stderr, "stats: algorithm %s, skew levels %u (%s)\n", algos[s.sa_algorithm],
+                s.skew_levels, s.sa_algorithm_why);
     fprintf(stderr, "stats: doubling passes %u, kernel launches %llu\n", s.doubling_passes,
             (unsigned long long)s.kernel_launches);
     fprintf(stderr, "stats: programs built %u, loaded from cache %u, cache entries rejected %u\n",
@@ -263,6 +275,10 @@ void cli_print_plan(const clsa_sa_plan_info *p)
             r == CLSA_ROUTE_DEVICE_OOC ? (p->index64_host ? " (64-bit host arrays)"
                                                           : " (32-bit host arrays)") : "",
             whys[w]);
+    static const char *algos[] = {"auto (picked when the text is read; --stats says what)",
+                                  "prefix doubling", "skew", "hybrid"};
+    if (p->algorithm >= 0 && p->algorithm < 4)
+        fprintf(stderr, "plan: algorithm %s\n", algos[p->algorithm]);
     if (p->max_alloc_bytes)
         fprintf(stderr, "plan: largest allocation %llu bytes\n",
                 (unsigned long long)p->max_alloc_bytes);

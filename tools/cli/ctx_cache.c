@@ -55,9 +55,10 @@ static char *append(char *s, size_t *len, const char *add)
  * environment does not matter.  NULL when out of memory (then no caching). */
 static char *make_key(const clsa_options *o)
 {
-    char head[CLI_SELECTOR_MAX + 96];
-    snprintf(head, sizeof head, "device=%s backend=%d profile=%d mem=%zu threads=%d",
-             o->device ? o->device : "(none)", o->backend, o->profile, o->mem_limit, o->threads);
+    char head[CLI_SELECTOR_MAX + 128];
+    snprintf(head, sizeof head, "device=%s backend=%d profile=%d mem=%zu threads=%d algorithm=%d",
+             o->device ? o->device : "(none)", o->backend, o->profile, o->mem_limit, o->threads,
+             o->algorithm);
     size_t nvars = 0, len = 0;
     for (char **e = environ; e && *e; e++) nvars += !strncmp(*e, "CLSA_", 5);
     const char **vars = calloc(nvars + 1, sizeof *vars);

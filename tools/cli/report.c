@@ -36,4 +36,5 @@ void cli_options(const cli_args *a, clsa_options *o)
     o->profile = a->stats;
     o->mem_limit = a->mem_limit;
     o->threads = a->threads;
+    o->algorithm = a->algorithm;
 }

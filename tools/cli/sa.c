@@ -6,7 +6,8 @@
 #include <string.h>
 
 static const char *sa_usage =
-    "clsa sa [-d DEV[,DEV...]|all] [--backend B] [--index 32|64] [--mem SIZE] [--stats] [-q] [-v] "
+    "clsa sa [-d DEV[,DEV...]|all] [--backend B] [--index 32|64] [--mem SIZE] "
+    "[--algorithm auto|doubling|skew|hybrid] [--stats] [-q] [-v] "
     "[--fasta [--keep-case] [--revcomp] [--doc FILE] [--seqs FILE]] INPUT OUTPUT "
     "| --batch LIST (one 'INPUT OUTPUT' pair a line)";
 
@@ -50,7 +51,7 @@ int cli_sa(int argc, char **argv)
     cli_args a;
     int help, rc = cli_parse(argc, argv,
                              OPT_DEVICE | OPT_DEVICES | OPT_INDEX | OPT_STATS | OPT_PROGRESS |
-                                 OPT_FASTA | OPT_MEM | OPT_BATCH, 0, 2,
+                                 OPT_FASTA | OPT_MEM | OPT_BATCH | OPT_ALGO, 0, 2,
                              sa_usage, &a, &help);
     if (rc || help || (rc = fasta_only(&a)) || (rc = batch_words(&a)) ||
         (rc = fasta_one_device(&a)))

@@ -24,6 +24,7 @@ typedef struct clsa_options {
     void *progress_user;
     size_t mem_limit;
     int threads;
+    int algorithm;
 } clsa_options;
 
 void clsa_options_init(clsa_options *opt);

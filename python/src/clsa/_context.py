@@ -15,6 +15,7 @@ from ._args import (
     _ptr, _strings, _text, _width, _int_arg, INT64_MAX)
 
 _BACKENDS = {None: -1, "default": -1, "auto": 0, "device": 1, "host": 2}
+_ALGORITHMS = {"auto": 0, "doubling": 1, "skew": 2, "hybrid": 3}
 
 
 def opencl_available() -> Tuple[bool, str]:
@@ -57,6 +58,9 @@ class Context:
       backend  "auto" (device, small inputs on the host), "device", "host";
                None: env CLSA_BACKEND, else auto.
       profile  time kernels (see the C clsa_get_stats).
+      algorithm  device suffix arrays by "auto" (per text), "doubling",
+               "skew" or "hybrid" (clsa_options.algorithm, docs/SA.md);
+               None: env CLSA_ALGORITHM, else auto.  Results are the same.
 
     Every function of the module is also a method here (ctx.sa(data), ...);
     the module-level ones use default_context().  Calls on one context are
@@ -64,19 +68,23 @@ class Context:
     """
 
     def __init__(self, device: Optional[str] = None, backend: Optional[str] = None,
-                 profile: bool = False):
+                 profile: bool = False, algorithm: Optional[str] = None):
         if device is not None and not isinstance(device, str):
             raise TypeError(f"device must be a str or None, not {type(device).__name__}")
         if backend is not None and not isinstance(backend, str):
             raise TypeError(f"backend must be a str or None, not {type(backend).__name__}")
         if backend not in _BACKENDS:
             raise ValueError(f"backend must be auto, device or host, not {backend!r}")
+        if algorithm is not None and algorithm not in _ALGORITHMS:
+            raise ValueError("algorithm must be auto, doubling, skew or hybrid, "
+                             f"not {algorithm!r}")
         opt = ffi.new("clsa_options *")
         lib.clsa_options_init(opt)
         keep = ffi.new("char[]", device.encode()) if device is not None else ffi.NULL
         opt.device = keep
         opt.backend = _BACKENDS[backend]
         opt.profile = int(bool(profile))
+        opt.algorithm = _ALGORITHMS[algorithm] if algorithm is not None else 0
         out = ffi.new("clsa_context **")
         err = ffi.new("char[]", 1024)
         st = lib.clsa_create_ex(opt, out, err, 1024)

@@ -1,0 +1,24 @@
+/* Device suffix array by skew (DC3) and the skew + prefix-doubling
+ * hybrid (host/sa/skew.c, docs/SA.md "Skew"), and the choice between them
+ * and prefix doubling (host/sa/skew_auto.c). */
+#ifndef CLSA_SA_SKEW_H
+#define CLSA_SA_SKEW_H
+#include "clsa.h"
+
+/* sa (n entries of 4 or 8 bytes) gets the suffix array of text (n
+ * symbols of sym = 1, 2 or 4 bytes), both device buffers on ctx, n <
+ * 2^32.  doubling_at: the recursion depth whose reduced text goes to
+ * prefix doubling instead of another skew level (1: the hybrid; 0: skew
+ * all the way down, to the host below a few thousand symbols).
+ * text_writable: a 4-byte text may be overwritten with its codes.  Peak
+ * device memory besides text and sa: about 10 B/n (bytes, 32-bit). */
+clsa_status clsa__sa_device_skew(clsa_context *ctx, cl_mem text, int sym, int text_writable,
+                                 cl_mem sa, int64_t n, int index64, int doubling_at);
+
+/* *algorithm = the clsa_sa_algorithm a device text of n symbols of sym
+ * bytes is built by: ctx->algorithm, or for auto what its measurement
+ * picks (host/sa/skew_auto.c).  Also ctx->stats.sa_algorithm and
+ * sa_algorithm_why, the line --stats prints. */
+clsa_status clsa__sa_pick_algorithm(clsa_context *ctx, cl_mem text, int sym, int64_t n,
+                                    int *algorithm);
+#endif
