@@ -5,6 +5,10 @@
 #include "par_sa.h"
 #include "progress.h"
 #include "status.h"
+#include "par_pool.h"
+
+#include <divsufsort.h>
+#include <divsufsort64.h>
 
 typedef struct host_tick {
     clsa_context *ctx;
@@ -37,8 +41,26 @@ clsa_status clsa__sa_host_sorter(clsa_context *ctx, const void *text, int sym, i
     return clsa__progress(ctx, h.phase, 1.0);
 }
 
+/* libdivsufsort: faster than the sorter on few threads; it cannot be
+ * interrupted, so progress is reported before and after only. */
+static clsa_status sa_divsufsort(clsa_context *ctx, const uint8_t *text, void *sa, int64_t n,
+                                 int index64)
+{
+    clsa_status st = clsa__progress(ctx, "sort (libdivsufsort)", 0.0);
+    if (st) return st;
+    int rc = index64 ? divsufsort64(text, (saidx64_t *)sa, (saidx64_t)n)
+                     : divsufsort(text, (saidx_t *)sa, (saidx_t)n);
+    if (rc != 0)
+        return clsa__fail(ctx, rc == -2 ? CLSA_ERR_HOST_MEMORY : CLSA_ERR_INVALID_ARG,
+                          "libdivsufsort failed (%d)", rc);
+    return clsa__progress(ctx, "sort (libdivsufsort)", 1.0);
+}
+
 clsa_status clsa__sa_host(clsa_context *ctx, const uint8_t *text, void *sa, int64_t n,
                           int index64)
 {
+    int threads = ctx && ctx->threads > 0 ? ctx->threads : clsa__cpu_threads();
+    unsigned few = ctx ? ctx->tune.host_par_threads : 4;
+    if (n > 1 && (unsigned)threads < few) return sa_divsufsort(ctx, text, sa, n, index64);
     return clsa__sa_host_sorter(ctx, text, 1, 256, sa, n, index64);
 }
