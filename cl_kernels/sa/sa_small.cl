@@ -1,0 +1,329 @@
+/* The small-input suffix array (host/sa/small.c, docs/SA.md "Small
+ * inputs"): prefix doubling in place in the SA buffer, with few launches
+ * and no read-backs between the passes.
+ *
+ * Ranks are the SA index of the group's first slot (isa), so a group is the
+ * run of slots whose suffixes share one rank, and a finished suffix's rank
+ * is its final slot.  A pass is two launches: sm_pass sorts every unsorted
+ * group by its suffixes' key2 = isa[p + h] + 1 (0 past the end), writes
+ * the slots and puts the new ranks aside (nr, by position); sm_ranks moves
+ * them into isa (a pass reads isa for every key2, so it must not change
+ * before the pass ends).  sm_pass runs one work-group per tile of T slots
+ * and sorts the groups that start in its tile; a tile whose groups are all
+ * final is skipped through its flag in act.  No work-group waits for
+ * another.
+ *
+ * Control words (ctrl, SM_CTRL_WORDS uints; the host reads them after some
+ * passes): the fault bits (the initial radix sort faulted, a group too long
+ * for this path, a one-symbol text: the host then takes the general path),
+ * h0, and per pass whether any group stayed unsorted (SM_MORE + pass) and
+ * whether any tile worked (SM_WORK + pass). */
+
+#define SM_FAULT 0
+#define SM_H0 1
+#define SM_B 2
+#define SM_MORE 8
+#define SM_WORK 72
+#define SM_CTRL_WORDS 136
+#define SM_NONE 0xffffffffu
+
+/* Byte counts of each work-group's stretch of the text into hist[g * 256 ..]
+ * (no atomics on global memory, so nothing to zero first). */
+__kernel void sm_hist(const __global uchar *text, uint n, uint chunk, __global uint *hist,
+                      __local uint *lh)
+{
+    uint lid = get_local_id(0), ls = get_local_size(0), g = get_group_id(0);
+    for (uint c = lid; c < 256; c += ls) lh[c] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint a = g * chunk, b = min(n, a + chunk);
+    for (uint i = a + lid; i < b; i += ls) atomic_inc(&lh[text[i]]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint c = lid; c < 256; c += ls) hist[g * 256 + c] = lh[c];
+}
+
+/* One work-group: the codes 1..sigma of the bytes present, in byte order,
+ * h0 = 64 / bits(sigma) into ctrl; clears ctrl and both halves of the
+ * tile flags (acts words).  present: 256 uints of local memory. */
+__kernel void sm_codes(const __global uint *hist, uint groups, __global ushort *codes,
+                       __global uint *ctrl, __global uint *act, uint acts, __local uint *present)
+{
+    uint lid = get_local_id(0), ls = get_local_size(0);
+    for (uint c = lid; c < 256; c += ls) {
+        uint tot = 0;
+        for (uint g = 0; g < groups; g++) tot += hist[g * 256 + c];
+        present[c] = tot ? 1u : 0u;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint sigma = 0;
+    for (uint d = 0; d < 256; d++) sigma += present[d];
+    for (uint c = lid; c < 256; c += ls) {
+        uint below = 0;
+        for (uint d = 0; d < c; d++) below += present[d];
+        codes[c] = present[c] ? (ushort)(below + 1) : (ushort)0;
+    }
+    uint b = 32 - clz(sigma);
+    for (uint i = lid; i < SM_CTRL_WORDS; i += ls)
+        ctrl[i] = i == SM_H0 ? 64 / b : i == SM_B ? b : i == SM_FAULT ? (sigma < 2 ? 4u : 0u) : 0u;
+    for (uint i = lid; i < acts; i += ls) act[i] = 0;
+}
+
+/* Packed key of suffix i (its first h0 codes, b bits each, the first
+ * symbol highest; 0 past the end) and position i. */
+__kernel void sm_keys(const __global uchar *text, uint n, const __global ushort *codes,
+                      const __global uint *ctrl, __global ulong *keys, __global uint *sa,
+                      __local ushort *lc)
+{
+    for (uint c = get_local_id(0); c < 256; c += get_local_size(0)) lc[c] = codes[c];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint i = get_global_id(0);
+    if (i >= n) return;
+    uint h0 = ctrl[SM_H0], b = ctrl[SM_B];
+    ulong k = 0;
+    for (uint j = 0; j < h0; j++) {
+        uint c = i + j < n ? lc[text[i + j]] : 0u;
+        k |= (ulong)c << (b * (h0 - 1 - j));
+    }
+    keys[i] = k;
+    sa[i] = i;
+}
+
+/* Index of the first of keys[0, len) that is not below x (keys sorted). */
+static uint sm_lower_g(const __global ulong *keys, uint len, ulong x)
+{
+    uint lo = 0, hi = len;
+    while (lo < hi) {
+        uint mid = (lo + hi) / 2;
+        if (keys[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static uint sm_lower_l(const __local ulong *keys, uint lo, uint hi, ulong x, uint shift)
+{
+    while (lo < hi) {
+        uint mid = (lo + hi) / 2;
+        if (keys[mid] >> shift < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* After the initial sort (keys and sa by key): each suffix's rank (its
+ * group's first slot) into isa, nr cleared, the tiles that hold the first
+ * slot of an unsorted group flagged (act, half 0).  A fault of the sort
+ * (rctl[rfault]) or a group of longmax slots or more sets a fault bit, and
+ * nothing else is written. */
+__kernel void sm_init(const __global ulong *keys, const __global uint *sa, __global uint *isa,
+                      __global uint *nr, __global uint *act, volatile __global uint *ctrl,
+                      const __global uint *rctl, uint rfault, uint n, uint tile, uint longmax)
+{
+    uint i = get_global_id(0);
+    if (i >= n) return;
+    if (rctl[rfault]) {
+        if (i == 0) atomic_or(&ctrl[SM_FAULT], 1u);
+        return;
+    }
+    ulong k = keys[i];
+    int head = i == 0 || keys[i - 1] != k;
+    uint r = head ? i : sm_lower_g(keys, i, k);
+    isa[sa[i]] = r;
+    nr[i] = SM_NONE;
+    if (head && i + 1 < n && keys[i + 1] == k) act[i / tile] = 1;
+    if (head && longmax < n - i && keys[i + longmax] == k) atomic_or(&ctrl[SM_FAULT], 2u);
+}
+
+/* Bitonic sort of keys[0, s) ascending (s a power of two); every
+ * work-item of the group passes its barriers. */
+static void sm_bitonic(__local ulong *keys, uint s)
+{
+    uint lid = get_local_id(0), ls = get_local_size(0);
+    for (uint k = 2; k <= s; k <<= 1)
+        for (uint j = k >> 1; j > 0; j >>= 1) {
+            for (uint i = lid; i < s / 2; i += ls) {
+                uint a = 2 * i - (i & (j - 1)), b = a + j;
+                ulong x = keys[a], y = keys[b];
+                if ((x > y) == ((a & k) == 0)) {
+                    keys[a] = y;
+                    keys[b] = x;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+}
+
+/* key2 of suffix p: the rank h further on, + 1; 0 past the end. */
+static uint sm_key2(const __global uint *isa, uint n, uint p, ulong h)
+{
+    return (ulong)p + h < n ? isa[p + h] + 1 : 0u;
+}
+
+/* A sorted run's entry at slot i whose (seg, key2) is x: slot i, new rank
+ * rn (the first slot of equal x), old rank ro; tie: it is not its run's
+ * first.  Writes the slot, puts the new rank aside and flags the tile
+ * that now holds an unsorted group's first slot. */
+static void sm_settle(__global uint *sa, __global uint *nr, __global uint *next, __local uint *more,
+                      uint i, uint p, uint rn, uint ro, int tie, uint tile)
+{
+    sa[i] = p;
+    if (rn != ro) nr[p] = rn;
+    if (tie) {
+        next[rn / tile] = 1;
+        *more = 1;
+    }
+}
+
+/* The long group [r, r + len) (more slots than the window holds): sorted
+ * by one work-group, chunks of cap keys in local memory, then merges in
+ * global memory (ka, kb: its slots of two n-entry scratch arrays; keys are
+ * unique, so an entry's place in the other run is a lower bound). */
+static void sm_long(__global uint *sa, const __global uint *isa, __global uint *nr,
+                    __global uint *next, __local uint *more, __global ulong *ka,
+                    __global ulong *kb, __local ulong *keys, uint cap, uint n, ulong h,
+                    uint r, uint len, uint pb, uint tile)
+{
+    uint lid = get_local_id(0), ls = get_local_size(0);
+    for (uint c0 = 0; c0 < len; c0 += cap) {
+        uint cn = min(cap, len - c0);
+        for (uint j = lid; j < cap; j += ls) {
+            uint p = j < cn ? sa[r + c0 + j] : 0u;
+            keys[j] = j < cn ? (ulong)sm_key2(isa, n, p, h) << pb | p : ~(ulong)0;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        sm_bitonic(keys, cap);
+        for (uint j = lid; j < cn; j += ls) ka[r + c0 + j] = keys[j];
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    }
+    __global ulong *src = ka + r, *dst = kb + r;
+    for (uint wd = cap; wd < len; wd *= 2) {
+        for (uint i = lid; i < len; i += ls) {
+            ulong e = src[i];
+            uint s0 = i / wd * wd, pair = i / (2 * wd) * (2 * wd);
+            uint o0 = s0 == pair ? s0 + wd : pair, o1 = s0 == pair ? min(len, s0 + 2 * wd) : s0;
+            uint below = o0 < o1 ? sm_lower_g(src + o0, o1 - o0, e) : 0u;
+            dst[pair + (i - s0) + below] = e;
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        __global ulong *t = src;
+        src = dst;
+        dst = t;
+    }
+    ulong mask = ((ulong)1 << pb) - 1;
+    for (uint i = lid; i < len; i += ls) {
+        ulong e = src[i];
+        int tie = i > 0 && src[i - 1] >> pb == e >> pb;
+        uint rn = r + (tie ? sm_lower_g(src, i, e & ~mask) : i);
+        sm_settle(sa, nr, next, more, r + i, (uint)(e & mask), rn, r, tie, tile);
+    }
+}
+
+/* The first slot at or after `from` whose rank is not r (the end of the
+ * group r that reaches from), searched a work-group's width at a time. */
+static uint sm_group_end(const __global uint *sa, const __global uint *isa, uint n, uint r,
+                         uint from, __local uint *found)
+{
+    uint lid = get_local_id(0), ls = get_local_size(0);
+    for (uint base = from;; base += ls) {
+        if (lid == 0) *found = n;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint i = base + lid;
+        if (i < n && isa[sa[i]] != r) atomic_min(found, i);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint f = *found;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (f < n || base + ls >= n) return f;
+    }
+}
+
+/* One doubling pass over the groups whose first slot lies in this
+ * work-group's tile [w, w + tile), tile = cap / 2: the window [w, w + cap)
+ * holds every such group of at most tile slots, sorted in local memory by
+ * (first slot, key2, position) with the window's other slots keyed so
+ * that they stay in place; a group reaching the window's end is long
+ * (sm_long).  kb: bits of key2 (values 0..n), pb: bits of a position. */
+__kernel void sm_pass(__global uint *sa, const __global uint *isa, __global uint *nr,
+                      __global uint *act, __global uint *ctrl, __global ulong *ka,
+                      __global ulong *kb2, uint n, uint pass, uint tiles, uint kb, uint pb,
+                      __local ulong *keys, uint cap)
+{
+    __local uint s_act, s_lo, s_hi, s_long, s_more;
+    uint lid = get_local_id(0), ls = get_local_size(0), t = get_group_id(0);
+    uint tile = cap / 2, w = t * tile;
+    __global uint *cur = act + (pass & 1) * tiles, *next = act + ((pass + 1) & 1) * tiles;
+    if (lid == 0) {
+        s_act = ctrl[SM_FAULT] == 0 && cur[t];
+        s_lo = cap;
+        s_hi = 0;
+        s_long = SM_NONE;
+        s_more = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!s_act) return;
+    ulong h = (ulong)ctrl[SM_H0] << pass;
+    for (uint j = lid; j < cap; j += ls) {
+        uint i = w + j, p = i < n ? sa[i] : 0u, r = i < n ? isa[p] : SM_NONE;
+        keys[j] = (ulong)r << 32 | p;
+        if (j == cap - 1 && r >= w && r < w + tile) s_long = r;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint sh = kb + pb;
+    for (uint j = lid; j < cap; j += ls) {
+        ulong e = keys[j];
+        uint r = (uint)(e >> 32), p = (uint)e;
+        int ok = r >= w && r < w + tile && r != s_long;
+        keys[j] = ok ? (ulong)(r - w) << sh | (ulong)sm_key2(isa, n, p, h) << pb | p
+                     : (ulong)j << sh;
+        if (ok) {
+            atomic_min(&s_lo, j);
+            atomic_max(&s_hi, j + 1);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint lo = s_lo, hi = s_hi;
+    if (lo < hi) {
+        uint s = 1;
+        while (s < hi - lo) s *= 2;
+        uint base = min(lo, cap - s);
+        sm_bitonic(keys + base, s);
+        ulong mask = ((ulong)1 << pb) - 1;
+        for (uint j = lid + lo; j < hi; j += ls) {
+            ulong e = keys[j];
+            int tie = j > lo && keys[j - 1] >> pb == e >> pb;
+            uint rn = w + (tie ? sm_lower_l(keys, lo, j, e >> pb, pb) : j);
+            sm_settle(sa, nr, next, &s_more, w + j, (uint)(e & mask), rn,
+                      w + (uint)(e >> sh), tie, tile);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    uint r = s_long;
+    if (r != SM_NONE) {
+        uint end = sm_group_end(sa, isa, n, r, w + cap, &s_lo);
+        sm_long(sa, isa, nr, next, &s_more, ka, kb2, keys, cap, n, h, r, end - r, pb, tile);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+        cur[t] = 0;
+        ctrl[SM_WORK + pass] = 1;
+        if (s_more) ctrl[SM_MORE + pass] = 1;
+    }
+}
+
+/* The ranks pass `pass` put aside into isa (nothing where no tile worked). */
+__kernel void sm_ranks(__global uint *isa, __global uint *nr, const __global uint *ctrl,
+                       uint n, uint pass)
+{
+    uint p = get_global_id(0);
+    if (p >= n || !ctrl[SM_WORK + pass]) return;
+    uint v = nr[p];
+    if (v != SM_NONE) {
+        isa[p] = v;
+        nr[p] = SM_NONE;
+    }
+}
+
+/* 32-bit entries widened into a 64-bit array. */
+__kernel void sm_widen(const __global uint *src, __global ulong *dst, uint n)
+{
+    uint i = get_global_id(0);
+    if (i < n) dst[i] = src[i];
+}
