@@ -173,10 +173,35 @@ static void sm_settle(__global uint *sa, __global uint *nr, __global uint *next,
     }
 }
 
-/* The long group [r, r + len) (more slots than the window holds): sorted
- * by one work-group, chunks of cap keys in local memory, then merges in
- * global memory (ka, kb: its slots of two n-entry scratch arrays; keys are
- * unique, so an entry's place in the other run is a lower bound). */
+/* Merges the sorted runs src[0, len) of wd keys pairwise into dst: each
+ * work-item writes a stretch of the output, from where the merge path
+ * crosses its first slot (one binary search), then in order. */
+static void sm_merge(const __global ulong *src, __global ulong *dst, uint len, uint wd)
+{
+    uint ls = get_local_size(0), per = (len + ls - 1) / ls;
+    uint o = get_local_id(0) * per, oend = min(len, o + per);
+    while (o < oend) {
+        uint ps = o / (2 * wd) * (2 * wd), na = min(wd, len - ps);
+        uint nb = len - ps > wd ? min(wd, len - ps - wd) : 0u, pend = min(oend, ps + na + nb);
+        const __global ulong *A = src + ps, *B = src + ps + na;
+        uint d = o - ps, lo = d > nb ? d - nb : 0u, hi = min(d, na);
+        while (lo < hi) {
+            uint mid = (lo + hi) / 2;
+            if (A[mid] < B[d - 1 - mid]) lo = mid + 1;
+            else hi = mid;
+        }
+        uint ia = lo, ib = d - lo;
+        for (; o < pend; o++) {
+            int take_a = ib >= nb || (ia < na && A[ia] < B[ib]);
+            dst[o] = take_a ? A[ia++] : B[ib++];
+        }
+    }
+}
+
+/* The long group [r, r + len) (it reaches past the window): sorted by one
+ * work-group, chunks of cap keys (key2, position) in local memory, then
+ * merges in global memory (ka, kb: its slots of two n-entry scratch
+ * arrays); each work-item then settles a stretch of the sorted slots. */
 static void sm_long(__global uint *sa, const __global uint *isa, __global uint *nr,
                     __global uint *next, __local uint *more, __global ulong *ka,
                     __global ulong *kb, __local ulong *keys, uint cap, uint n, ulong h,
@@ -196,24 +221,23 @@ static void sm_long(__global uint *sa, const __global uint *isa, __global uint *
     }
     __global ulong *src = ka + r, *dst = kb + r;
     for (uint wd = cap; wd < len; wd *= 2) {
-        for (uint i = lid; i < len; i += ls) {
-            ulong e = src[i];
-            uint s0 = i / wd * wd, pair = i / (2 * wd) * (2 * wd);
-            uint o0 = s0 == pair ? s0 + wd : pair, o1 = s0 == pair ? min(len, s0 + 2 * wd) : s0;
-            uint below = o0 < o1 ? sm_lower_g(src + o0, o1 - o0, e) : 0u;
-            dst[pair + (i - s0) + below] = e;
-        }
+        sm_merge(src, dst, len, wd);
         barrier(CLK_GLOBAL_MEM_FENCE);
         __global ulong *t = src;
         src = dst;
         dst = t;
     }
     ulong mask = ((ulong)1 << pb) - 1;
-    for (uint i = lid; i < len; i += ls) {
+    uint per = (len + ls - 1) / ls, i0 = lid * per, i1 = min(len, i0 + per);
+    if (i0 >= i1) return;
+    ulong prev = i0 > 0 ? src[i0 - 1] >> pb : ~(ulong)0;
+    uint head = i0 > 0 && prev == src[i0] >> pb ? sm_lower_g(src, i0, src[i0] & ~mask) : i0;
+    for (uint i = i0; i < i1; i++) {
         ulong e = src[i];
-        int tie = i > 0 && src[i - 1] >> pb == e >> pb;
-        uint rn = r + (tie ? sm_lower_g(src, i, e & ~mask) : i);
-        sm_settle(sa, nr, next, more, r + i, (uint)(e & mask), rn, r, tie, tile);
+        int tie = i > 0 && e >> pb == prev;
+        if (!tie) head = i;
+        sm_settle(sa, nr, next, more, r + i, (uint)(e & mask), r + head, r, tie, tile);
+        prev = e >> pb;
     }
 }
 
@@ -235,25 +259,29 @@ static uint sm_group_end(const __global uint *sa, const __global uint *isa, uint
     }
 }
 
+/* Most window slots a work-item holds while the window is compacted. */
+#define SM_PER 16
+
 /* One doubling pass over the groups whose first slot lies in this
- * work-group's tile [w, w + tile), tile = cap / 2: the window [w, w + cap)
- * holds every such group of at most tile slots, sorted in local memory by
- * (first slot, key2, position) with the window's other slots keyed so
- * that they stay in place; a group reaching the window's end is long
- * (sm_long).  kb: bits of key2 (values 0..n), pb: bits of a position. */
+ * work-group's tile [w, w + tile), tile = cap / 2 (cap <= SM_PER x the
+ * work-group size): the window [w, w + cap) holds every such group of at
+ * most tile slots.  The suffixes of those that are not singletons are
+ * gathered (in any order) and sorted in local memory by (first slot,
+ * key2, position), so each group's come out in its slots' order; a group
+ * reaching the window's end is long (sm_long).  kb: bits of key2 (values
+ * 0..n), pb: bits of a position. */
 __kernel void sm_pass(__global uint *sa, const __global uint *isa, __global uint *nr,
                       __global uint *act, __global uint *ctrl, __global ulong *ka,
                       __global ulong *kb2, uint n, uint pass, uint tiles, uint kb, uint pb,
                       __local ulong *keys, uint cap)
 {
-    __local uint s_act, s_lo, s_hi, s_long, s_more;
+    __local uint s_act, s_cnt, s_long, s_more;
     uint lid = get_local_id(0), ls = get_local_size(0), t = get_group_id(0);
     uint tile = cap / 2, w = t * tile;
     __global uint *cur = act + (pass & 1) * tiles, *next = act + ((pass + 1) & 1) * tiles;
     if (lid == 0) {
         s_act = ctrl[SM_FAULT] == 0 && cur[t];
-        s_lo = cap;
-        s_hi = 0;
+        s_cnt = 0;
         s_long = SM_NONE;
         s_more = 0;
     }
@@ -266,39 +294,42 @@ __kernel void sm_pass(__global uint *sa, const __global uint *isa, __global uint
         if (j == cap - 1 && r >= w && r < w + tile) s_long = r;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    uint sh = kb + pb;
-    for (uint j = lid; j < cap; j += ls) {
+    uint sh = kb + pb, lg = s_long;
+    ulong mine[SM_PER];
+#pragma unroll
+    for (uint q = 0; q < SM_PER; q++) {
+        uint j = lid + q * ls;
+        mine[q] = ~(ulong)0;
+        if (j >= cap) continue;
         ulong e = keys[j];
         uint r = (uint)(e >> 32), p = (uint)e;
-        int ok = r >= w && r < w + tile && r != s_long;
-        keys[j] = ok ? (ulong)(r - w) << sh | (ulong)sm_key2(isa, n, p, h) << pb | p
-                     : (ulong)j << sh;
-        if (ok) {
-            atomic_min(&s_lo, j);
-            atomic_max(&s_hi, j + 1);
-        }
+        int group = r != w + j || (j + 1 < cap && (uint)(keys[j + 1] >> 32) == r);
+        if (r >= w && r < w + tile && r != lg && group)
+            mine[q] = (ulong)(r - w) << sh | (ulong)sm_key2(isa, n, p, h) << pb | p;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    uint lo = s_lo, hi = s_hi;
-    if (lo < hi) {
-        uint s = 1;
-        while (s < hi - lo) s *= 2;
-        uint base = min(lo, cap - s);
-        sm_bitonic(keys + base, s);
-        ulong mask = ((ulong)1 << pb) - 1;
-        for (uint j = lid + lo; j < hi; j += ls) {
-            ulong e = keys[j];
-            int tie = j > lo && keys[j - 1] >> pb == e >> pb;
-            uint rn = w + (tie ? sm_lower_l(keys, lo, j, e >> pb, pb) : j);
-            sm_settle(sa, nr, next, &s_more, w + j, (uint)(e & mask), rn,
-                      w + (uint)(e >> sh), tie, tile);
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint q = 0; q < SM_PER; q++)
+        if (mine[q] != ~(ulong)0) keys[atomic_inc(&s_cnt)] = mine[q];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint c = s_cnt, s = 1;
+    while (s < c) s *= 2;
+    for (uint j = c + lid; j < s; j += ls) keys[j] = ~(ulong)0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    sm_bitonic(keys, s);
+    ulong mask = ((ulong)1 << pb) - 1;
+    for (uint q = lid; q < c; q += ls) {
+        ulong e = keys[q];
+        uint seg = (uint)(e >> sh), gs = sm_lower_l(keys, 0, q, seg, sh);
+        int tie = q > gs && keys[q - 1] >> pb == e >> pb;
+        uint hs = tie ? sm_lower_l(keys, gs, q, e >> pb, pb) : q;
+        sm_settle(sa, nr, next, &s_more, w + seg + (q - gs), (uint)(e & mask),
+                  w + seg + (hs - gs), w + seg, tie, tile);
     }
-    uint r = s_long;
-    if (r != SM_NONE) {
-        uint end = sm_group_end(sa, isa, n, r, w + cap, &s_lo);
-        sm_long(sa, isa, nr, next, &s_more, ka, kb2, keys, cap, n, h, r, end - r, pb, tile);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lg != SM_NONE) {
+        uint end = sm_group_end(sa, isa, n, lg, w + cap, &s_cnt);
+        sm_long(sa, isa, nr, next, &s_more, ka, kb2, keys, cap, n, h, lg, end - lg, pb, tile);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {

@@ -26,6 +26,7 @@
 #define SM_MORE 8
 #define SM_WORK 72
 #define SM_CTRL_WORDS 136
+#define SM_PER 16 /* window slots a work-item holds */
 /* h0 << SM_PASSES passes every text below 2^24 bytes */
 #define SM_PASSES 40
 /* histogram work-groups at most, and text bytes a work-group at least */
@@ -52,12 +53,13 @@ int clsa__sa_small_wanted(const clsa_context *ctx, int64_t n)
 }
 
 /* Keys of the window sort: cap (a power of two) 8-byte keys in local
- * memory, at most 4096 (12 bits of a key). */
+ * memory, at most 4096 (12 bits of a key) and SM_PER a work-item. */
 static cl_uint window_cap(const clsa_context *ctx)
 {
     uint64_t lm = ctx->tune.local_mem ? ctx->tune.local_mem : 16384;
     cl_uint cap = 64;
-    while (cap < 4096 && (uint64_t)cap * 2 * 8 + 1024 <= lm) cap *= 2;
+    while (cap < 4096 && cap < SM_PER * ctx->tune.wg && (uint64_t)cap * 2 * 8 + 1024 <= lm)
+        cap *= 2;
     uint64_t want = clsa__pow2_floor(ctx->tune.small_cap);
     return ctx->tune.small_cap && want < cap ? (cl_uint)(want < 4 ? 4 : want) : cap;
 }
