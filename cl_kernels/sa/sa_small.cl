@@ -182,12 +182,12 @@ static void sm_merge(const __global ulong *src, __global ulong *dst, uint len, u
     uint o = get_local_id(0) * per, oend = min(len, o + per);
     while (o < oend) {
         uint ps = o / (2 * wd) * (2 * wd), na = min(wd, len - ps);
-        uint nb = len - ps > wd ? min(wd, len - ps - wd) : 0u, pend = min(oend, ps + na + nb);
+        uint nb = min(wd, len - ps - na), pend = min(oend, ps + na + nb);
         const __global ulong *A = src + ps, *B = src + ps + na;
-        uint d = o - ps, lo = d > nb ? d - nb : 0u, hi = min(d, na);
-        while (lo < hi) {
-            uint mid = (lo + hi) / 2;
-            if (A[mid] < B[d - 1 - mid]) lo = mid + 1;
+        uint d = o - ps, lo = 0, hi = min(d, na);
+        while (lo < hi) { /* B past its end counts as larger than any key */
+            uint mid = (lo + hi) / 2, bi = d - 1 - mid;
+            if (bi >= nb || A[mid] < B[bi]) lo = mid + 1;
             else hi = mid;
         }
         uint ia = lo, ib = d - lo;

@@ -28,7 +28,7 @@ static const clsa_tune_key key_table[] = {
     NUM("radix_blind", radix_blind, 1, 0, UINT64_MAX, "radix sorts of up to this many keys skip the digit read"),
     NUM("starts_read", starts_read, 1, 0, UINT64_MAX, "a doubling pass reads its heads' total from this many slots"),
     NUM("small_min", small_min, 1, 0, UINT64_MAX, "byte texts from this many bytes take the small-input SA"),
-    NUM("small_max", small_max, 1, 0, 1 << 24, "... up to this many bytes (0: never)"),
+    NUM("small_max", small_max, 1, 0, 1 << 24, "byte texts up to this many bytes take the small-input SA (0: never)"),
     NUM("small_long", small_long, 0, 2, UINT64_MAX, "small-input SA: a group this long after the initial sort sends the text to the general path"),
     NUM("small_cap", small_cap, 1, 0, 4096, "small-input SA: keys of the window sort (0: what local memory holds; tests)"),
     NUM("small_check", small_check, 0, 1, 64, "small-input SA: doubling passes between two reads"),
