@@ -259,7 +259,7 @@ static void declined_by_sample(void **state)
     free(t);
 }
 
-/* The members' paths after a short-key sort (host/sa/prefix_doubling.c):
+/* The members' paths after a short-key sort (host/sa/pd_init.c):
  * lazy first ranks (filled before each pass and before answering the
  * others' asks) with the slice written directly as suffixes finish, the
  * same without direct mode (ranks completed at once, the slice inverted at

@@ -260,7 +260,7 @@ static void lazy_blocks(void **state)
 }
 
 /* Groups longer than R1 sorted by radix sorts over their suffixes alone
- * (host/sa/prefix_doubling.c sort_long).  A text of two repeated blocks
+ * (host/sa/pd_pass.c sort_long).  A text of two repeated blocks
  * (mutated): a short block whose many copies make long groups, a long
  * block whose few copies make short ones; the long groups' share of the
  * unsorted suffixes (a sixth, a third) puts the sorts' arrays in k alone

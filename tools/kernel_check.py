@@ -49,7 +49,7 @@ END = "<!-- kernel_check.py: generated up to here -->"
 ROCM_BC = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
 AMD_CC, SPIR_CC, SPIRV, SPIRV_VAL = "clang-15", "clang-14", "llvm-spirv-14", "spirv-val"
 AMD_TARGETS = ["gfx90a", "gfx1100"]
-PRELUDES = {"common", "segsort_prelude"}
+PRELUDES = {"common", "segsort_prelude", "groups"}
 
 # Default GPU shapes (host/runtime/tuning.c): radix tiles of 128 x 32 keys,
 # segmented-sort tiles of 2048 with 256 work-items (48-64 KiB of local
@@ -66,7 +66,8 @@ def variants():
         v += [(f, 0, ""), (f, 1, "")]
     for w, b in [(2, 64), (4, 128), (8, 128)]:
         v += [("fm_index", i, "-DFM_W=%d -DFM_B=%d" % (w, b)) for i in (0, 1)]
-    for f in ["scan+groups", "prefix_doubling"]:
+    for f in ["scan+groups+pd_split", "groups+pd_sort", "pd_init", "pd_lazy", "pd_pass",
+              "pd_invert", "pd_part"]:
         v += [(f, 0, GRP), (f, 1, GRP)]
     def radix(kb, vb, items=32):
         return "-DKEY_BYTES=%d -DVAL_BYTES=%d -DRADIX_ITEMS=%d -DRADIX_SUB=4" % (kb, vb, items)

@@ -4,7 +4,7 @@
  *
  * mode (SCAN_*) says what is summed: the values, or flags.  The flag modes
  * other than SCAN_FLAGS carry one bit of side information through the scan
- * for the suffix-array loop (groups.cl), so that it needs no extra array:
+ * for the suffix-array loop (pd_split.cl), so that it needs no extra array:
  *  - SCAN_FLAGS_MARK: in[i] != 0 is summed; bit 1 of in[i] comes out in
  *    bit 31 of out[i] (exclusive scans whose sum stays below 2^31);
  *  - SCAN_TOP_BITS: in is an idx_t array; its top bit is summed and
@@ -109,7 +109,7 @@ __kernel void scan_reduce(const __global uint *in, ulong n, uint items, int mode
 
 /* Scans the work-items' runs of a tile in local memory: a[lid] = where
  * lid's run starts.  Returns the tile's sum.  Also for kernels that fill
- * the tile themselves (groups.cl grp_rank_compact). */
+ * the tile themselves (pd_split.cl grp_rank_compact). */
 static uint tile_runs(uint items, int mode, __local uint *tile, __local uint *a, __local uint *b)
 {
     uint lid = get_local_id(0), lsize = get_local_size(0);

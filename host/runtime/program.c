@@ -261,10 +261,10 @@ static void cache_save(const char *path, const char *key, const unsigned char se
 
 /* ---- building ----------------------------------------------------------- */
 
-/* The path under cl_kernels/ of a program's own file (after any '+'). */
+/* The path under cl_kernels/ of a program's own file (after the last '+'). */
 static const char *file_path(const char *file)
 {
-    const char *plus = strchr(file, '+');
+    const char *plus = strrchr(file, '+');
     const clsa_embedded_source *s = clsa__find_source(plus ? plus + 1 : file);
     return s ? s->path : "?";
 }
@@ -309,10 +309,10 @@ static clsa_status from_binary(clsa_context *ctx, const unsigned char *bin, size
 }
 
 /* A program's sources: common.cl, then (for "prelude+file" names) the
- * family's prelude, then the file itself.  A prelude holds what a family of
- * kernel files shares (types, helpers), so each file keeps only its own
- * kernels.  Returns the number of parts, 0 if one is missing (*missing). */
-#define MAX_PARTS 3
+ * family's preludes in order, then the file itself.  A prelude holds what a
+ * family of kernel files shares (types, helpers), so each file keeps only
+ * its own kernels.  Returns the number of parts, 0 if one is missing. */
+#define MAX_PARTS 4
 typedef struct source_parts {
     const char *text[MAX_PARTS];
     size_t len[MAX_PARTS];
@@ -323,7 +323,7 @@ typedef struct source_parts {
 static int part_of(const char *name, size_t len, source_parts *sp)
 {
     char base[128];
-    if (len >= sizeof base) return 0;
+    if (len >= sizeof base || sp->count >= MAX_PARTS) return 0;
     memcpy(base, name, len);
     base[len] = 0;
     const clsa_embedded_source *src = clsa__find_source(base);
@@ -339,28 +339,32 @@ static int part_of(const char *name, size_t len, source_parts *sp)
 static int get_parts(const char *file, source_parts *sp)
 {
     const clsa_embedded_source *common = clsa__find_source("common");
-    sp->count = 0;
     sp->text[0] = common ? (const char *)common->data : "";
     sp->len[0] = common ? common->size : 0;
     sp->sha[0] = common ? common->sha256 : "?";
     sp->count = 1;
-    const char *plus = strchr(file, '+');
-    if (plus && !part_of(file, (size_t)(plus - file), sp)) return 0;
-    const char *own = plus ? plus + 1 : file;
-    return part_of(own, strlen(own), sp) ? sp->count : 0;
+    for (const char *s = file;; s++) {
+        size_t len = strcspn(s, "+");
+        if (!part_of(s, len, sp)) return 0;
+        s += len;
+        if (!*s) return sp->count;
+    }
 }
 
 /* Whether any part of the program is overridden by a test (never cached). */
 static int overridden(const char *file)
 {
     char base[128];
-    const char *plus = strchr(file, '+');
-    if (!plus) return override_of(file) != NULL;
-    size_t len = (size_t)(plus - file);
-    if (len >= sizeof base) return 0;
-    memcpy(base, file, len);
-    base[len] = 0;
-    return override_of(base) || override_of(plus + 1);
+    for (const char *s = file;; s++) {
+        size_t len = strcspn(s, "+");
+        if (len < sizeof base) {
+            memcpy(base, s, len);
+            base[len] = 0;
+            if (override_of(base)) return 1;
+        }
+        s += len;
+        if (!*s) return 0;
+    }
 }
 
 static clsa_status from_source(clsa_context *ctx, const char *file, const char *options,
@@ -388,7 +392,7 @@ static void make_key(clsa_context *ctx, const char *file, const char *options, c
 {
     source_parts sp;
     if (!get_parts(file, &sp)) sp.count = 0;
-    char shas[3 * 80] = "";
+    char shas[MAX_PARTS * 80] = "";
     for (int i = 1; i < sp.count; i++) {
         size_t at = strlen(shas);
         snprintf(shas + at, sizeof shas - at, "%s%s", i > 1 ? "+" : "", sp.sha[i]);

@@ -91,7 +91,7 @@ typedef struct clsa_tuning {
                                  scan fault (and keeps scan_onepass on) */
     unsigned init_msd;        /* SA initial sort: 1 a short key first where the
                                  alphabet's entropy and a sample say it sets most
-                                 suffixes apart (prefix_doubling.c initial_sort_msd),
+                                 suffixes apart (pd_init.c initial_sort_msd),
                                  0 never, 2 always, 3 as 1 with a sample at any n
                                  (tests) */
     unsigned isa_lazy;        /* SA: after such a sort that sorted its tied ones
@@ -100,7 +100,7 @@ typedef struct clsa_tuning {
                                  read them (host/sa/groups.h lazy); 0 never, 2
                                  whenever it ran (tests) */
     unsigned lazy_shift;      /* tests: s > 0 makes a bit of its need bitmap cover
-                               * 2^(s - 1) positions (0: by size, prefix_doubling.c) */
+                               * 2^(s - 1) positions (0: by size, pd_lazy.c) */
     unsigned lookback;        /* its look-back reads this many tiles' words at once */
     unsigned onesweep_fault;  /* tests only: p > 0 makes single pass p - 1 fault;
                                * p + 16 only in unchecked sorts (radix_sort.h) */

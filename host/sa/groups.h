@@ -1,6 +1,5 @@
-/* Group bookkeeping of the prefix-doubling loop: head flags, ranks, ISA
- * scatter, split of groups after a sort, and compaction of the suffixes
- * whose group is still unsorted (host/sa/groups.c, cl_kernels/groups.cl). */
+/* The working set of the prefix-doubling loop and its groups, shared by
+ * the stages (prefix_doubling.c lists them; kernels: cl_kernels/sa/groups.cl). */
 #ifndef CLSA_SA_GROUPS_H
 #define CLSA_SA_GROUPS_H
 #include "prim/scan.h"
@@ -25,7 +24,8 @@ static inline clsa__karg clsa__idx_karg(int index64, uint64_t v, cl_ulong *v64, 
 }
 
 /* Sets the arguments of kernel `name` in cl_kernels/<file>.cl and launches
- * it over `global` work-items in work-groups of `local` (0: ctx->tune.wg). */
+ * it over `global` work-items in work-groups of `local` (0: ctx->tune.wg)
+ * (pd_work.c). */
 clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const char *name,
                          size_t global, size_t local, size_t nargs, const clsa__karg *args);
 
@@ -45,13 +45,13 @@ typedef struct clsa__sa_work {
     cl_mem u, isa, k, sk, sv;
     cl_mem counter; /* two uints */
     cl_mem counts;  /* 36 uints: class counts */
-    /* the split's class counts (groups.cl grp_split_ranks), read with the
+    /* the split's class counts (pd_split.cl grp_split_ranks), read with the
      * compaction's single pass */
     uint32_t summary[CLSA_SCAN_USER_WORDS];
     int classes_known;    /* summary holds the current groups' classes:
                            * clsa__groups_classify reads none */
     int counts_zero;      /* the split zeroed counts for the next classify */
-    /* the long groups' views of k kept from pass to pass (prefix_doubling.c
+    /* the long groups' views of k kept from pass to pass (pd_pass.c
      * long_views; k stays the same buffer through the loop), released by
      * its drop_long_views before the loop's arrays are */
     cl_mem lview[4], lview_k;
@@ -68,10 +68,10 @@ typedef struct clsa__sa_work {
                      * the top bit of u (groups.cl GRP_TOP): the next
                      * clsa__groups_starts scans those bits and clears them */
     int direct_ok;  /* the caller wants the SA (not ranks, not a part) and
-                     * allows direct mode (host/sa/prefix_doubling.c shrink) */
+                     * allows direct mode (host/sa/pd_init.c shrink) */
     int lazy;       /* the initial ranks were written only for the unsorted
                      * suffixes (the rest of isa holds PD_UNSET): each pass
-                     * first fills the ranks it will read (prefix_doubling.c
+                     * first fills the ranks it will read (pd_lazy.c
                      * clsa__pd_lazy_fill); needs direct mode, else shrink completes
                      * isa from the SA buffer */
     cl_mem need;    /* lazy: the ranks a pass reads, a bit per 2^need_shift suffixes */
@@ -82,68 +82,11 @@ typedef struct clsa__sa_work {
                      * u may live in the SA buffer, ISA^-1 at the end */
 } clsa__sa_work;
 
-/* Layout of the current groups: sk = inclusive scan of the head flags
- * (1 + group number of each slot), sv[0..g) = first slot of each group. */
-clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w);
-
-/* The same from k after a sort by (group, ...): group = k >> shift. */
-clsa_status clsa__groups_starts_from_keys(clsa_context *ctx, clsa__sa_work *w, unsigned shift);
-
-/* Length classes (see groups.cl) for groups sorted in local memory. */
+/* Length classes (see pd_sort.cl) for groups sorted in local memory. */
 typedef struct clsa__grp_classes {
     unsigned nclass;          /* local-memory classes; R1 = CLSA_GRP_TINY << nclass */
     uint32_t count[34];       /* groups per class, [nclass] = longer than R1 */
     uint64_t large_slots;     /* suffixes in groups longer than R1 */
 } clsa__grp_classes;
 
-/* Number of local-memory classes for this device (R1 from ctx->tune.r1,
- * bounded by local memory). */
-unsigned clsa__groups_nclass(const clsa_context *ctx, int index64);
-
-/* With clsa__groups_starts done: classifies the groups; the class lists
- * are kept in k (which must hold w->m idx_t + 64 uints). */
-clsa_status clsa__groups_classify(clsa_context *ctx, clsa__sa_work *w, clsa__grp_classes *c);
-
-/* Whether this pass's sorts may mark new groups in u's top bit (w->flagged):
- * where the marks free it (n < 2^31), unless CLSA_TUNE sa_path + 4096. */
-int clsa__groups_flag_ok(const clsa_context *ctx, const clsa__sa_work *w);
-
-/* w->flagged from the global sort's keys in k, in order by (group, key2). */
-clsa_status clsa__groups_flag_from_keys(clsa_context *ctx, clsa__sa_work *w);
-
-/* Sorts every group up to R1 long by key2 at distance h in place in u
- * (keys gathered inside the kernels); marks new groups with w->flagged. */
-clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
-                                    const clsa__grp_classes *c, uint64_t h);
-
-/* Offsets and lengths (idx_t, c->count[nclass] each) of the groups longer
- * than R1, for the segmented sort. */
-clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
-                                      const clsa__grp_classes *c, cl_mem offs, cl_mem lens);
-
-/* Groups longer than R1 sorted by key2 at distance h with radix sorts over
- * their suffixes only (one by group number and key2 together where both
- * fit an index, else by key2 then by group): views = keys, scratch keys,
- * values, scratch values, c->large_slots idx_t each, cut from free work
- * arrays by the caller;
- * table_bytes bounds the radix sort's digit table.  Reads the class lists
- * in k and the starts in sv before anything is written to the views;
- * marks new groups with w->flagged. */
-clsa_status clsa__groups_sort_long(clsa_context *ctx, clsa__sa_work *w, const clsa__grp_classes *c,
-                                   uint64_t h, const cl_mem views[4], size_t table_bytes);
-
-/* After u was sorted by (old rank, key2 at distance h): splits the groups,
- * writes the new ranks into isa (read until then as the old ranks), drops
- * the singletons from u (compacted; u and sk may swap buffers), updates m
- * and g; with w->sa, also sa[rank] = suffix for each new singleton.
- * Uses k and sk (m entries) and sv (m / 2 entries: only the heads of
- * groups that stay unsorted are scattered).  starts_valid: sk and sv
- * still hold clsa__groups_starts' results (the sort did not use them). */
-clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, int starts_valid);
-
-/* Initial groups (k, sk, sv of n entries): with head flags in sk (and
- * deltas in k when has_delta, else 0), ranks into isa, singletons dropped
- * from u (compacted; u and sk swap buffers), m and g updated.  When every
- * group is a singleton, only m = g = 0 and isa_unset = 1 (u is final). */
-clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_delta);
 #endif

@@ -1,15 +1,15 @@
 /* Lazy initial ranks (groups.h lazy): after an initial sort that sorted
  * its tied suffixes apart, only the unsorted suffixes' ranks are set; a
  * pass marks the ones it reads in a need bitmap and fills them from the SA
- * buffer (kernels pd_lazy_mark, pd_lazy_fill of prefix_doubling.cl). */
+ * buffer (kernels pd_lazy_mark, pd_lazy_fill of pd_lazy.cl). */
 #include "pd_lazy.h"
 #include "buffer.h"
 #include "context.h"
 #include "launch.h"
 
-#define RUN(ctx, index64, name, global, ...)                                            \
-    clsa__sa_run(ctx, "prefix_doubling", index64, name, global, 0,                    \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),             \
+#define RUN(ctx, index64, name, global, ...)                                               \
+    clsa__sa_run(ctx, "pd_lazy", index64, name, global, 0,                                 \
+                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),                 \
                  (clsa__karg[]){__VA_ARGS__})
 
 /* Bytes of the need bitmap at a bit per 2^shift positions. */

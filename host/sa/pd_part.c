@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUN(ctx, name, global, ...)                                                       \
-    clsa__sa_run(ctx, "prefix_doubling", 0, name, global, 0,                            \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),              \
+#define RUN(ctx, name, global, ...)                                                        \
+    clsa__sa_run(ctx, "pd_part", 0, name, global, 0,                                       \
+                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),                 \
                  (clsa__karg[]){__VA_ARGS__})
 
 uint64_t clsa__pd_part_key(const uint8_t *text, uint64_t n, uint64_t p)

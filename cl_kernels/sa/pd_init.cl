@@ -1,6 +1,5 @@
-/* Suffix array by prefix doubling: the initial packed-prefix keys, the
- * doubling key gather, and the final SA = ISA^-1 scatter.  Launched from
- * host/sa/prefix_doubling.c.  Group bookkeeping lives in groups.cl.
+/* Prefix doubling, stages 1 and 2 (host/sa/pd_init.c): the initial
+ * packed-prefix keys and sorts, and the initial group heads.
  *
  * Packed prefix key of suffix p: the first h0 symbols, each mapped through
  * codes[] to 1..sigma (0 = past the end, so a suffix that ends inside the
@@ -110,7 +109,7 @@ __kernel void pd_histogram(const __global uchar *text, ulong n, __global uint *h
         if (lh[i]) atomic_add(&hist[i], lh[i]);
 }
 
-/* codes[c] = the code of byte c (host/sa/prefix_doubling.c alphabet):
+/* codes[c] = the code of byte c (host/sa/pd_init.c alphabet):
  * 1 for the separator sep (>= 0) where it occurs, then 1, 2, ... (after
  * it) for the other bytes that occur, in byte order; 0 for the rest.  One
  * work-item: 256 steps. */
@@ -149,7 +148,7 @@ __kernel void pd_key_hi(const __global uchar *text, ulong n, const __global usho
     keys[i] = (uint)(pd_key_gather(text, n, pos[i], codes, lc, sym, b, h0, 0, j1, sep) >> 32);
 }
 
-/* ---- a short key first (host/sa/prefix_doubling.c initial_sort_msd) ----
+/* ---- a short key first (host/sa/pd_init.c initial_sort_msd) ----
  * Where the first k = 32 / bb symbols alone set most suffixes apart
  * (random bytes, random DNA), the suffixes are sorted by a 32-bit key of
  * just them, bb = bits(sigma - 1) bits a symbol (code - 1; past the end
@@ -218,47 +217,6 @@ __kernel void pd_tied_put(const __global idx_t *slot, const __global idx_t *tpos
 {
     ulong j = get_global_id(0);
     if (j < t) pos[slot[j]] = tpos[j];
-}
-
-/* ---- ranks written where they are read (host/sa/prefix_doubling.c lazy_ranks) ----
- * After a short-key initial sort that left few suffixes unsorted, only
- * those get their initial ranks; every other entry of isa holds PD_UNSET.
- * Such a suffix is a singleton of the initial sort, so its rank is its slot
- * in the SA buffer, which direct mode leaves untouched there.  Before each
- * doubling pass the ranks it reads, isa[u + h], that are still unset are
- * marked (one bit a suffix) and filled by a walk over the SA buffer. */
-#define PD_UNSET ((idx_t)-1) /* = groups.cl GRP_NONE, written by grp_fill_unset */
-
-/* need: bit q >> shift set where isa[q] (q = u[i] + h; u's top bit is a
- * group mark when marks) is unset (a bit per 2^shift positions keeps the
- * bitmap in the cache for large n; the fill then also sets the other
- * unset ranks of a marked block, which is harmless). */
-__kernel void pd_lazy_mark(const __global idx_t *u, ulong m, ulong n, ulong h,
-                           const __global idx_t *isa, __global uint *need, int marks,
-                           uint shift)
-{
-    ulong i = get_global_id(0);
-    if (i >= m) return;
-    idx_t p = u[i];
-    if (marks) p &= (idx_t)~((idx_t)1 << (8 * sizeof(idx_t) - 1));
-    ulong q = (ulong)p + h;
-    if (q < n && isa[q] == PD_UNSET) {
-        ulong b = q >> shift;
-        atomic_or(&need[b >> 5], 1u << (b & 31));
-    }
-}
-
-/* isa[sa[i]] = base + i (i < count: the SA buffer's entries, a part's
- * first SA index base, else 0) where need marks sa[i] >> shift and the
- * rank is unset (all: wherever it is unset; need unread). */
-__kernel void pd_lazy_fill(const __global idx_t *sa, ulong count, const __global uint *need,
-                           __global idx_t *isa, int all, idx_t base, uint shift)
-{
-    ulong i = get_global_id(0);
-    if (i >= count) return;
-    idx_t q = sa[i];
-    ulong b = (ulong)q >> shift;
-    if ((all || (need[b >> 5] >> (b & 31)) & 1u) && isa[q] == PD_UNSET) isa[q] = base + (idx_t)i;
 }
 
 /* Group heads after it: a slot whose short key differs from both
@@ -355,83 +313,6 @@ __kernel void pd_sym_codes(const __global uint *code, const __global idx_t *pos,
     else ((__global uint *)out)[pos[i]] = code[i];
 }
 
-/* Doubling key of the unsorted suffix at slot i: rank of the suffix h
- * further, + 1; 0 past the end (sorts first). */
-__kernel void pd_key2(const __global idx_t *u, const __global idx_t *isa, ulong m, ulong n,
-                      ulong h, __global idx_t *keys)
-{
-    ulong i = get_global_id(0);
-    if (i >= m) return;
-    ulong q = (ulong)u[i] + h;
-    keys[i] = q < n ? isa[q] + 1 : 0;
-}
-
-/* Current group rank of the suffix at slot i (sort key that restores the
- * group order after the stable sort by pd_key2), or with g > 0 its group
- * number: the last j with ranks[j] <= its rank (ranks: the g groups' ranks,
- * increasing; pd_group_ranks), fewer key bits than the rank when the
- * groups are few. */
-__kernel void pd_rank_key(const __global idx_t *u, const __global idx_t *isa, ulong m,
-                          __global idx_t *keys, const __global idx_t *ranks, ulong g)
-{
-    ulong i = get_global_id(0);
-    if (i >= m) return;
-    idx_t r = isa[u[i]];
-    if (!g) {
-        keys[i] = r;
-        return;
-    }
-    ulong lo = 0, hi = g;
-    while (hi - lo > 1) {
-        ulong mid = lo + (hi - lo) / 2;
-        if (ranks[mid] <= r) lo = mid;
-        else hi = mid;
-    }
-    keys[i] = (idx_t)lo;
-}
-
-/* ranks[j] = rank of group j (its first slot starts[j]). */
-__kernel void pd_group_ranks(const __global idx_t *u, const __global idx_t *starts,
-                             const __global idx_t *isa, ulong g, __global idx_t *ranks)
-{
-    ulong j = get_global_id(0);
-    if (j < g) ranks[j] = isa[u[starts[j]]];
-}
-
-/* Every rank is final: SA is the inverse permutation of ISA. */
-__kernel void pd_invert(const __global idx_t *isa, ulong n, __global idx_t *sa)
-{
-    ulong p = get_global_id(0);
-    if (p >= n) return;
-    sa[isa[p]] = (idx_t)p;
-}
-
-/* vals[i] = i (the positions that go with the ranks in pd_invert's
- * bucketed form, host/sa/prefix_doubling.c invert). */
-__kernel void pd_iota(ulong n, __global idx_t *vals)
-{
-    ulong i = get_global_id(0);
-    if (i < n) vals[i] = (idx_t)i;
-}
-
-/* sa[keys[i]] = vals[i]: pd_invert after (rank, position) pairs were
- * sorted by the rank's top bits, so the writes of neighbouring work-items
- * fall in one window of the SA instead of anywhere in it. */
-__kernel void pd_scatter_pairs(const __global idx_t *keys, const __global idx_t *vals, ulong n,
-                               __global idx_t *sa)
-{
-    ulong i = get_global_id(0);
-    if (i < n) sa[keys[i]] = vals[i];
-}
-
-/* One repeated byte: suffix n-1 (the shortest) first. */
-__kernel void pd_reverse(ulong n, __global idx_t *sa)
-{
-    ulong i = get_global_id(0);
-    if (i >= n) return;
-    sa[i] = (idx_t)(n - 1 - i);
-}
-
 /* Short texts (n <= P, one work-group): the whole initial sort as one
  * bitonic sort of (packed key, position) in local memory, instead of the
  * launches of two radix sorts.  Padding entries sort last. */
@@ -464,186 +345,4 @@ __kernel void pd_sort_small(const __global uchar *text, ulong n, const __global 
         }
     }
     for (uint i = lid; i < n; i += ls) pos[i] = lv[i];
-}
-
-/* Key of one sort by (group, key2) when both fit in idx_t: the slots are
- * still in group order, so the group number is scan[i] - 1 (inclusive scan
- * of the head flags). */
-__kernel void pd_key_group(const __global idx_t *u, const __global idx_t *isa,
-                           const __global uint *scan, ulong m, ulong n, ulong h, uint shift,
-                           __global idx_t *keys)
-{
-    ulong i = get_global_id(0);
-    if (i >= m) return;
-    ulong q = (ulong)u[i] + h;
-    idx_t k2 = q < n ? isa[q] + 1 : 0;
-    keys[i] = ((idx_t)(scan[i] - 1) << shift) | k2;
-}
-
-/* Stable merge of the sorted runs keys[0..a) and keys[a..m) (values
- * alongside) by rank: an element's place is its index in its run plus the
- * elements of the other run before it (smaller keys; equal keys too for
- * the second run).  out gets the values. */
-__kernel void pd_merge_halves(const __global idx_t *keys, const __global idx_t *vals, ulong a,
-                              ulong m, __global idx_t *out)
-{
-    ulong i = get_global_id(0);
-    if (i >= m) return;
-    idx_t key = keys[i];
-    int first = i < a;
-    ulong lo = first ? a : 0, hi = first ? m : a, base = lo;
-    while (lo < hi) {
-        ulong mid = lo + (hi - lo) / 2;
-        idx_t km = keys[mid];
-        if (km < key || (!first && km == key)) lo = mid + 1;
-        else hi = mid;
-    }
-    out[(first ? i : i - a) + (lo - base)] = vals[i];
-}
-
-/* ---- one part of the suffixes (several devices, host/sa/pd_part.c) ----------
- * Member `me` of a set sorts the suffixes whose first 8 bytes (big-endian,
- * 0 past the end) fall in its range between the splitters: keys below
- * split[0] belong to member 0, ..., at or above split[nsplit - 1] to the
- * last.  The order of the ranges is the order of the suffixes, so ranks
- * (SA indexes) are global and each member's SA is one slice of the whole. */
-
-static uint pd_owner_of(ulong k, const __global ulong *split, uint nsplit)
-{
-    uint o = 0;
-    for (uint s = 0; s < nsplit; s++) o += split[s] <= k;
-    return o;
-}
-
-static uint pd_owner(const __global uchar *text, ulong n, ulong p, const __global ulong *split,
-                     uint nsplit)
-{
-    ulong k = 0;
-    for (uint j = 0; j < 8; j++) k = k << 8 | (p + j < n ? (ulong)text[p + j] : 0ul);
-    return pd_owner_of(k, split, nsplit);
-}
-
-/* Inclusive sum of v over the work-group (Hillis and Steele, any local
- * size; x and y: a uint a work-item); *total: the work-group's sum.  Every
- * work-item passes its barriers. */
-static uint pd_group_scan(uint v, __local uint *x, __local uint *y, uint *total)
-{
-    uint lid = get_local_id(0), ls = get_local_size(0);
-    __local uint *in = x, *out = y, *t;
-    in[lid] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = 1; s < ls; s *= 2) {
-        out[lid] = in[lid] + (lid >= s ? in[lid - s] : 0u);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        t = in, in = out, out = t;
-    }
-    *total = in[ls - 1];
-    return in[lid];
-}
-
-/* The member's suffixes in two passes, with no flag a suffix (a flag array
- * and its scan moved 14 GB at 1 GB of text): bits[w] bit j = suffix 32 w +
- * j is this member's, count[group] = the work-group's suffixes.  Each
- * work-item rolls one key over its 32 suffixes, a byte in a step. */
-__kernel void pd_part_own(const __global uchar *text, ulong n, const __global ulong *split,
-                          uint nsplit, uint me, __global uint *bits, __global uint *count,
-                          __local uint *x, __local uint *y)
-{
-    ulong w = get_global_id(0), p0 = w * 32;
-    uint word = 0, total;
-    if (p0 < n) {
-        ulong k = 0;
-        for (uint j = 0; j < 8; j++) k = k << 8 | (p0 + j < n ? (ulong)text[p0 + j] : 0ul);
-        for (uint j = 0; j < 32 && p0 + j < n; j++) {
-            word |= (uint)(pd_owner_of(k, split, nsplit) == me) << j;
-            ulong q = p0 + j + 8;
-            k = k << 8 | (q < n ? (ulong)text[q] : 0ul);
-        }
-        bits[w] = word;
-    }
-    pd_group_scan(popcount(word), x, y, &total);
-    if (get_local_id(0) == 0) count[get_group_id(0)] = total;
-}
-
-/* u[...] = the member's suffixes in position order, from pd_part_own's bits
- * and the exclusive scan of its counts (start).  The work-group's
- * suffixes go through stage (stage_len entries at a time) so that its
- * writes are coalesced: written straight from each work-item's word they
- * were a store a suffix, 32 places a warp (6.4 ms for 500 M suffixes on an
- * H100, bench log run 30). */
-__kernel void pd_part_own_write(const __global uint *bits, ulong n, const __global uint *start,
-                                __global idx_t *u, __local uint *x, __local uint *y,
-                                __local idx_t *stage, uint stage_len)
-{
-    ulong w = get_global_id(0), p0 = w * 32, base = start[get_group_id(0)];
-    uint lid = get_local_id(0), ls = get_local_size(0);
-    uint word = p0 < n ? bits[w] : 0u, c = popcount(word), total;
-    uint first = pd_group_scan(c, x, y, &total) - c;
-    for (uint c0 = 0; c0 < total; c0 += stage_len) {
-        uint wd = word, k = first;
-        for (; wd && k < c0; k++) wd &= wd - 1u;
-        for (; wd && k < c0 + stage_len; k++) {
-            uint low = wd & (~wd + 1u);
-            stage[k - c0] = (idx_t)(p0 + popcount(low - 1u));
-            wd ^= low;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        uint cnt = total - c0 < stage_len ? total - c0 : stage_len;
-        for (uint i = lid; i < cnt; i += ls) u[base + c0 + i] = stage[i];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-}
-
-/* flags[i] = the rank of u[i] + h (top bit of u masked: groups.cl's marks)
- * is another member's: it has to be asked for before the pass. */
-__kernel void pd_part_need(const __global idx_t *u, ulong m, ulong n, ulong h, idx_t mask,
-                           const __global uchar *text, const __global ulong *split, uint nsplit,
-                           uint me, __global uint *flags)
-{
-    ulong i = get_global_id(0);
-    if (i >= m) return;
-    ulong q = (ulong)(u[i] & mask) + h;
-    flags[i] = q < n && pd_owner(text, n, q, split, nsplit) != me;
-}
-
-/* req[r] = the position asked for by slot slots[r]. */
-__kernel void pd_part_requests(const __global idx_t *u, const __global idx_t *slots, ulong cnt,
-                               ulong h, idx_t mask, __global idx_t *req)
-{
-    ulong r = get_global_id(0);
-    if (r < cnt) req[r] = (u[slots[r]] & mask) + (idx_t)h;
-}
-
-/* The owner's answers: ans[r] = isa[req[r]]. */
-__kernel void pd_part_answer(const __global idx_t *req, ulong cnt, const __global idx_t *isa,
-                             __global idx_t *ans)
-{
-    ulong r = get_global_id(0);
-    if (r < cnt) ans[r] = isa[req[r]];
-}
-
-/* The asker stores them: isa[req[r]] = ans[r]. */
-__kernel void pd_part_store(const __global idx_t *req, const __global idx_t *ans, ulong cnt,
-                            __global idx_t *isa)
-{
-    ulong r = get_global_id(0);
-    if (r < cnt) isa[req[r]] = ans[r];
-}
-
-/* Ranks of a slice the initial sort finished (no ISA was written):
- * isa[sa[x]] = base + x. */
-__kernel void pd_part_isa(const __global idx_t *sa, ulong cnt, idx_t base, __global idx_t *isa)
-{
-    ulong x = get_global_id(0);
-    if (x < cnt) isa[sa[x]] = base + (idx_t)x;
-}
-
-/* The slice of SA = ISA^-1 over this member's suffixes (the ISA entries
- * of other members' suffixes are stale or unset and never read). */
-__kernel void pd_part_invert(const __global idx_t *isa, const __global uchar *text, ulong n,
-                             const __global ulong *split, uint nsplit, uint me, idx_t base,
-                             __global idx_t *sa)
-{
-    ulong p = get_global_id(0);
-    if (p < n && pd_owner(text, n, p, split, nsplit) == me) sa[isa[p] - base] = (idx_t)p;
 }
