@@ -293,7 +293,7 @@ __kernel void sm_pass(__global uint *sa, const __global uint *isa, __global uint
         keys[j] = (ulong)r << 32 | p;
         if (j == cap - 1 && r >= w && r < w + tile) s_long = r;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* sa is written after */
     uint sh = kb + pb, lg = s_long;
     ulong mine[SM_PER];
 #pragma unroll

@@ -3,7 +3,6 @@
 #include "bwt.h"
 #include "index_run.h"
 #include "sa/sa.h"
-#include "sa/small.h"
 #include "sa/dispatch.h"
 #include "buffer.h"
 #include "context.h"
@@ -133,11 +132,7 @@ static clsa_status bwt_sort_step(clsa_context *ctx, cl_mem text, cl_mem work, in
                                  int index64, int *is_isa)
 {
     clsa__progress_slice(ctx, 0.0, 0.9);
-    int declined = 1;
-    clsa_status st = CLSA_OK;
-    if (clsa__sa_small_wanted(ctx, n)) st = clsa__sa_small(ctx, text, work, n, index64, 1, &declined);
-    *is_isa = !st && !declined;
-    if (!st && declined) st = clsa__sa_device_ranks(ctx, text, work, n, index64, is_isa);
+    clsa_status st = clsa__sa_device_ranks(ctx, text, work, n, index64, is_isa);
     clsa__progress_slice(ctx, 0.0, 1.0);
     return st ? st : clsa__progress(ctx, "bwt", 0.9);
 }

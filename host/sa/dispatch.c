@@ -11,7 +11,6 @@
 #include "cpu/reference.h"
 #include "sa/out_of_core.h"
 #include "sa/sa.h"
-#include "sa/small.h"
 
 #include <string.h>
 
@@ -22,11 +21,6 @@ static clsa_status sa_device_of(clsa_context *ctx, cl_mem dtext, int sym, int se
                                 int writable, cl_mem dsa, int64_t n, int index64)
 {
     if (sep >= 0) return clsa__sa_device_gsa(ctx, dtext, sep, dsa, n, index64);
-    if (sym == 1 && clsa__sa_small_wanted(ctx, n)) {
-        int declined = 0;
-        clsa_status st = clsa__sa_small(ctx, dtext, dsa, n, index64, 0, &declined);
-        if (st || !declined) return st;
-    }
     return clsa__sa_device_sym(ctx, dtext, sym, writable, dsa, n, index64);
 }
 
