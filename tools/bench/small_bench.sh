@@ -59,10 +59,13 @@ set -- t4m="$TEXT@4M" eng4400k="$ENG@4400000"
 rows new "" bwt,cubwt-bwt "$@"
 rows old small_max=0 bwt "$@"
 rows new "" sa32,cubwt-sa t10m="$TEXT@10M" t100m="$TEXT@100M"
-# tuning: reads every pass / every 4 passes; long groups to the general path
+# tuning: reads every pass / every 4 passes; long groups to the general path;
+# windows of 2048 and 1024 keys (tiles of 1024, 512 slots)
 set -- t1m="$TEXT@1M" t4m="$TEXT@4M" w1m=words@1M
 rows check1 small_check=1 sa32 "$@"
 rows check4 small_check=4 sa32 "$@"
 rows long4k small_long=4096 sa32 "$@"
+rows cap2k small_cap=2048 sa32 "$@"
+rows cap1k small_cap=1024 sa32 "$@"
 rows max16m small_max=16777215 sa32 t8m="$TEXT@8M" t16m="$TEXT@16000000"
 echo "== done in $(($(date +%s) - START))s"
