@@ -262,39 +262,31 @@ static uint sm_group_end(const __global uint *sa, const __global uint *isa, uint
 /* Most window slots a work-item holds while the window is compacted. */
 #define SM_PER 16
 
-/* One doubling pass over the groups whose first slot lies in this
- * work-group's tile [w, w + tile), tile = cap / 2 (cap <= SM_PER x the
- * work-group size): the window [w, w + cap) holds every such group of at
- * most tile slots.  The suffixes of those that are not singletons are
- * gathered (in any order) and sorted in local memory by (first slot,
- * key2, position), so each group's come out in its slots' order; a group
- * reaching the window's end is long (sm_long).  kb: bits of key2 (values
- * 0..n), pb: bits of a position. */
-__kernel void sm_pass(__global uint *sa, const __global uint *isa, __global uint *nr,
-                      __global uint *act, __global uint *ctrl, __global ulong *ka,
-                      __global ulong *kb2, uint n, uint pass, uint tiles, uint kb, uint pb,
-                      __local ulong *keys, uint cap)
+/* The window [w, w + cap) into keys as (rank << 32 | position), rank
+ * SM_NONE past the end; returns the first slot of the tile's group that
+ * reaches the window's last slot (long), or SM_NONE (*lg on entry). */
+static uint sm_window(const __global uint *sa, const __global uint *isa, uint n, uint w,
+                      uint tile, uint cap, __local ulong *keys, __local uint *lg)
 {
-    __local uint s_act, s_cnt, s_long, s_more;
-    uint lid = get_local_id(0), ls = get_local_size(0), t = get_group_id(0);
-    uint tile = cap / 2, w = t * tile;
-    __global uint *cur = act + (pass & 1) * tiles, *next = act + ((pass + 1) & 1) * tiles;
-    if (lid == 0) {
-        s_act = ctrl[SM_FAULT] == 0 && cur[t];
-        s_cnt = 0;
-        s_long = SM_NONE;
-        s_more = 0;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (!s_act) return;
-    ulong h = (ulong)ctrl[SM_H0] << pass;
+    uint lid = get_local_id(0), ls = get_local_size(0);
     for (uint j = lid; j < cap; j += ls) {
         uint i = w + j, p = i < n ? sa[i] : 0u, r = i < n ? isa[p] : SM_NONE;
         keys[j] = (ulong)r << 32 | p;
-        if (j == cap - 1 && r >= w && r < w + tile) s_long = r;
+        if (j == cap - 1 && r >= w && r < w + tile) *lg = r;
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* sa is written after */
-    uint sh = kb + pb, lg = s_long;
+    return *lg;
+}
+
+/* The window's suffixes in the tile's groups that are not singletons
+ * (nor the long group lg), keyed (first slot - w, key2, position) with sh
+ * = kb + pb, gathered at the front of keys in any order and padded with
+ * ~0 to a power of two *s; returns their count. */
+static uint sm_gather(const __global uint *isa, uint n, ulong h, uint w, uint tile, uint cap,
+                      uint lg, uint sh, uint pb, __local ulong *keys, __local uint *cnt,
+                      uint *s)
+{
+    uint lid = get_local_id(0), ls = get_local_size(0);
     ulong mine[SM_PER];
 #pragma unroll
     for (uint q = 0; q < SM_PER; q++) {
@@ -307,26 +299,66 @@ __kernel void sm_pass(__global uint *sa, const __global uint *isa, __global uint
         if (r >= w && r < w + tile && r != lg && group)
             mine[q] = (ulong)(r - w) << sh | (ulong)sm_key2(isa, n, p, h) << pb | p;
     }
+    if (lid == 0) *cnt = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (uint q = 0; q < SM_PER; q++)
-        if (mine[q] != ~(ulong)0) keys[atomic_inc(&s_cnt)] = mine[q];
+        if (mine[q] != ~(ulong)0) keys[atomic_inc(cnt)] = mine[q];
     barrier(CLK_LOCAL_MEM_FENCE);
-    uint c = s_cnt, s = 1;
-    while (s < c) s *= 2;
-    for (uint j = c + lid; j < s; j += ls) keys[j] = ~(ulong)0;
+    uint c = *cnt;
+    for (*s = 1; *s < c; *s *= 2)
+        ;
+    for (uint j = c + lid; j < *s; j += ls) keys[j] = ~(ulong)0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    sm_bitonic(keys, s);
+    return c;
+}
+
+/* The c sorted keys back into their groups' slots: a group's first slot
+ * is w + its key's field, its entries' places from the first entry of
+ * their group and of their (group, key2) run (binary searches). */
+static void sm_put(__global uint *sa, __global uint *nr, __global uint *next, __local uint *more,
+                   const __local ulong *keys, uint c, uint w, uint sh, uint pb, uint tile)
+{
     ulong mask = ((ulong)1 << pb) - 1;
-    for (uint q = lid; q < c; q += ls) {
+    for (uint q = get_local_id(0); q < c; q += get_local_size(0)) {
         ulong e = keys[q];
         uint seg = (uint)(e >> sh), gs = sm_lower_l(keys, 0, q, seg, sh);
         int tie = q > gs && keys[q - 1] >> pb == e >> pb;
         uint hs = tie ? sm_lower_l(keys, gs, q, e >> pb, pb) : q;
-        sm_settle(sa, nr, next, &s_more, w + seg + (q - gs), (uint)(e & mask),
-                  w + seg + (hs - gs), w + seg, tie, tile);
+        sm_settle(sa, nr, next, more, w + seg + (q - gs), (uint)(e & mask), w + seg + (hs - gs),
+                  w + seg, tie, tile);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* One doubling pass over the groups whose first slot lies in this
+ * work-group's tile [w, w + tile), tile = cap / 2 (cap <= SM_PER x the
+ * work-group size): the window [w, w + cap) holds every such group of at
+ * most tile slots.  Their suffixes (of those that are not singletons) are
+ * sorted in local memory by (first slot, key2, position), so each group's
+ * come out in its slots' order; a group reaching the window's end is long
+ * (sm_long).  kb: bits of key2 (values 0..n), pb: bits of a position;
+ * ka, kb2: n-entry scratch arrays of sm_long. */
+__kernel void sm_pass(__global uint *sa, const __global uint *isa, __global uint *nr,
+                      __global uint *act, __global uint *ctrl, __global ulong *ka,
+                      __global ulong *kb2, uint n, uint pass, uint tiles, uint kb, uint pb,
+                      __local ulong *keys, uint cap)
+{
+    __local uint s_act, s_long, s_cnt, s_more;
+    uint lid = get_local_id(0), t = get_group_id(0), tile = cap / 2, w = t * tile, s;
+    __global uint *cur = act + (pass & 1) * tiles, *next = act + ((pass + 1) & 1) * tiles;
+    if (lid == 0) { /* every local word set before the return */
+        s_act = ctrl[SM_FAULT] == 0 && cur[t];
+        s_more = 0;
+        s_long = SM_NONE;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!s_act) return;
+    ulong h = (ulong)ctrl[SM_H0] << pass;
+    uint lg = sm_window(sa, isa, n, w, tile, cap, keys, &s_long);
+    uint c = sm_gather(isa, n, h, w, tile, cap, lg, kb + pb, pb, keys, &s_cnt, &s);
+    sm_bitonic(keys, s);
+    sm_put(sa, nr, next, &s_more, keys, c, w, kb + pb, pb, tile);
     if (lg != SM_NONE) {
         uint end = sm_group_end(sa, isa, n, lg, w + cap, &s_cnt);
         sm_long(sa, isa, nr, next, &s_more, ka, kb2, keys, cap, n, h, lg, end - lg, pb, tile);
