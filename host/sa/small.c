@@ -210,6 +210,10 @@ clsa_status clsa__sa_small(clsa_context *ctx, cl_mem text, cl_mem out, int64_t n
     r.tiles = (cl_uint)clsa__div_up(r.n, r.cap / 2);
     r.kb = clsa__bits_of(r.n);
     r.pb = clsa__bits_of(r.n - 1);
+    if (29 * (uint64_t)n + (uint64_t)n / 4 + (1 << 16) > clsa__mem_free(ctx)) {
+        *declined = 1; /* its 29.5 B/n: a device memory limit leaves the general path */
+        return CLSA_OK;
+    }
     int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT);
     ctx->stats.doubling_passes = 0;
     clsa_status st = clsa__progress(ctx, "initial sort", 0.0);
