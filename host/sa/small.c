@@ -155,6 +155,8 @@ static clsa_status passes(sm_run *r, cl_uint *fault)
         CLSA_TRY(clsa__read(ctx, r->ctrl, 0, ctrl, sizeof ctrl));
         *fault = ctrl[SM_FAULT];
         if (*fault) goto done;
+        double done_share = 1.0 - 1.0 / (double)(pass + 2); /* passes left unknown */
+        CLSA_TRY(clsa__progress(ctx, "doubling", done_share * 0.9));
         if (!ctrl[SM_MORE + pass]) {
             for (cl_uint p = 0; p <= pass; p++) ctx->stats.doubling_passes += ctrl[SM_WORK + p];
             goto done;
