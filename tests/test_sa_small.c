@@ -39,13 +39,16 @@ static void check_bwt(const uint8_t *t, size_t n, const char *what)
     assert_int_equal(clsa_bwt(NULL, t, ref, (int64_t)n, &pr), CLSA_OK);
     if (pd != pr || memcmp(dev, ref, n)) fail_msg("%s (n=%zu): BWT differs", what, n);
     cl_int err;
-    cl_mem dt = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n, (void *)t, &err);
+    cl_mem dt =
+        clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n, (void *)t, &err);
     assert_int_equal(err, CL_SUCCESS);
     cl_mem db = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, n, NULL, &err);
     assert_int_equal(err, CL_SUCCESS);
     TU_OK(ctx, clsa_bwt_mem(ctx, dt, db, (int64_t)n, &pd));
-    assert_int_equal(clEnqueueReadBuffer(ctx->queue, db, CL_TRUE, 0, n, dev, 0, NULL, NULL), CL_SUCCESS);
-    if (pd != pr || memcmp(dev, ref, n)) fail_msg("%s (n=%zu): BWT (device buffers) differs", what, n);
+    assert_int_equal(clEnqueueReadBuffer(ctx->queue, db, CL_TRUE, 0, n, dev, 0, NULL, NULL),
+                     CL_SUCCESS);
+    if (pd != pr || memcmp(dev, ref, n))
+        fail_msg("%s (n=%zu): BWT (device buffers) differs", what, n);
     clReleaseMemObject(dt);
     clReleaseMemObject(db);
     free(dev);
@@ -135,7 +138,9 @@ static void default_bounds(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(full_window), cmocka_unit_test(tiny_window), cmocka_unit_test(default_bounds),
+        cmocka_unit_test(full_window),
+        cmocka_unit_test(tiny_window),
+        cmocka_unit_test(default_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
