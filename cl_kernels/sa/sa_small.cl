@@ -115,7 +115,8 @@ static uint sm_lower_l(const __local ulong *keys, uint lo, uint hi, ulong x, uin
  * (rctl[rfault]) or a group of longmax slots or more sets a fault bit, and
  * nothing else is written. */
 __kernel void sm_init(const __global ulong *keys, const __global uint *sa, __global uint *isa,
-                      __global uint *nr, __global uint *act, volatile __global uint *ctrl,
+                      __global uint *nr, __global uint *gs, __global uint *act,
+                      volatile __global uint *ctrl,
                       const __global uint *rctl, uint rfault, uint n, uint tile, uint longmax)
 {
     uint i = get_global_id(0);
@@ -128,6 +129,7 @@ __kernel void sm_init(const __global ulong *keys, const __global uint *sa, __glo
     int head = i == 0 || keys[i - 1] != k;
     uint r = head ? i : sm_lower_g(keys, i, k);
     isa[sa[i]] = r;
+    gs[i] = r;
     nr[i] = SM_NONE;
     if (head && i + 1 < n && keys[i + 1] == k) act[i / tile] = 1;
     if (head && longmax < n - i && keys[i + longmax] == k) atomic_or(&ctrl[SM_FAULT], 2u);
@@ -166,7 +168,7 @@ static void sm_settle(__global uint *sa, __global uint *nr, __global uint *next,
                       uint i, uint p, uint rn, uint ro, int tie, uint tile)
 {
     sa[i] = p;
-    if (rn != ro) nr[p] = rn;
+    if (rn != ro) nr[i] = rn;
     if (tie) {
         next[rn / tile] = 1;
         *more = 1;
@@ -243,15 +245,15 @@ static void sm_long(__global uint *sa, const __global uint *isa, __global uint *
 
 /* The first slot at or after `from` whose rank is not r (the end of the
  * group r that reaches from), searched a work-group's width at a time. */
-static uint sm_group_end(const __global uint *sa, const __global uint *isa, uint n, uint r,
-                         uint from, __local uint *found)
+static uint sm_group_end(const __global uint *gs, uint n, uint r, uint from,
+                         __local uint *found)
 {
     uint lid = get_local_id(0), ls = get_local_size(0);
     for (uint base = from;; base += ls) {
         if (lid == 0) *found = n;
         barrier(CLK_LOCAL_MEM_FENCE);
         uint i = base + lid;
-        if (i < n && isa[sa[i]] != r) atomic_min(found, i);
+        if (i < n && gs[i] != r) atomic_min(found, i);
         barrier(CLK_LOCAL_MEM_FENCE);
         uint f = *found;
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -265,12 +267,13 @@ static uint sm_group_end(const __global uint *sa, const __global uint *isa, uint
 /* The window [w, w + cap) into keys as (rank << 32 | position), rank
  * SM_NONE past the end; returns the first slot of the tile's group that
  * reaches the window's last slot (long), or SM_NONE (*lg on entry). */
-static uint sm_window(const __global uint *sa, const __global uint *isa, uint n, uint w,
+static uint sm_window(const __global uint *sa, const __global uint *gs, uint n, uint w,
                       uint tile, uint cap, __local ulong *keys, __local uint *lg)
 {
     uint lid = get_local_id(0), ls = get_local_size(0);
-    for (uint j = lid; j < cap; j += ls) {
-        uint i = w + j, p = i < n ? sa[i] : 0u, r = i < n ? isa[p] : SM_NONE;
+    for (uint j = lid; j < cap; j += ls) { /* other tiles' slots: their rank alone */
+        uint i = w + j, r = i < n ? gs[i] : SM_NONE;
+        uint p = r >= w && r < w + tile ? sa[i] : 0u;
         keys[j] = (ulong)r << 32 | p;
         if (j == cap - 1 && r >= w && r < w + tile) *lg = r;
     }
@@ -340,7 +343,8 @@ static void sm_put(__global uint *sa, __global uint *nr, __global uint *next, __
  * (sm_long).  kb: bits of key2 (values 0..n), pb: bits of a position;
  * ka, kb2: n-entry scratch arrays of sm_long. */
 __kernel void sm_pass(__global uint *sa, const __global uint *isa, __global uint *nr,
-                      __global uint *act, __global uint *ctrl, __global ulong *ka,
+                      const __global uint *gs, __global uint *act, __global uint *ctrl,
+                      __global ulong *ka,
                       __global ulong *kb2, uint n, uint pass, uint tiles, uint kb, uint pb,
                       __local ulong *keys, uint cap)
 {
@@ -355,12 +359,12 @@ __kernel void sm_pass(__global uint *sa, const __global uint *isa, __global uint
     barrier(CLK_LOCAL_MEM_FENCE);
     if (!s_act) return;
     ulong h = (ulong)ctrl[SM_H0] << pass;
-    uint lg = sm_window(sa, isa, n, w, tile, cap, keys, &s_long);
+    uint lg = sm_window(sa, gs, n, w, tile, cap, keys, &s_long);
     uint c = sm_gather(isa, n, h, w, tile, cap, lg, kb + pb, pb, keys, &s_cnt, &s);
     sm_bitonic(keys, s);
     sm_put(sa, nr, next, &s_more, keys, c, w, kb + pb, pb, tile);
     if (lg != SM_NONE) {
-        uint end = sm_group_end(sa, isa, n, lg, w + cap, &s_cnt);
+        uint end = sm_group_end(gs, n, lg, w + cap, &s_cnt);
         sm_long(sa, isa, nr, next, &s_more, ka, kb2, keys, cap, n, h, lg, end - lg, pb, tile);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -372,15 +376,16 @@ __kernel void sm_pass(__global uint *sa, const __global uint *isa, __global uint
 }
 
 /* The ranks pass `pass` put aside into isa (nothing where no tile worked). */
-__kernel void sm_ranks(__global uint *isa, __global uint *nr, const __global uint *ctrl,
-                       uint n, uint pass)
+__kernel void sm_ranks(const __global uint *sa, __global uint *isa, __global uint *nr,
+                       __global uint *gs, const __global uint *ctrl, uint n, uint pass)
 {
-    uint p = get_global_id(0);
-    if (p >= n || !ctrl[SM_WORK + pass]) return;
-    uint v = nr[p];
+    uint i = get_global_id(0);
+    if (i >= n || !ctrl[SM_WORK + pass]) return;
+    uint v = nr[i];
     if (v != SM_NONE) {
-        isa[p] = v;
-        nr[p] = SM_NONE;
+        isa[sa[i]] = v;
+        gs[i] = v;
+        nr[i] = SM_NONE;
     }
 }
 

@@ -42,7 +42,7 @@ typedef struct sm_run {
     clsa_context *ctx;
     cl_uint n, tiles, cap, kb, pb;
     cl_mem text, sa, isa;                 /* the caller's buffer or own (below) */
-    cl_mem own_sa, own_isa, hist, codes, ctrl, rctl, keys, skeys, nr, act;
+    cl_mem own_sa, own_isa, hist, codes, ctrl, rctl, keys, skeys, nr, gs, act;
     int pending;                           /* the sort's fault word is in rctl */
 } sm_run;
 
@@ -76,6 +76,7 @@ static clsa_status alloc_all(sm_run *r, cl_mem out, int index64, int ranks)
     CLSA_TRY(clsa__alloc(ctx, 8 * n, &r->keys));
     CLSA_TRY(clsa__alloc(ctx, 8 * n, &r->skeys));
     CLSA_TRY(clsa__alloc(ctx, 4 * n, &r->nr));
+    CLSA_TRY(clsa__alloc(ctx, 4 * n, &r->gs));
     CLSA_TRY(clsa__alloc(ctx, 8 * (size_t)r->tiles, &r->act));
     if (index64 || ranks) CLSA_TRY(clsa__alloc(ctx, 4 * n, &r->own_sa));
     if (index64 || !ranks) CLSA_TRY(clsa__alloc(ctx, 4 * n, &r->own_isa));
@@ -88,7 +89,7 @@ done:
 static void free_all(sm_run *r)
 {
     cl_mem *m[] = {&r->own_sa, &r->own_isa, &r->hist, &r->codes, &r->ctrl,
-                   &r->rctl,   &r->keys,    &r->skeys, &r->nr,   &r->act};
+                   &r->rctl,   &r->keys,    &r->skeys, &r->nr,   &r->gs, &r->act};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) clsa__free(r->ctx, m[i]);
 }
 
@@ -117,7 +118,8 @@ static clsa_status initial(sm_run *r)
     cl_mem fault_buf = r->pending ? r->rctl : r->ctrl;
     cl_uint fault_at = r->pending ? CLSA_RADIX_FAULT_AT / 4 : SM_SPARE;
     CLSA_TRY(RUN(r, "sm_init", n, 0, CLSA_KARG(r->keys), CLSA_KARG(r->sa), CLSA_KARG(r->isa),
-                 CLSA_KARG(r->nr), CLSA_KARG(r->act), CLSA_KARG(r->ctrl), CLSA_KARG(fault_buf),
+                 CLSA_KARG(r->nr), CLSA_KARG(r->gs), CLSA_KARG(r->act), CLSA_KARG(r->ctrl),
+                 CLSA_KARG(fault_buf),
                  CLSA_KARG(fault_at), CLSA_KARG(n), CLSA_KARG(tile), CLSA_KARG(longmax)));
 done:
     return st;
@@ -130,13 +132,14 @@ static clsa_status one_pass(sm_run *r, cl_uint pass)
     clsa_status st = CLSA_OK;
     clsa__set_phase(ctx, CLSA_PHASE_SORT_S);
     CLSA_TRY(RUN(r, "sm_pass", (size_t)r->tiles * wg, wg, CLSA_KARG(r->sa), CLSA_KARG(r->isa),
-                 CLSA_KARG(r->nr), CLSA_KARG(r->act), CLSA_KARG(r->ctrl), CLSA_KARG(r->keys),
+                 CLSA_KARG(r->nr), CLSA_KARG(r->gs), CLSA_KARG(r->act), CLSA_KARG(r->ctrl),
+                 CLSA_KARG(r->keys),
                  CLSA_KARG(r->skeys), CLSA_KARG(r->n), CLSA_KARG(pass), CLSA_KARG(r->tiles),
                  CLSA_KARG(r->kb), CLSA_KARG(r->pb), CLSA_KLOCAL((size_t)r->cap * 8),
                  CLSA_KARG(r->cap)));
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
-    CLSA_TRY(RUN(r, "sm_ranks", r->n, 0, CLSA_KARG(r->isa), CLSA_KARG(r->nr),
-                 CLSA_KARG(r->ctrl), CLSA_KARG(r->n), CLSA_KARG(pass)));
+    CLSA_TRY(RUN(r, "sm_ranks", r->n, 0, CLSA_KARG(r->sa), CLSA_KARG(r->isa), CLSA_KARG(r->nr),
+                 CLSA_KARG(r->gs), CLSA_KARG(r->ctrl), CLSA_KARG(r->n), CLSA_KARG(pass)));
 done:
     return st;
 }
@@ -212,8 +215,8 @@ clsa_status clsa__sa_small(clsa_context *ctx, cl_mem text, cl_mem out, int64_t n
     r.tiles = (cl_uint)clsa__div_up(r.n, r.cap / 2);
     r.kb = clsa__bits_of(r.n);
     r.pb = clsa__bits_of(r.n - 1);
-    if (29 * (uint64_t)n + (uint64_t)n / 4 + (1 << 16) > clsa__mem_free(ctx)) {
-        *declined = 1; /* its 29.5 B/n: a device memory limit leaves the general path */
+    if (33 * (uint64_t)n + (uint64_t)n / 4 + (1 << 16) > clsa__mem_free(ctx)) {
+        *declined = 1; /* its 33.5 B/n: a device memory limit leaves the general path */
         return CLSA_OK;
     }
     int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT);
