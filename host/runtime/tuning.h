@@ -36,6 +36,15 @@ typedef struct clsa_tuning {
                                * their bit range instead of first reading back which
                                * digits vary (a blocking read costs a GPU more than a
                                * pass over so few keys); 0: always read */
+    size_t small_min;         /* byte texts of small_min .. small_max bytes take the
+                                 small-input suffix array (host/sa/small.c) */
+    size_t small_max;
+    size_t small_long;        /* ... unless a group of the initial sort has this
+                                 many suffixes or more */
+    size_t small_cap;         /* keys of its window sort (a power of two, at most
+                                 4096; 0: what local memory holds): tests */
+    unsigned small_check;     /* its doubling passes between two reads of the
+                                 control words */
     size_t summary_max;       /* a split counts its new groups by class for the next
                                  pass (no read there) up to this many groups */
     size_t starts_read;       /* a doubling pass's first scan (the marked heads) reads

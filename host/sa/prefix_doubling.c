@@ -17,6 +17,7 @@
  * pd_work holds the buffers the stages share and runs their kernels.
  * One repeated byte is answered directly. */
 #include "sa.h"
+#include "small.h"
 #include "pd_init.h"
 #include "pd_invert.h"
 #include "pd_pass.h"
@@ -113,6 +114,12 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
                         "than 2^32 (its scans count in 32 bits); use the host backend",
                         (long long)n);
         goto done;
+    }
+    if (sym == 1 && sep_byte < 0 && clsa__sa_small_wanted(ctx, n)) { /* small.c */
+        int declined = 0;
+        st = clsa__sa_small(ctx, text, sa, n, index64, ranks != NULL, &declined);
+        if (ranks) *ranks = !st && !declined;
+        if (st || !declined) goto done;
     }
     /* Initial phase: three n-entry work arrays (the first becomes ISA); the
      * loop then needs ISA plus three arrays of the unsorted suffixes
