@@ -17,6 +17,8 @@
 #   multi   one GPU against two (sa32 / sa32-multi, 1 GB DNA and text)
 #   dropin  tools/bench/dropin_bench.sh; sais  tools/bench/sais_bench.sh
 #   batch   tools/bench/batch_bench.sh;  clmem tools/bench/cl_mem_bench.sh
+#   small   tools/bench/small_bench.sh;  skew  tools/bench/skew_bench.sh (auto, doubling)
+#   cpu     tools/bench/cpu_bench.sh (CPU only, PoCL left out); genome tools/bench/genome_bench.sh
 # Env: R3_LIMIT (seconds for everything after the build, default 500).
 set -uo pipefail
 # shellcheck source=device_prelude.sh
@@ -99,6 +101,22 @@ fi
 if on batch; then
     say "batch_bench"
     timeout 150 bash tools/bench/batch_bench.sh 2>&1 | tail -20
+fi
+if on small; then
+    say "small_bench"
+    timeout 90 bash tools/bench/small_bench.sh 2>&1 | grep -vE '^\[bench|note: libcubwt' | tail -60
+fi
+if on skew; then
+    say "skew_bench (ALGOS=${R3_SKEW_ALGOS:-auto doubling})"
+    ALGOS="${R3_SKEW_ALGOS:-auto doubling}" timeout 200 bash tools/bench/skew_bench.sh 2>&1 | tail -40
+fi
+if on cpu; then
+    say "cpu_bench"
+    CPU_BENCH_NO_POCL=1 timeout 200 bash tools/bench/cpu_bench.sh 2>&1 | tail -12
+fi
+if on genome; then
+    say "genome_bench"
+    GENOME_LIMIT=$(($(left) - 10)) bash tools/bench/genome_bench.sh 2>&1 | tail -20
 fi
 if on clmem; then
     say "cl_mem_bench"
