@@ -68,24 +68,33 @@ static unsigned count_tied(const fp_pos *s)
 static clsa_status tied_percent(clsa_context *ctx, cl_mem text, cl_uint sym, uint64_t n,
                                 unsigned *percent)
 {
-    static uint64_t pos[SAMPLES], fp[SAMPLES]; /* the context is locked */
-    static fp_pos s[SAMPLES];
+    /* per call, not static: two contexts may measure at once */
+    uint64_t *pos = malloc(SAMPLES * sizeof *pos), *fp = malloc(SAMPLES * sizeof *fp);
+    fp_pos *s = malloc(SAMPLES * sizeof *s);
     cl_ulong len = ctx->tune.skew_window, last = n - len + 1, base = BASE, count = SAMPLES;
     cl_mem dpos = NULL, dfp = NULL;
     clsa_status st = CLSA_OK;
+    if (!pos || !fp || !s) {
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "auto algorithm: out of host memory");
+        goto done;
+    }
     for (int i = 0; i < SAMPLES; i++) pos[i] = sample_at((uint64_t)i, last);
-    CLSA_TRY(clsa__alloc(ctx, sizeof pos, &dpos));
-    CLSA_TRY(clsa__alloc(ctx, sizeof fp, &dfp));
-    CLSA_TRY(clsa__write(ctx, dpos, 0, pos, sizeof pos));
+    /* over the host arrays, outside the pool: carving them from the pool's
+     * parents would leave the doubling's buffers of this size unmatched */
+    CLSA_TRY(clsa__alloc_host(ctx, pos, SAMPLES * sizeof *pos, &dpos));
+    CLSA_TRY(clsa__alloc_host(ctx, fp, SAMPLES * sizeof *fp, &dfp));
     CLSA_TRY(RUN(ctx, "sk_fp_sample", SAMPLES, CLSA_KARG(text), CLSA_KARG(sym), CLSA_KARG(dpos),
                  CLSA_KARG(count), CLSA_KARG(len), CLSA_KARG(base), CLSA_KARG(dfp)));
-    CLSA_TRY(clsa__read(ctx, dfp, 0, fp, sizeof fp));
+    CLSA_TRY(clsa__sync_host(ctx, dfp, SAMPLES * sizeof *fp));
     for (int i = 0; i < SAMPLES; i++) s[i] = (fp_pos){fp[i], pos[i]};
     qsort(s, SAMPLES, sizeof *s, by_fp);
     *percent = count_tied(s) * 100 / SAMPLES;
 done:
     clsa__free(ctx, &dpos);
     clsa__free(ctx, &dfp);
+    free(pos);
+    free(fp);
+    free(s);
     return st;
 }
 
