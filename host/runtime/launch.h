@@ -13,6 +13,7 @@ clsa_status clsa__launch(clsa_context *ctx, cl_kernel k, const char *name, size_
                          size_t local);
 /* Notes k's first launch in CLSA_TEST_LAUNCH_LOG when that names a file. */
 void clsa__log_launch(clsa_context *ctx, cl_kernel k);
+
 /* clSetKernelArg with error reporting; CLSA_ARG(k, i, value) for scalars/mem. */
 clsa_status clsa__arg(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i, size_t size,
                       const void *value);
@@ -35,9 +36,14 @@ typedef struct clsa__karg {
 /* The count and the array of a list of clsa__karg, for the functions below. */
 #define CLSA_KARGS(...)                                                                  \
     sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg), (clsa__karg[]){__VA_ARGS__}
-clsa_status clsa__args(clsa_context *ctx, cl_kernel k, const char *kname, size_t nargs,
-                       const clsa__karg *args);
-#define CLSA_ARGS(ctx, k, kname, ...) clsa__args(ctx, k, kname, CLSA_KARGS(__VA_ARGS__))
+/* Sets the list as arguments first, first + 1, ... of k. */
+clsa_status clsa__args(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint first,
+                       size_t nargs, const clsa__karg *args);
+#define CLSA_ARGS(ctx, k, kname, ...) clsa__args(ctx, k, kname, 0, CLSA_KARGS(__VA_ARGS__))
+/* The list from argument `first` on (a kernel whose arguments depend on its
+ * options, set in parts). */
+#define CLSA_ARGS_AT(ctx, k, kname, first, ...)                                          \
+    clsa__args(ctx, k, kname, first, CLSA_KARGS(__VA_ARGS__))
 /* Kernel `name` of program `file` (program.h: width index64, -D options
  * opts, may be NULL), its arguments set, launched over `global` work-items
  * in work-groups of `local` (0: ctx->tune.wg). */
