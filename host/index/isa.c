@@ -17,15 +17,9 @@ clsa_status clsa__isa_device(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n
     static const char *name = "isa_scatter";
     if (n == 0) return CLSA_OK;
     int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
-    cl_kernel k;
     cl_ulong nn = (cl_ulong)n;
-    clsa_status st = CLSA_OK;
-    CLSA_TRY(clsa__kernel(ctx, "isa", index64, NULL, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, sa));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, isa));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, nn));
-    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)n, ctx->tune.wg));
-done:
+    clsa_status st = CLSA_RUN(ctx, "isa", index64, NULL, name, (size_t)n, 0, CLSA_KARG(sa),
+                              CLSA_KARG(isa), CLSA_KARG(nn));
     clsa__set_phase(ctx, phase);
     return st;
 }

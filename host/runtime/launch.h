@@ -33,6 +33,14 @@ typedef struct clsa__karg {
 } clsa__karg;
 #define CLSA_KARG(v) {sizeof(v), &(v)}
 #define CLSA_KLOCAL(bytes) {(bytes), NULL}
+/* A value converted to a 32- or 64-bit scalar, or to the program's idx_t
+ * (8 bytes when index64, else 4). */
+#define CLSA_KU32(v) {sizeof(cl_uint), &(cl_uint){(cl_uint)(v)}}
+#define CLSA_KU64(v) {sizeof(cl_ulong), &(cl_ulong){(cl_ulong)(v)}}
+#define CLSA_KIDX(index64, v)                                                            \
+    {(index64) ? sizeof(cl_ulong) : sizeof(cl_uint),                                     \
+     (index64) ? (const void *)&(cl_ulong){(cl_ulong)(v)}                                \
+               : (const void *)&(cl_uint){(cl_uint)(v)}}
 /* The count and the array of a list of clsa__karg, for the functions below. */
 #define CLSA_KARGS(...)                                                                  \
     sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg), (clsa__karg[]){__VA_ARGS__}
