@@ -10,18 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-clsa_status clsa__arg(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i, size_t size,
-                      const void *value)
-{
-    return clsa__cl(ctx, clSetKernelArg(k, i, size, value), "clSetKernelArg", kname);
-}
-
-clsa_status clsa__arg_local(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i,
-                            size_t bytes)
-{
-    return clsa__cl(ctx, clSetKernelArg(k, i, bytes, NULL), "clSetKernelArg", kname);
-}
-
 clsa_status clsa__args(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint first,
                        size_t nargs, const clsa__karg *args)
 {

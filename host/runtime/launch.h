@@ -14,14 +14,6 @@ clsa_status clsa__launch(clsa_context *ctx, cl_kernel k, const char *name, size_
 /* Notes k's first launch in CLSA_TEST_LAUNCH_LOG when that names a file. */
 void clsa__log_launch(clsa_context *ctx, cl_kernel k);
 
-/* clSetKernelArg with error reporting; CLSA_ARG(k, i, value) for scalars/mem. */
-clsa_status clsa__arg(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i, size_t size,
-                      const void *value);
-#define CLSA_ARG(ctx, k, kname, i, v) clsa__arg((ctx), (k), (kname), (i), sizeof(v), &(v))
-/* Local-memory argument of `bytes`. */
-clsa_status clsa__arg_local(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i,
-                            size_t bytes);
-
 /* ---- the kernel-argument idiom ----------------------------------------------
  * A kernel's arguments as one list, in order: CLSA_KARG(value) for a scalar
  * or cl_mem lvalue, CLSA_KLOCAL(bytes) for local memory.  CLSA_ARGS sets
