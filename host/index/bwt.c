@@ -174,8 +174,8 @@ clsa_status clsa__index_sa(clsa_context *ctx, const uint8_t *text, int64_t n, in
     return clsa__sa_pick_run(ctx, text, 1, *sa, n, index64);
 }
 
-static clsa_status bwt_any(clsa_context *ctx, const uint8_t *text, const void *sa, uint8_t *bwt,
-                           int64_t n, int index64, int64_t *primary)
+clsa_status clsa__bwt_run(clsa_context *ctx, const uint8_t *text, const void *sa, uint8_t *bwt,
+                          int64_t n, int index64, int64_t *primary)
 {
     if (!primary) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: primary is NULL");
     *primary = 0;
@@ -189,26 +189,6 @@ static clsa_status bwt_any(clsa_context *ctx, const uint8_t *text, const void *s
     else if (bwt_from_sa_host(text, sa, bwt, n, index64, primary))
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: the suffix array has no entry 0");
     return clsa__call_end(ctx, st);
-}
-
-clsa_status clsa_bwt(clsa_context *ctx, const uint8_t *text, uint8_t *bwt, int64_t n,
-                     int64_t *primary)
-{
-    return bwt_any(ctx, text, NULL, bwt, n, n > INT32_MAX, primary);
-}
-
-clsa_status clsa_bwt_from_sa32(clsa_context *ctx, const uint8_t *text, const int32_t *sa,
-                               uint8_t *bwt, int64_t n, int64_t *primary)
-{
-    if (n > 0 && !sa) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: sa is NULL");
-    return bwt_any(ctx, text, sa, bwt, n, 0, primary);
-}
-
-clsa_status clsa_bwt_from_sa64(clsa_context *ctx, const uint8_t *text, const int64_t *sa,
-                               uint8_t *bwt, int64_t n, int64_t *primary)
-{
-    if (n > 0 && !sa) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: sa is NULL");
-    return bwt_any(ctx, text, sa, bwt, n, 1, primary);
 }
 
 clsa_status clsa__bytes_via_host(clsa_context *ctx, cl_mem in, cl_mem out, int64_t n,
@@ -239,7 +219,8 @@ static clsa_status bwt_routed(clsa_context *ctx, const uint8_t *text, uint8_t *b
     return bwt_past_alloc(ctx, text, NULL, bwt, n, n > INT32_MAX, arg);
 }
 
-clsa_status clsa_bwt_mem(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n, int64_t *primary)
+clsa_status clsa__bwt_mem_run(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n,
+                              int64_t *primary)
 {
     clsa_status st = clsa__index_begin_mem(ctx);
     if (st) return st;

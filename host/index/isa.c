@@ -93,8 +93,8 @@ static clsa_status isa_past_alloc(clsa_context *ctx, const uint8_t *text, const 
     return st;
 }
 
-static clsa_status isa_any(clsa_context *ctx, const uint8_t *text, const void *sa, void *isa,
-                           int64_t n, int index64)
+clsa_status clsa__isa_run(clsa_context *ctx, const uint8_t *text, const void *sa, void *isa,
+                          int64_t n, int index64)
 {
     clsa_status st = clsa__index_args(ctx, "inverse suffix array", n, index64,
                                       (text || sa) && isa);
@@ -108,27 +108,7 @@ static clsa_status isa_any(clsa_context *ctx, const uint8_t *text, const void *s
     return clsa__index_end(ctx, st);
 }
 
-clsa_status clsa_isa32(clsa_context *ctx, const uint8_t *text, int32_t *isa, int64_t n)
-{
-    return isa_any(ctx, text, NULL, isa, n, 0);
-}
-
-clsa_status clsa_isa64(clsa_context *ctx, const uint8_t *text, int64_t *isa, int64_t n)
-{
-    return isa_any(ctx, text, NULL, isa, n, 1);
-}
-
-clsa_status clsa_isa_from_sa32(clsa_context *ctx, const int32_t *sa, int32_t *isa, int64_t n)
-{
-    return isa_any(ctx, NULL, sa, isa, n, 0);
-}
-
-clsa_status clsa_isa_from_sa64(clsa_context *ctx, const int64_t *sa, int64_t *isa, int64_t n)
-{
-    return isa_any(ctx, NULL, sa, isa, n, 1);
-}
-
-static clsa_status isa_mem(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n, int index64)
+clsa_status clsa__isa_mem_run(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n, int index64)
 {
     clsa_status st = clsa__index_begin_mem(ctx);
     if (st) return st;
@@ -137,14 +117,4 @@ static clsa_status isa_mem(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n, 
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "inverse suffix array: sa and isa must differ");
     if (st == CLSA_OK) st = clsa__isa_device(ctx, sa, isa, n, index64);
     return clsa__index_end(ctx, st);
-}
-
-clsa_status clsa_isa32_mem(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n)
-{
-    return isa_mem(ctx, sa, isa, n, 0);
-}
-
-clsa_status clsa_isa64_mem(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n)
-{
-    return isa_mem(ctx, sa, isa, n, 1);
 }

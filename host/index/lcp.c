@@ -261,8 +261,8 @@ static clsa_status lcp_past_alloc(clsa_context *ctx, const uint8_t *text, const 
     return st;
 }
 
-static clsa_status lcp_any(clsa_context *ctx, const uint8_t *text, const void *sa, void *lcp,
-                           int64_t n, int index64, int need_sa)
+clsa_status clsa__lcp_run(clsa_context *ctx, const uint8_t *text, const void *sa, void *lcp,
+                          int64_t n, int index64, int need_sa)
 {
     clsa_status st = clsa__index_args(ctx, "LCP", n, index64, text && lcp && (sa || !need_sa));
     int device;
@@ -273,28 +273,6 @@ static clsa_status lcp_any(clsa_context *ctx, const uint8_t *text, const void *s
         st = device ? lcp_on_device(ctx, text, sa, lcp, n, index64)
                     : lcp_on_host(ctx, text, sa, lcp, n, index64);
     return clsa__call_end(ctx, st);
-}
-
-clsa_status clsa_lcp32(clsa_context *ctx, const uint8_t *text, int32_t *lcp, int64_t n)
-{
-    return lcp_any(ctx, text, NULL, lcp, n, 0, 0);
-}
-
-clsa_status clsa_lcp64(clsa_context *ctx, const uint8_t *text, int64_t *lcp, int64_t n)
-{
-    return lcp_any(ctx, text, NULL, lcp, n, 1, 0);
-}
-
-clsa_status clsa_lcp_from_sa32(clsa_context *ctx, const uint8_t *text, const int32_t *sa,
-                               int32_t *lcp, int64_t n)
-{
-    return lcp_any(ctx, text, sa, lcp, n, 0, 1);
-}
-
-clsa_status clsa_lcp_from_sa64(clsa_context *ctx, const uint8_t *text, const int64_t *sa,
-                               int64_t *lcp, int64_t n)
-{
-    return lcp_any(ctx, text, sa, lcp, n, 1, 1);
 }
 
 /* Device arrays past the largest allocation: the LCP through host memory. */
@@ -319,8 +297,8 @@ done:
     return st;
 }
 
-static clsa_status lcp_mem(clsa_context *ctx, cl_mem text, cl_mem sa, cl_mem lcp, int64_t n,
-                           int index64)
+clsa_status clsa__lcp_mem_run(clsa_context *ctx, cl_mem text, cl_mem sa, cl_mem lcp, int64_t n,
+                              int index64)
 {
     clsa_status st = clsa__index_begin_mem(ctx);
     if (st) return st;
@@ -329,14 +307,4 @@ static clsa_status lcp_mem(clsa_context *ctx, cl_mem text, cl_mem sa, cl_mem lcp
         st = lcp_mem_host(ctx, text, sa, lcp, n, index64);
     else if (st == CLSA_OK) st = clsa__lcp_device(ctx, text, sa, n, index64, lcp);
     return clsa__index_end(ctx, st);
-}
-
-clsa_status clsa_lcp32_mem(clsa_context *ctx, cl_mem text, cl_mem sa, cl_mem lcp, int64_t n)
-{
-    return lcp_mem(ctx, text, sa, lcp, n, 0);
-}
-
-clsa_status clsa_lcp64_mem(clsa_context *ctx, cl_mem text, cl_mem sa, cl_mem lcp, int64_t n)
-{
-    return lcp_mem(ctx, text, sa, lcp, n, 1);
 }

@@ -260,8 +260,8 @@ static clsa_status unbwt_walk(clsa_context *ctx, const uint8_t *bwt, uint8_t *te
     return clsa__unbwt_host(ctx, bwt, text, n, *(const int64_t *)arg);
 }
 
-clsa_status clsa_unbwt(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
-                       int64_t primary)
+clsa_status clsa__unbwt_run(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
+                            int64_t primary)
 {
     clsa_status st = unbwt_args(ctx, n, primary, bwt && text);
     int device;
@@ -272,7 +272,8 @@ clsa_status clsa_unbwt(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int
     return clsa__index_end(ctx, st);
 }
 
-clsa_status clsa_unbwt_mem(clsa_context *ctx, cl_mem bwt, cl_mem text, int64_t n, int64_t primary)
+clsa_status clsa__unbwt_mem_run(clsa_context *ctx, cl_mem bwt, cl_mem text, int64_t n,
+                                int64_t primary)
 {
     clsa_status st = clsa__index_begin_mem(ctx);
     if (st) return st;
