@@ -8,7 +8,7 @@
  * on the device. */
 #include "batch.h"
 #include "sa/gsa.h"
-#include "kernel_args.h"
+#include "launch.h"
 #include "sa/out_of_core.h"
 #include "prim/radix_sort.h"
 #include "sa/sa.h"
@@ -52,14 +52,9 @@ static clsa_status layout(clsa__batch *j, part *p)
     CLSA_TRY(clsa__alloc(ctx, ((size_t)p->k + 1) * 8, &p->vstart));
     CLSA_TRY(clsa__write(ctx, p->vstart, 0, vs, ((size_t)p->k + 1) * 8));
     CLSA_TRY(clsa__alloc(ctx, ((size_t)p->nb + 1) * 4, &p->bucket));
-    clsa_kargs g = clsa__kargs(ctx, "batch", 0, NULL, "batch_buckets");
-    clsa__ka_mem(&g, p->vstart);
-    clsa__ka_u32(&g, (cl_uint)p->k);
-    clsa__ka_u64(&g, p->n);
-    clsa__ka_u32(&g, p->shift);
-    clsa__ka_u32(&g, p->nb);
-    clsa__ka_mem(&g, p->bucket);
-    st = clsa__ka_launch(&g, (size_t)p->nb + 1);
+    st = CLSA_RUN(ctx, "batch", 0, NULL, "batch_buckets", (size_t)p->nb + 1, 0,
+                  CLSA_KARG(p->vstart), CLSA_KU32((cl_uint)p->k), CLSA_KU64(p->n),
+                  CLSA_KU32(p->shift), CLSA_KU32(p->nb), CLSA_KARG(p->bucket));
 done:
     free(vs);
     return st;
@@ -74,14 +69,10 @@ static clsa_status free_byte(clsa_context *ctx, part *p, int *sep)
     *sep = -1;
     CLSA_TRY(clsa__alloc(ctx, sizeof h, &hist));
     CLSA_TRY(clsa__fill_zero(ctx, hist, 0, sizeof h));
-    clsa_kargs g = clsa__kargs(ctx, "batch", 0, NULL, "batch_histogram");
-    clsa__ka_mem(&g, p->raw);
-    clsa__ka_u64(&g, p->roff);
-    clsa__ka_u64(&g, p->m);
-    clsa__ka_mem(&g, hist);
-    clsa__ka_local(&g, sizeof h);
     size_t cap = (size_t)ctx->tune.wg * 1024;
-    CLSA_TRY(clsa__ka_launch(&g, p->m < cap ? (size_t)p->m : cap));
+    CLSA_TRY(CLSA_RUN(ctx, "batch", 0, NULL, "batch_histogram", p->m < cap ? (size_t)p->m : cap, 0,
+                      CLSA_KARG(p->raw), CLSA_KU64(p->roff), CLSA_KU64(p->m), CLSA_KARG(hist),
+                      CLSA_KLOCAL(sizeof h)));
     CLSA_TRY(clsa__read(ctx, hist, 0, h, sizeof h));
     for (int c = 0; c < 256 && *sep < 0; c++)
         if (!h[c]) *sep = c;
@@ -97,17 +88,10 @@ static clsa_status join(clsa_context *ctx, part *p, int sep, cl_mem *vt)
     size_t w = sep >= 0 ? 1 : 4;
     clsa_status st = clsa__alloc(ctx, (size_t)p->n * w, vt);
     if (st) return st;
-    clsa_kargs g = clsa__kargs(ctx, "batch", 0, NULL, "batch_join");
-    clsa__ka_mem(&g, p->raw);
-    clsa__ka_u64(&g, p->roff);
-    clsa__ka_mem(&g, p->vstart);
-    clsa__ka_mem(&g, p->bucket);
-    clsa__ka_u32(&g, p->shift);
-    clsa__ka_u64(&g, p->n);
-    clsa__ka_u32(&g, sep >= 0 ? (cl_uint)sep : (cl_uint)p->k);
-    clsa__ka_u32(&g, sep < 0);
-    clsa__ka_mem(&g, *vt);
-    return clsa__ka_launch(&g, (size_t)p->n);
+    return CLSA_RUN(
+        ctx, "batch", 0, NULL, "batch_join", (size_t)p->n, 0, CLSA_KARG(p->raw), CLSA_KU64(p->roff),
+        CLSA_KARG(p->vstart), CLSA_KARG(p->bucket), CLSA_KU32(p->shift), CLSA_KU64(p->n),
+        CLSA_KU32(sep >= 0 ? (cl_uint)sep : (cl_uint)p->k), CLSA_KU32(sep < 0), CLSA_KARG(*vt));
 }
 
 /* Integer symbols: the 32-bit virtual text made on the host (gsa.c). */
@@ -152,16 +136,10 @@ static clsa_status partition(clsa_context *ctx, part *p, cl_mem gsa)
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)p->m * 4, &p->keys));
     CLSA_TRY(clsa__alloc(ctx, (size_t)p->m * 4, &p->vals));
-    clsa_kargs g = clsa__kargs(ctx, "batch", 0, NULL, "batch_keys");
-    clsa__ka_mem(&g, gsa);
-    clsa__ka_mem(&g, p->vstart);
-    clsa__ka_mem(&g, p->bucket);
-    clsa__ka_u32(&g, p->shift);
-    clsa__ka_u32(&g, (cl_uint)p->k);
-    clsa__ka_u64(&g, p->m);
-    clsa__ka_mem(&g, p->keys);
-    clsa__ka_mem(&g, p->vals);
-    CLSA_TRY(clsa__ka_launch(&g, (size_t)p->m));
+    CLSA_TRY(CLSA_RUN(ctx, "batch", 0, NULL, "batch_keys", (size_t)p->m, 0, CLSA_KARG(gsa),
+                      CLSA_KARG(p->vstart), CLSA_KARG(p->bucket), CLSA_KU32(p->shift),
+                      CLSA_KU32((cl_uint)p->k), CLSA_KU64(p->m), CLSA_KARG(p->keys),
+                      CLSA_KARG(p->vals)));
     unsigned bits = clsa__bits_of((uint64_t)p->k - 1);
     if (bits)
         CLSA_TRY(clsa__radix_sort(ctx, p->keys, p->vals, (size_t)p->m, 4, 4, 0, bits, NULL,
@@ -178,39 +156,23 @@ static clsa_status put_sa(clsa__batch *j, part *p)
     if (j->out && j->index64) return clsa__read_wide(ctx, p->vals, (int64_t *)j->out + at, m);
     if (j->out) return clsa__read(ctx, p->vals, 0, (int32_t *)j->out + at, m * 4);
     if (!j->index64) return clsa__copy(ctx, p->vals, 0, j->dout, at * 4, m * 4);
-    clsa_kargs g = clsa__kargs(ctx, "batch", 0, NULL, "batch_widen");
-    clsa__ka_mem(&g, p->vals);
-    clsa__ka_u64(&g, m);
-    clsa__ka_mem(&g, j->dout);
-    clsa__ka_u64(&g, at);
-    return clsa__ka_launch(&g, m);
+    return CLSA_RUN(ctx, "batch", 0, NULL, "batch_widen", m, 0, CLSA_KARG(p->vals), CLSA_KU64(m),
+                    CLSA_KARG(j->dout), CLSA_KU64(at));
 }
 
 static clsa_status launch_primary(clsa_context *ctx, part *p, cl_mem prim)
 {
-    clsa_kargs g = clsa__kargs(ctx, "batch", 0, NULL, "batch_bwt_primary");
-    clsa__ka_mem(&g, p->vals);
-    clsa__ka_mem(&g, p->keys);
-    clsa__ka_mem(&g, p->vstart);
-    clsa__ka_u64(&g, p->m);
-    clsa__ka_mem(&g, prim);
-    return clsa__ka_launch(&g, (size_t)p->m);
+    return CLSA_RUN(ctx, "batch", 0, NULL, "batch_bwt_primary", (size_t)p->m, 0, CLSA_KARG(p->vals),
+                    CLSA_KARG(p->keys), CLSA_KARG(p->vstart), CLSA_KU64(p->m), CLSA_KARG(prim));
 }
 
 static clsa_status launch_gather(clsa_context *ctx, part *p, cl_mem prim, cl_mem out,
                                  cl_ulong at)
 {
-    clsa_kargs g = clsa__kargs(ctx, "batch", 0, NULL, "batch_bwt_gather");
-    clsa__ka_mem(&g, p->raw);
-    clsa__ka_u64(&g, p->roff);
-    clsa__ka_mem(&g, p->vals);
-    clsa__ka_mem(&g, p->keys);
-    clsa__ka_mem(&g, p->vstart);
-    clsa__ka_mem(&g, prim);
-    clsa__ka_u64(&g, p->m);
-    clsa__ka_mem(&g, out);
-    clsa__ka_u64(&g, at);
-    return clsa__ka_launch(&g, (size_t)p->m);
+    return CLSA_RUN(ctx, "batch", 0, NULL, "batch_bwt_gather", (size_t)p->m, 0, CLSA_KARG(p->raw),
+                    CLSA_KU64(p->roff), CLSA_KARG(p->vals), CLSA_KARG(p->keys),
+                    CLSA_KARG(p->vstart), CLSA_KARG(prim), CLSA_KU64(p->m), CLSA_KARG(out),
+                    CLSA_KU64(at));
 }
 
 /* The part's BWTs and primary indexes into the call's outputs. */

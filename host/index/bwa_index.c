@@ -13,7 +13,7 @@
 #include "bwa_ref.h"
 #include "bwt.h"
 #include "index_run.h"
-#include "kernel_args.h"
+#include "launch.h"
 #include "sa/sa.h"
 #include "sa/dispatch.h"
 #include "buffer.h"
@@ -109,12 +109,8 @@ static void complete_text(bwa_ref *r, uint64_t l2[5])
 
 static clsa_status samples_kernel(clsa_context *ctx, cl_mem sa, int idx64, int64_t ns, cl_mem out)
 {
-    clsa_kargs a = clsa__kargs(ctx, "bwa", idx64, NULL, "bwa_sa_samples");
-    clsa__ka_mem(&a, sa);
-    clsa__ka_u64(&a, (cl_ulong)ns);
-    clsa__ka_u64(&a, SA_RATE);
-    clsa__ka_mem(&a, out);
-    return clsa__ka_launch(&a, (size_t)ns);
+    return CLSA_RUN(ctx, "bwa", idx64, NULL, "bwa_sa_samples", (size_t)ns, 0, CLSA_KARG(sa),
+                    CLSA_KU64((cl_ulong)ns), CLSA_KU64(SA_RATE), CLSA_KARG(out));
 }
 
 /* From the device suffix array: the BWT into the text's host array, the

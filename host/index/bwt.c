@@ -19,25 +19,16 @@ static clsa_status launch_primary(clsa_context *ctx, cl_mem sa, cl_ulong n, int 
                                   cl_mem primary)
 {
     static const char *name = "bwt_primary";
-    cl_kernel k;
-    clsa_status st = clsa__kernel(ctx, "bwt", index64, NULL, name, &k);
-    if (st || (st = CLSA_ARG(ctx, k, name, 0, sa)) || (st = CLSA_ARG(ctx, k, name, 1, n)) ||
-        (st = CLSA_ARG(ctx, k, name, 2, primary)))
-        return st;
-    return clsa__launch(ctx, k, name, (size_t)n, ctx->tune.wg);
+    return CLSA_RUN(ctx, "bwt", index64, NULL, name, (size_t)n, 0, CLSA_KARG(sa), CLSA_KARG(n),
+                    CLSA_KARG(primary));
 }
 
 static clsa_status launch_gather(clsa_context *ctx, cl_mem text, cl_mem sa, cl_ulong n,
                                  int index64, cl_mem primary, cl_mem bwt)
 {
     static const char *name = "bwt_gather";
-    cl_kernel k;
-    clsa_status st = clsa__kernel(ctx, "bwt", index64, NULL, name, &k);
-    if (st || (st = CLSA_ARG(ctx, k, name, 0, text)) || (st = CLSA_ARG(ctx, k, name, 1, sa)) ||
-        (st = CLSA_ARG(ctx, k, name, 2, n)) || (st = CLSA_ARG(ctx, k, name, 3, primary)) ||
-        (st = CLSA_ARG(ctx, k, name, 4, bwt)))
-        return st;
-    return clsa__launch(ctx, k, name, (size_t)n, ctx->tune.wg);
+    return CLSA_RUN(ctx, "bwt", index64, NULL, name, (size_t)n, 0, CLSA_KARG(text),
+                    CLSA_KARG(sa), CLSA_KARG(n), CLSA_KARG(primary), CLSA_KARG(bwt));
 }
 
 clsa_status clsa__bwt_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64,
@@ -71,16 +62,11 @@ static clsa_status bwt_device_isa(clsa_context *ctx, cl_mem text, cl_mem isa, in
 {
     static const char *name = "bwt_from_isa";
     int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
-    cl_kernel k;
     cl_ulong nn = (cl_ulong)n;
     uint64_t r0 = 0;
     clsa_status st = CLSA_OK;
-    CLSA_TRY(clsa__kernel(ctx, "bwt", index64, NULL, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, text));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, isa));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, nn));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, bwt));
-    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)n, ctx->tune.wg));
+    CLSA_TRY(CLSA_RUN(ctx, "bwt", index64, NULL, name, (size_t)n, 0, CLSA_KARG(text),
+                      CLSA_KARG(isa), CLSA_KARG(nn), CLSA_KARG(bwt)));
     CLSA_TRY(clsa__read(ctx, isa, 0, &r0, index64 ? 8 : 4)); /* little-endian host and device */
     if (!index64) r0 = (uint32_t)r0;
     if (r0 >= (uint64_t)n) {
@@ -187,8 +173,8 @@ clsa_status clsa__index_sa(clsa_context *ctx, const uint8_t *text, int64_t n, in
     return clsa__sa_pick_run(ctx, text, 1, *sa, n, index64);
 }
 
-static clsa_status bwt_any(clsa_context *ctx, const uint8_t *text, const void *sa, uint8_t *bwt,
-                           int64_t n, int index64, int64_t *primary)
+clsa_status clsa__bwt_run(clsa_context *ctx, const uint8_t *text, const void *sa, uint8_t *bwt,
+                          int64_t n, int index64, int64_t *primary)
 {
     if (!primary) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: primary is NULL");
     *primary = 0;
@@ -202,26 +188,6 @@ static clsa_status bwt_any(clsa_context *ctx, const uint8_t *text, const void *s
     else if (bwt_from_sa_host(text, sa, bwt, n, index64, primary))
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: the suffix array has no entry 0");
     return clsa__call_end(ctx, st);
-}
-
-clsa_status clsa_bwt(clsa_context *ctx, const uint8_t *text, uint8_t *bwt, int64_t n,
-                     int64_t *primary)
-{
-    return bwt_any(ctx, text, NULL, bwt, n, n > INT32_MAX, primary);
-}
-
-clsa_status clsa_bwt_from_sa32(clsa_context *ctx, const uint8_t *text, const int32_t *sa,
-                               uint8_t *bwt, int64_t n, int64_t *primary)
-{
-    if (n > 0 && !sa) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: sa is NULL");
-    return bwt_any(ctx, text, sa, bwt, n, 0, primary);
-}
-
-clsa_status clsa_bwt_from_sa64(clsa_context *ctx, const uint8_t *text, const int64_t *sa,
-                               uint8_t *bwt, int64_t n, int64_t *primary)
-{
-    if (n > 0 && !sa) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: sa is NULL");
-    return bwt_any(ctx, text, sa, bwt, n, 1, primary);
 }
 
 clsa_status clsa__bytes_via_host(clsa_context *ctx, cl_mem in, cl_mem out, int64_t n,
@@ -252,7 +218,8 @@ static clsa_status bwt_routed(clsa_context *ctx, const uint8_t *text, uint8_t *b
     return bwt_past_alloc(ctx, text, NULL, bwt, n, n > INT32_MAX, arg);
 }
 
-clsa_status clsa_bwt_mem(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n, int64_t *primary)
+clsa_status clsa__bwt_mem_run(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n,
+                              int64_t *primary)
 {
     clsa_status st = clsa__index_begin_mem(ctx);
     if (st) return st;

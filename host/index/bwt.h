@@ -40,4 +40,20 @@ void clsa__bwt_gather_host(const void *text, int sym, const void *sa, int index6
  * context picks; ctx locked or NULL (host/index/bwt_int.c). */
 clsa_status clsa__sa_int_run(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
                              int index64);
+/* index_api.c's entry points call these.  The BWT of text (sa NULL: its
+ * suffix array is built here), on host arrays or on device buffers (bwt.c). */
+clsa_status clsa__bwt_run(clsa_context *ctx, const uint8_t *text, const void *sa, uint8_t *bwt,
+                          int64_t n, int index64, int64_t *primary);
+clsa_status clsa__bwt_mem_run(clsa_context *ctx, cl_mem text, cl_mem bwt, int64_t n,
+                              int64_t *primary);
+/* The inverse, on host arrays or on device buffers (unbwt.c). */
+clsa_status clsa__unbwt_run(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
+                            int64_t primary);
+clsa_status clsa__unbwt_mem_run(clsa_context *ctx, cl_mem bwt, cl_mem text, int64_t n,
+                                int64_t primary);
+/* Both for symbols of sym = 2, 4 or 8 bytes (bwt_int.c). */
+clsa_status clsa__bwt_int_run(clsa_context *ctx, const void *text, int sym, void *bwt, int64_t n,
+                              int64_t *primary);
+clsa_status clsa__unbwt_int_run(clsa_context *ctx, const void *bwt, int sym, void *text, int64_t n,
+                                int64_t primary);
 #endif

@@ -70,8 +70,8 @@ clsa_status clsa__sa_int_run(clsa_context *ctx, const void *text, int sym, void 
     return st;
 }
 
-static clsa_status bwt_int(clsa_context *ctx, const void *text, int sym, void *bwt, int64_t n,
-                           int64_t *primary)
+clsa_status clsa__bwt_int_run(clsa_context *ctx, const void *text, int sym, void *bwt, int64_t n,
+                              int64_t *primary)
 {
     if (!primary) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: primary is NULL");
     *primary = 0;
@@ -88,24 +88,6 @@ static clsa_status bwt_int(clsa_context *ctx, const void *text, int sym, void *b
     st = clsa__call_end(ctx, st);
     free(sa);
     return st;
-}
-
-clsa_status clsa_bwt_u16(clsa_context *ctx, const uint16_t *text, uint16_t *bwt, int64_t n,
-                         int64_t *primary)
-{
-    return bwt_int(ctx, text, 2, bwt, n, primary);
-}
-
-clsa_status clsa_bwt_u32(clsa_context *ctx, const uint32_t *text, uint32_t *bwt, int64_t n,
-                         int64_t *primary)
-{
-    return bwt_int(ctx, text, 4, bwt, n, primary);
-}
-
-clsa_status clsa_bwt_u64(clsa_context *ctx, const uint64_t *text, uint64_t *bwt, int64_t n,
-                         int64_t *primary)
-{
-    return bwt_int(ctx, text, 8, bwt, n, primary);
 }
 
 /* ---- inverse --------------------------------------------------------------------- */
@@ -146,8 +128,8 @@ static void walk(const uint32_t *rank, const uint32_t *lf, const uint64_t *vals,
     }
 }
 
-static clsa_status unbwt_int(clsa_context *ctx, const void *bwt, int sym, void *text, int64_t n,
-                             int64_t primary)
+clsa_status clsa__unbwt_int_run(clsa_context *ctx, const void *bwt, int sym, void *text, int64_t n,
+                                int64_t primary)
 {
     clsa_status st = int_args(ctx, "inverse BWT", bwt, text, n);
     if (st) return st;
@@ -169,22 +151,4 @@ static clsa_status unbwt_int(clsa_context *ctx, const void *bwt, int sym, void *
     free(lf);
     free(vals);
     return st;
-}
-
-clsa_status clsa_unbwt_u16(clsa_context *ctx, const uint16_t *bwt, uint16_t *text, int64_t n,
-                           int64_t primary)
-{
-    return unbwt_int(ctx, bwt, 2, text, n, primary);
-}
-
-clsa_status clsa_unbwt_u32(clsa_context *ctx, const uint32_t *bwt, uint32_t *text, int64_t n,
-                           int64_t primary)
-{
-    return unbwt_int(ctx, bwt, 4, text, n, primary);
-}
-
-clsa_status clsa_unbwt_u64(clsa_context *ctx, const uint64_t *bwt, uint64_t *text, int64_t n,
-                           int64_t primary)
-{
-    return unbwt_int(ctx, bwt, 8, text, n, primary);
 }

@@ -1,7 +1,6 @@
 /* FM-index on the device: build (SA -> BWT -> codes, checkpoints, samples),
  * batched count and locate (cl_kernels/fm_index.cl). */
 #include "fm_index.h"
-#include "kernel_args.h"
 #include "index/bwt.h"
 #include "index/index_run.h"
 #include "prim/scan.h"
@@ -28,11 +27,14 @@ const char *clsa__fm_options(const clsa_fm *fm, char *buf, size_t cap)
     return buf;
 }
 
-static clsa_kargs fm_kernel(clsa_fm *fm, const char *name)
+/* Kernel `name` of fm_index.cl for fm's layout, given the argument list
+ * (CLSA_KARGS), over `global` work-items. */
+static clsa_status fm_run(clsa_fm *fm, const char *name, size_t global, size_t nargs,
+                          const clsa__karg *args)
 {
     char opts[64];
-    return clsa__kargs(fm->ctx, "fm_index", fm->index64, clsa__fm_options(fm, opts, sizeof opts),
-                       name);
+    return clsa__run(fm->ctx, "fm_index", fm->index64, clsa__fm_options(fm, opts, sizeof opts),
+                     name, global, 0, nargs, args);
 }
 
 /* Layout: fewer bits per code for small alphabets (DNA: 2 bits, a record is
@@ -139,21 +141,16 @@ static clsa_status scan_counters(clsa_fm *fm)
     CLSA_TRY(clsa__alloc(ctx, nchunks * fm->sigma * iw, &sums));
     static const char *steps[] = {"fm_scan_sums", "fm_scan_chunks", "fm_scan_apply"};
     for (int s = 0; s < 3; s++) {
-        clsa_kargs a = fm_kernel(fm, steps[s]);
-        if (s != 1) {
-            clsa__ka_mem(&a, fm->rec);
-            clsa__ka_u32(&a, fm->rw);
-        } else {
-            clsa__ka_mem(&a, sums);
-        }
-        clsa__ka_u32(&a, fm->sigma);
-        if (s != 1) {
-            clsa__ka_idx(&a, (uint64_t)fm->nrec);
-            clsa__ka_idx(&a, chunk);
-        }
-        clsa__ka_idx(&a, nchunks);
-        if (s != 1) clsa__ka_mem(&a, sums);
-        CLSA_TRY(clsa__ka_launch(&a, s == 1 ? fm->sigma : nchunks * fm->sigma));
+        if (s == 1)
+            CLSA_TRY(fm_run(fm, steps[s], fm->sigma,
+                            CLSA_KARGS(CLSA_KARG(sums), CLSA_KU32(fm->sigma),
+                                       CLSA_KIDX(fm->index64, nchunks))));
+        else
+            CLSA_TRY(
+                fm_run(fm, steps[s], nchunks * fm->sigma,
+                       CLSA_KARGS(CLSA_KARG(fm->rec), CLSA_KU32(fm->rw), CLSA_KU32(fm->sigma),
+                                  CLSA_KIDX(fm->index64, fm->nrec), CLSA_KIDX(fm->index64, chunk),
+                                  CLSA_KIDX(fm->index64, nchunks), CLSA_KARG(sums))));
     }
 done:
     clsa__free(ctx, &sums);
@@ -168,23 +165,15 @@ clsa_status clsa__fm_build_occ(clsa_fm *fm, cl_mem bwt, int64_t primary)
     CLSA_TRY(upload_tables(fm));
     CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nrec * fm->rw * 4, &fm->rec));
     int64_t nwords = fm->nrec * (fm->b * fm->w / 32);
-    clsa_kargs a = fm_kernel(fm, "fm_pack");
-    clsa__ka_mem(&a, bwt);
-    clsa__ka_idx(&a, (uint64_t)fm->n);
-    clsa__ka_idx(&a, (uint64_t)primary);
-    clsa__ka_mem(&a, fm->dmap);
-    clsa__ka_mem(&a, fm->rec);
-    clsa__ka_u32(&a, fm->rw);
-    clsa__ka_idx(&a, (uint64_t)nwords);
-    CLSA_TRY(clsa__ka_launch(&a, (size_t)nwords));
-    a = fm_kernel(fm, "fm_block_counts");
-    clsa__ka_mem(&a, fm->rec);
-    clsa__ka_u32(&a, fm->rw);
-    clsa__ka_u32(&a, fm->sigma);
-    clsa__ka_idx(&a, (uint64_t)fm->nrec);
-    clsa__ka_idx(&a, (uint64_t)fm->n);
-    clsa__ka_idx(&a, (uint64_t)primary);
-    CLSA_TRY(clsa__ka_launch(&a, (size_t)fm->nrec));
+    CLSA_TRY(
+        fm_run(fm, "fm_pack", (size_t)nwords,
+               CLSA_KARGS(CLSA_KARG(bwt), CLSA_KIDX(fm->index64, fm->n),
+                          CLSA_KIDX(fm->index64, primary), CLSA_KARG(fm->dmap), CLSA_KARG(fm->rec),
+                          CLSA_KU32(fm->rw), CLSA_KIDX(fm->index64, nwords))));
+    CLSA_TRY(fm_run(fm, "fm_block_counts", (size_t)fm->nrec,
+                    CLSA_KARGS(CLSA_KARG(fm->rec), CLSA_KU32(fm->rw), CLSA_KU32(fm->sigma),
+                               CLSA_KIDX(fm->index64, fm->nrec), CLSA_KIDX(fm->index64, fm->n),
+                               CLSA_KIDX(fm->index64, primary))));
     CLSA_TRY(scan_counters(fm));
 done:
     return st;
@@ -198,11 +187,9 @@ clsa_status clsa__fm_build_mrank(clsa_fm *fm)
     uint32_t total = 0;
     CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nmarks * 4, &pops));
     CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nmarks * 4, &fm->mrank));
-    clsa_kargs a = fm_kernel(fm, "fm_mark_pops");
-    clsa__ka_mem(&a, fm->marks);
-    clsa__ka_idx(&a, (uint64_t)fm->nmarks);
-    clsa__ka_mem(&a, pops);
-    CLSA_TRY(clsa__ka_launch(&a, (size_t)fm->nmarks));
+    CLSA_TRY(fm_run(
+        fm, "fm_mark_pops", (size_t)fm->nmarks,
+        CLSA_KARGS(CLSA_KARG(fm->marks), CLSA_KIDX(fm->index64, fm->nmarks), CLSA_KARG(pops))));
     CLSA_TRY(clsa__scan(ctx, pops, fm->mrank, (size_t)fm->nmarks, 0, 0, &total));
     if (fm->nsamples >= 0 && (int64_t)total != fm->nsamples)
         st = clsa__fail(ctx, CLSA_ERR_FORMAT,
@@ -227,14 +214,9 @@ static clsa_status histogram(clsa_context *ctx, cl_mem text, int64_t n, uint64_t
     if (!h) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory");
     CLSA_TRY(clsa__alloc(ctx, groups * 256 * 4, &partial));
     /* Same build options as the byte-alphabet layout: no extra program. */
-    clsa_kargs a = clsa__kargs(ctx, "fm_index", n >= INT32_MAX, "-DFM_W=8 -DFM_B=128",
-                               "fm_histogram");
-    clsa__ka_mem(&a, text);
-    clsa__ka_u64(&a, (cl_ulong)n);
-    clsa__ka_u64(&a, chunk);
-    clsa__ka_mem(&a, partial);
-    clsa__ka_local(&a, 256 * 4);
-    CLSA_TRY(clsa__ka_launch(&a, groups * wg));
+    CLSA_TRY(CLSA_RUN(ctx, "fm_index", n >= INT32_MAX, "-DFM_W=8 -DFM_B=128", "fm_histogram",
+                      groups * wg, 0, CLSA_KARG(text), CLSA_KU64((cl_ulong)n), CLSA_KU64(chunk),
+                      CLSA_KARG(partial), CLSA_KLOCAL(256 * 4)));
     CLSA_TRY(clsa__read(ctx, partial, 0, h, groups * 256 * 4));
     for (size_t g = 0; g < groups; g++)
         for (int c = 0; c < 256; c++) hist[c] += h[g * 256 + c];
@@ -249,23 +231,16 @@ static clsa_status build_samples(clsa_fm *fm, cl_mem sa)
     clsa_context *ctx = fm->ctx;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nmarks * 4, &fm->marks));
-    clsa_kargs a = fm_kernel(fm, "fm_marks");
-    clsa__ka_mem(&a, sa);
-    clsa__ka_idx(&a, (uint64_t)fm->n);
-    clsa__ka_idx(&a, (uint64_t)fm->rate);
-    clsa__ka_mem(&a, fm->marks);
-    clsa__ka_idx(&a, (uint64_t)fm->nmarks);
-    CLSA_TRY(clsa__ka_launch(&a, (size_t)fm->nmarks));
+    CLSA_TRY(fm_run(fm, "fm_marks", (size_t)fm->nmarks,
+                    CLSA_KARGS(CLSA_KARG(sa), CLSA_KIDX(fm->index64, fm->n),
+                               CLSA_KIDX(fm->index64, fm->rate), CLSA_KARG(fm->marks),
+                               CLSA_KIDX(fm->index64, fm->nmarks))));
     fm->nsamples = -1;
     CLSA_TRY(clsa__fm_build_mrank(fm));
     CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nsamples * (fm->index64 ? 8 : 4), &fm->samples));
-    a = fm_kernel(fm, "fm_samples");
-    clsa__ka_mem(&a, sa);
-    clsa__ka_idx(&a, (uint64_t)fm->n);
-    clsa__ka_mem(&a, fm->marks);
-    clsa__ka_mem(&a, fm->mrank);
-    clsa__ka_mem(&a, fm->samples);
-    CLSA_TRY(clsa__ka_launch(&a, (size_t)fm->n + 1));
+    CLSA_TRY(fm_run(fm, "fm_samples", (size_t)fm->n + 1,
+                    CLSA_KARGS(CLSA_KARG(sa), CLSA_KIDX(fm->index64, fm->n), CLSA_KARG(fm->marks),
+                               CLSA_KARG(fm->mrank), CLSA_KARG(fm->samples))));
 done:
     return st;
 }
@@ -443,14 +418,10 @@ clsa_status clsa__fm_unpack(clsa_fm *fm, cl_mem bwt)
     cl_mem unmap = NULL;
     CLSA_TRY(clsa__alloc(ctx, 256, &unmap));
     CLSA_TRY(clsa__write(ctx, unmap, 0, fm->unmap, 256));
-    clsa_kargs a = fm_kernel(fm, "fm_unpack");
-    clsa__ka_mem(&a, fm->rec);
-    clsa__ka_u32(&a, fm->rw);
-    clsa__ka_idx(&a, (uint64_t)fm->n);
-    clsa__ka_idx(&a, (uint64_t)fm->primary);
-    clsa__ka_mem(&a, unmap);
-    clsa__ka_mem(&a, bwt);
-    CLSA_TRY(clsa__ka_launch(&a, (size_t)fm->n + 1));
+    CLSA_TRY(
+        fm_run(fm, "fm_unpack", (size_t)fm->n + 1,
+               CLSA_KARGS(CLSA_KARG(fm->rec), CLSA_KU32(fm->rw), CLSA_KIDX(fm->index64, fm->n),
+                          CLSA_KIDX(fm->index64, fm->primary), CLSA_KARG(unmap), CLSA_KARG(bwt))));
     CLSA_TRY(clsa__finish(ctx));
 done:
     clsa__free(ctx, &unmap);
@@ -507,25 +478,14 @@ static clsa_status search(clsa_fm *fm, const uint8_t *patterns, const uint64_t *
     CLSA_TRY(clsa__write(ctx, doff, 0, rel, (np + 1) * 8));
     uint64_t skip = 0;
     do {
-        clsa_kargs a = fm_kernel(fm, "fm_count");
-        clsa__ka_mem(&a, fm->rec);
-        clsa__ka_u32(&a, fm->rw);
-        clsa__ka_mem(&a, fm->C);
-        clsa__ka_mem(&a, fm->dmap);
-        clsa__ka_u32(&a, fm->sigma);
-        clsa__ka_idx(&a, (uint64_t)fm->n);
-        clsa__ka_idx(&a, (uint64_t)fm->primary);
-        clsa__ka_mem(&a, dpat);
-        clsa__ka_mem(&a, doff);
-        clsa__ka_u64(&a, np);
-        clsa__ka_u64(&a, skip);
-        clsa__ka_u64(&a, search_budget(fm));
-        clsa__ka_mem(&a, *dlo);
-        clsa__ka_mem(&a, dhi);
-        clsa__ka_mem(&a, *dcnt);
-        clsa__ka_local(&a, 256);
-        clsa__ka_local(&a, 257 * iw);
-        CLSA_TRY(clsa__ka_launch(&a, np));
+        CLSA_TRY(
+            fm_run(fm, "fm_count", np,
+                   CLSA_KARGS(CLSA_KARG(fm->rec), CLSA_KU32(fm->rw), CLSA_KARG(fm->C),
+                              CLSA_KARG(fm->dmap), CLSA_KU32(fm->sigma),
+                              CLSA_KIDX(fm->index64, fm->n), CLSA_KIDX(fm->index64, fm->primary),
+                              CLSA_KARG(dpat), CLSA_KARG(doff), CLSA_KU64(np), CLSA_KU64(skip),
+                              CLSA_KU64(search_budget(fm)), CLSA_KARG(*dlo), CLSA_KARG(dhi),
+                              CLSA_KARG(*dcnt), CLSA_KLOCAL(256), CLSA_KLOCAL(257 * iw))));
         skip += search_budget(fm);
     } while (skip < longest);
 done:
@@ -586,26 +546,14 @@ static clsa_status locate_rows(clsa_fm *fm, cl_mem dlo, const uint64_t *starts, 
     CLSA_TRY(clsa__alloc(ctx, (np + 1) * 8, &dstarts));
     CLSA_TRY(clsa__alloc(ctx, (size_t)total * 8, &dout));
     CLSA_TRY(clsa__write(ctx, dstarts, 0, starts, (np + 1) * 8));
-    clsa_kargs a = fm_kernel(fm, "fm_locate");
-    clsa__ka_mem(&a, fm->rec);
-    clsa__ka_u32(&a, fm->rw);
-    clsa__ka_mem(&a, fm->C);
-    clsa__ka_u32(&a, fm->sigma);
-    clsa__ka_idx(&a, (uint64_t)fm->n);
-    clsa__ka_idx(&a, (uint64_t)fm->primary);
-    clsa__ka_idx(&a, (uint64_t)fm->rate);
-    clsa__ka_mem(&a, fm->marks);
-    clsa__ka_mem(&a, fm->mrank);
-    clsa__ka_mem(&a, fm->samples);
-    clsa__ka_mem(&a, dlo);
-    clsa__ka_mem(&a, dstarts);
-    clsa__ka_u64(&a, np);
-    clsa__ka_u64(&a, total);
-    clsa__ka_mem(&a, dout);
-    clsa__ka_local(&a, 256);
-    clsa__ka_local(&a, 257 * iw);
-    clsa__ka_mem(&a, fm->dmap);
-    CLSA_TRY(clsa__ka_launch(&a, (size_t)total));
+    CLSA_TRY(fm_run(fm, "fm_locate", (size_t)total,
+                    CLSA_KARGS(CLSA_KARG(fm->rec), CLSA_KU32(fm->rw), CLSA_KARG(fm->C),
+                               CLSA_KU32(fm->sigma), CLSA_KIDX(fm->index64, fm->n),
+                               CLSA_KIDX(fm->index64, fm->primary),
+                               CLSA_KIDX(fm->index64, fm->rate), CLSA_KARG(fm->marks),
+                               CLSA_KARG(fm->mrank), CLSA_KARG(fm->samples), CLSA_KARG(dlo),
+                               CLSA_KARG(dstarts), CLSA_KU64(np), CLSA_KU64(total), CLSA_KARG(dout),
+                               CLSA_KLOCAL(256), CLSA_KLOCAL(257 * iw), CLSA_KARG(fm->dmap))));
     CLSA_TRY(clsa__read(ctx, dout, 0, pos, (size_t)total * 8));
     for (uint64_t k = 0; k < total; k++)
         if ((uint64_t)pos[k] > (uint64_t)fm->n) {

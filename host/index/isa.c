@@ -17,15 +17,9 @@ clsa_status clsa__isa_device(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n
     static const char *name = "isa_scatter";
     if (n == 0) return CLSA_OK;
     int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
-    cl_kernel k;
     cl_ulong nn = (cl_ulong)n;
-    clsa_status st = CLSA_OK;
-    CLSA_TRY(clsa__kernel(ctx, "isa", index64, NULL, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, sa));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, isa));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, nn));
-    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)n, ctx->tune.wg));
-done:
+    clsa_status st = CLSA_RUN(ctx, "isa", index64, NULL, name, (size_t)n, 0, CLSA_KARG(sa),
+                              CLSA_KARG(isa), CLSA_KARG(nn));
     clsa__set_phase(ctx, phase);
     return st;
 }
@@ -99,8 +93,8 @@ static clsa_status isa_past_alloc(clsa_context *ctx, const uint8_t *text, const 
     return st;
 }
 
-static clsa_status isa_any(clsa_context *ctx, const uint8_t *text, const void *sa, void *isa,
-                           int64_t n, int index64)
+clsa_status clsa__isa_run(clsa_context *ctx, const uint8_t *text, const void *sa, void *isa,
+                          int64_t n, int index64)
 {
     clsa_status st = clsa__index_args(ctx, "inverse suffix array", n, index64,
                                       (text || sa) && isa);
@@ -114,27 +108,7 @@ static clsa_status isa_any(clsa_context *ctx, const uint8_t *text, const void *s
     return clsa__index_end(ctx, st);
 }
 
-clsa_status clsa_isa32(clsa_context *ctx, const uint8_t *text, int32_t *isa, int64_t n)
-{
-    return isa_any(ctx, text, NULL, isa, n, 0);
-}
-
-clsa_status clsa_isa64(clsa_context *ctx, const uint8_t *text, int64_t *isa, int64_t n)
-{
-    return isa_any(ctx, text, NULL, isa, n, 1);
-}
-
-clsa_status clsa_isa_from_sa32(clsa_context *ctx, const int32_t *sa, int32_t *isa, int64_t n)
-{
-    return isa_any(ctx, NULL, sa, isa, n, 0);
-}
-
-clsa_status clsa_isa_from_sa64(clsa_context *ctx, const int64_t *sa, int64_t *isa, int64_t n)
-{
-    return isa_any(ctx, NULL, sa, isa, n, 1);
-}
-
-static clsa_status isa_mem(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n, int index64)
+clsa_status clsa__isa_mem_run(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n, int index64)
 {
     clsa_status st = clsa__index_begin_mem(ctx);
     if (st) return st;
@@ -143,14 +117,4 @@ static clsa_status isa_mem(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n, 
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "inverse suffix array: sa and isa must differ");
     if (st == CLSA_OK) st = clsa__isa_device(ctx, sa, isa, n, index64);
     return clsa__index_end(ctx, st);
-}
-
-clsa_status clsa_isa32_mem(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n)
-{
-    return isa_mem(ctx, sa, isa, n, 0);
-}
-
-clsa_status clsa_isa64_mem(clsa_context *ctx, cl_mem sa, cl_mem isa, int64_t n)
-{
-    return isa_mem(ctx, sa, isa, n, 1);
 }

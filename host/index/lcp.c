@@ -23,8 +23,8 @@
 #define SEG 256u
 #define ROUND_ITEMS ((size_t)1 << 20)
 
-#define RUN(ctx, i64, name, global, local, ...)                                          \
-    CLSA_RUN(ctx, "lcp", i64, NULL, name, global, local, __VA_ARGS__)
+/* The program of these kernels. */
+static const char *const PROGRAM = "lcp";
 
 typedef struct lcp_job {
     clsa_context *ctx;
@@ -59,14 +59,14 @@ static clsa_status finish_list(const lcp_job *j, cl_mem list, cl_mem off, cl_uin
     CLSA_TRY(clsa__alloc(ctx, (size_t)m * groups * 4, &mm));
     do {
         CLSA_TRY(clsa__write(ctx, remaining, 0, &zero, 4));
-        CLSA_TRY(RUN(ctx, j->index64, "lcp_long_compare", (size_t)m * groups, j->wg,
-                     CLSA_KARG(j->text), CLSA_KARG(j->n), CLSA_KARG(list), CLSA_KARG(m),
-                     CLSA_KARG(off), CLSA_KARG(j->plcp), CLSA_KARG(g), CLSA_KARG(seg),
-                     CLSA_KARG(mm)));
-        CLSA_TRY(RUN(ctx, j->index64, "lcp_long_reduce", (size_t)m * lanes, j->wg, CLSA_KARG(list),
-                     CLSA_KARG(m), CLSA_KARG(off), CLSA_KARG(j->plcp), CLSA_KARG(g), CLSA_KARG(seg),
-                     CLSA_KARG(lanes), CLSA_KARG(mm), CLSA_KARG(remaining),
-                     CLSA_KLOCAL(j->wg * 4)));
+        CLSA_TRY(CLSA_RUN(ctx, PROGRAM, j->index64, NULL, "lcp_long_compare", (size_t)m * groups,
+                          j->wg, CLSA_KARG(j->text), CLSA_KARG(j->n), CLSA_KARG(list), CLSA_KARG(m),
+                          CLSA_KARG(off), CLSA_KARG(j->plcp), CLSA_KARG(g), CLSA_KARG(seg),
+                          CLSA_KARG(mm)));
+        CLSA_TRY(CLSA_RUN(ctx, PROGRAM, j->index64, NULL, "lcp_long_reduce", (size_t)m * lanes,
+                          j->wg, CLSA_KARG(list), CLSA_KARG(m), CLSA_KARG(off), CLSA_KARG(j->plcp),
+                          CLSA_KARG(g), CLSA_KARG(seg), CLSA_KARG(lanes), CLSA_KARG(mm),
+                          CLSA_KARG(remaining), CLSA_KLOCAL(j->wg * 4)));
         CLSA_TRY(clsa__read(ctx, remaining, 0, &left, 4));
     } while (left > 0);
 done:
@@ -93,9 +93,9 @@ static clsa_status finish_long(const lcp_job *j)
     CLSA_TRY(clsa__alloc(ctx, 4, &remaining));
     do {
         CLSA_TRY(clsa__write(ctx, count, 0, &zero, 4));
-        CLSA_TRY(RUN(ctx, j->index64, "lcp_collect", (size_t)j->n, j->wg, CLSA_KARG(j->plcp),
-                     CLSA_KARG(j->n), CLSA_KARG(count), CLSA_KARG(list_cap), CLSA_KARG(cap),
-                     CLSA_KARG(list), CLSA_KARG(off)));
+        CLSA_TRY(CLSA_RUN(ctx, PROGRAM, j->index64, NULL, "lcp_collect", (size_t)j->n, j->wg,
+                          CLSA_KARG(j->plcp), CLSA_KARG(j->n), CLSA_KARG(count),
+                          CLSA_KARG(list_cap), CLSA_KARG(cap), CLSA_KARG(list), CLSA_KARG(off)));
         CLSA_TRY(clsa__read(ctx, count, 0, &found, 4));
         if (found > 0)
             CLSA_TRY(finish_list(j, list, off, found < list_cap ? found : list_cap, remaining));
@@ -122,14 +122,14 @@ static clsa_status fill_reducible(const lcp_job *j)
     cl_mem tmax = NULL;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)tiles * j->w, &tmax));
-    CLSA_TRY(RUN(ctx, j->index64, "lcp_tile_max", (size_t)tiles * wg, wg, CLSA_KARG(j->plcp),
-                 CLSA_KARG(j->n), CLSA_KARG(items), CLSA_KARG(tmax), CLSA_KLOCAL(loc),
-                 CLSA_KLOCAL(loc)));
-    CLSA_TRY(RUN(ctx, j->index64, "lcp_scan_tiles", wg, wg, CLSA_KARG(tmax), CLSA_KARG(tiles),
-                 CLSA_KLOCAL(loc), CLSA_KLOCAL(loc)));
-    CLSA_TRY(RUN(ctx, j->index64, "lcp_tile_apply", (size_t)tiles * wg, wg, CLSA_KARG(j->plcp),
-                 CLSA_KARG(j->n), CLSA_KARG(items), CLSA_KARG(tmax), CLSA_KLOCAL(loc),
-                 CLSA_KLOCAL(loc)));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, j->index64, NULL, "lcp_tile_max", (size_t)tiles * wg, wg,
+                      CLSA_KARG(j->plcp), CLSA_KARG(j->n), CLSA_KARG(items), CLSA_KARG(tmax),
+                      CLSA_KLOCAL(loc), CLSA_KLOCAL(loc)));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, j->index64, NULL, "lcp_scan_tiles", wg, wg, CLSA_KARG(tmax),
+                      CLSA_KARG(tiles), CLSA_KLOCAL(loc), CLSA_KLOCAL(loc)));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, j->index64, NULL, "lcp_tile_apply", (size_t)tiles * wg, wg,
+                      CLSA_KARG(j->plcp), CLSA_KARG(j->n), CLSA_KARG(items), CLSA_KARG(tmax),
+                      CLSA_KLOCAL(loc), CLSA_KLOCAL(loc)));
 done:
     clsa__free(ctx, &tmax);
     return st;
@@ -144,14 +144,14 @@ clsa_status clsa__lcp_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t 
     cl_uint cap = SHORT_CAP;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)n * j.w, &j.plcp));
-    CLSA_TRY(RUN(ctx, index64, "lcp_phi", (size_t)n, j.wg, CLSA_KARG(sa), CLSA_KARG(j.n),
-                 CLSA_KARG(j.plcp)));
-    CLSA_TRY(RUN(ctx, index64, "lcp_irreducible", (size_t)n, j.wg, CLSA_KARG(text), CLSA_KARG(j.n),
-                 CLSA_KARG(cap), CLSA_KARG(j.plcp)));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, index64, NULL, "lcp_phi", (size_t)n, j.wg, CLSA_KARG(sa),
+                      CLSA_KARG(j.n), CLSA_KARG(j.plcp)));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, index64, NULL, "lcp_irreducible", (size_t)n, j.wg,
+                      CLSA_KARG(text), CLSA_KARG(j.n), CLSA_KARG(cap), CLSA_KARG(j.plcp)));
     CLSA_TRY(finish_long(&j));
     CLSA_TRY(fill_reducible(&j));
-    CLSA_TRY(RUN(ctx, index64, "lcp_gather", (size_t)n, j.wg, CLSA_KARG(j.plcp), CLSA_KARG(sa),
-                 CLSA_KARG(j.n), CLSA_KARG(lcp)));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, index64, NULL, "lcp_gather", (size_t)n, j.wg, CLSA_KARG(j.plcp),
+                      CLSA_KARG(sa), CLSA_KARG(j.n), CLSA_KARG(lcp)));
 done:
     clsa__free(ctx, &j.plcp);
     clsa__set_phase(ctx, phase);
@@ -261,8 +261,8 @@ static clsa_status lcp_past_alloc(clsa_context *ctx, const uint8_t *text, const 
     return st;
 }
 
-static clsa_status lcp_any(clsa_context *ctx, const uint8_t *text, const void *sa, void *lcp,
-                           int64_t n, int index64, int need_sa)
+clsa_status clsa__lcp_run(clsa_context *ctx, const uint8_t *text, const void *sa, void *lcp,
+                          int64_t n, int index64, int need_sa)
 {
     clsa_status st = clsa__index_args(ctx, "LCP", n, index64, text && lcp && (sa || !need_sa));
     int device;
@@ -273,28 +273,6 @@ static clsa_status lcp_any(clsa_context *ctx, const uint8_t *text, const void *s
         st = device ? lcp_on_device(ctx, text, sa, lcp, n, index64)
                     : lcp_on_host(ctx, text, sa, lcp, n, index64);
     return clsa__call_end(ctx, st);
-}
-
-clsa_status clsa_lcp32(clsa_context *ctx, const uint8_t *text, int32_t *lcp, int64_t n)
-{
-    return lcp_any(ctx, text, NULL, lcp, n, 0, 0);
-}
-
-clsa_status clsa_lcp64(clsa_context *ctx, const uint8_t *text, int64_t *lcp, int64_t n)
-{
-    return lcp_any(ctx, text, NULL, lcp, n, 1, 0);
-}
-
-clsa_status clsa_lcp_from_sa32(clsa_context *ctx, const uint8_t *text, const int32_t *sa,
-                               int32_t *lcp, int64_t n)
-{
-    return lcp_any(ctx, text, sa, lcp, n, 0, 1);
-}
-
-clsa_status clsa_lcp_from_sa64(clsa_context *ctx, const uint8_t *text, const int64_t *sa,
-                               int64_t *lcp, int64_t n)
-{
-    return lcp_any(ctx, text, sa, lcp, n, 1, 1);
 }
 
 /* Device arrays past the largest allocation: the LCP through host memory. */
@@ -319,8 +297,8 @@ done:
     return st;
 }
 
-static clsa_status lcp_mem(clsa_context *ctx, cl_mem text, cl_mem sa, cl_mem lcp, int64_t n,
-                           int index64)
+clsa_status clsa__lcp_mem_run(clsa_context *ctx, cl_mem text, cl_mem sa, cl_mem lcp, int64_t n,
+                              int index64)
 {
     clsa_status st = clsa__index_begin_mem(ctx);
     if (st) return st;
@@ -329,14 +307,4 @@ static clsa_status lcp_mem(clsa_context *ctx, cl_mem text, cl_mem sa, cl_mem lcp
         st = lcp_mem_host(ctx, text, sa, lcp, n, index64);
     else if (st == CLSA_OK) st = clsa__lcp_device(ctx, text, sa, n, index64, lcp);
     return clsa__index_end(ctx, st);
-}
-
-clsa_status clsa_lcp32_mem(clsa_context *ctx, cl_mem text, cl_mem sa, cl_mem lcp, int64_t n)
-{
-    return lcp_mem(ctx, text, sa, lcp, n, 0);
-}
-
-clsa_status clsa_lcp64_mem(clsa_context *ctx, cl_mem text, cl_mem sa, cl_mem lcp, int64_t n)
-{
-    return lcp_mem(ctx, text, sa, lcp, n, 1);
 }

@@ -15,4 +15,11 @@ clsa_status clsa__lcp_device(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t 
  * of 4 or 8 bytes from text and sa of the same width. */
 clsa_status clsa__lcp_host(clsa_context *ctx, const uint8_t *text, const void *sa, void *lcp,
                            int64_t n, int index64);
+/* The LCP array of text into lcp, from the host suffix array sa (need_sa)
+ * or one built here; the _mem form on device buffers (index_api.c's entry
+ * points). */
+clsa_status clsa__lcp_run(clsa_context *ctx, const uint8_t *text, const void *sa, void *lcp,
+                          int64_t n, int index64, int need_sa);
+clsa_status clsa__lcp_mem_run(clsa_context *ctx, cl_mem text, cl_mem sa, cl_mem lcp, int64_t n,
+                              int index64);
 #endif

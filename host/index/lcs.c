@@ -23,12 +23,12 @@
 #include "buffer.h"
 #include "context.h"
 #include "launch.h"
+#include "program.h"
 #include "status.h"
 #include "text_pack.h"
 #include "cpu/reference.h"
 #include "index/index_run.h"
 #include "index/lcp.h"
-#include "kernel_args.h"
 #include "sa/sa.h"
 
 #include <stdlib.h>
@@ -124,16 +124,19 @@ static clsa_status read_idx(lcs_dev *d, cl_mem m, size_t count, int64_t *out)
     return CLSA_OK;
 }
 
-static clsa_kargs lcs_kernel(lcs_dev *d, const char *name)
+/* Kernel `name` of lcs.cl over nr work-items: the arguments every lcs
+ * kernel starts with, then the list given (CLSA_KARGS). */
+static clsa_status lcs_run(lcs_dev *d, const char *name, size_t nr, size_t nargs,
+                           const clsa__karg *args)
 {
-    clsa_kargs a = clsa__kargs(d->ctx, "lcs", d->index64, NULL, name);
-    clsa__ka_mem(&a, d->sa);
-    clsa__ka_mem(&a, d->lcp);
-    clsa__ka_idx(&a, (uint64_t)d->n);
-    clsa__ka_idx(&a, (uint64_t)d->na);
-    clsa__ka_idx(&a, LCS_RUN);
-    clsa__ka_idx(&a, (uint64_t)d->nruns);
-    return a;
+    cl_kernel k;
+    int w = d->index64;
+    clsa_status st = clsa__kernel(d->ctx, "lcs", w, NULL, name, &k);
+    if (!st)
+        st = CLSA_ARGS(d->ctx, k, name, CLSA_KARG(d->sa), CLSA_KARG(d->lcp), CLSA_KIDX(w, d->n),
+                       CLSA_KIDX(w, d->na), CLSA_KIDX(w, LCS_RUN), CLSA_KIDX(w, d->nruns));
+    if (!st) st = clsa__args(d->ctx, k, name, 6, nargs, args);
+    return st ? st : clsa__launch(d->ctx, k, name, nr, d->ctx->tune.wg);
 }
 
 static clsa_status device_scans(lcs_dev *d, lcs_result *res)
@@ -146,9 +149,7 @@ static clsa_status device_scans(lcs_dev *d, lcs_result *res)
     if (!v) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "LCS: out of host memory");
     CLSA_TRY(clsa__alloc(ctx, nr * 7 * w, &buf));
     CLSA_TRY(clsa__alloc(ctx, nr * 2 * w, &xin));
-    clsa_kargs a = lcs_kernel(d, "lcs_compose");
-    clsa__ka_mem(&a, buf);
-    CLSA_TRY(clsa__ka_launch(&a, nr));
+    CLSA_TRY(lcs_run(d, "lcs_compose", nr, CLSA_KARGS(CLSA_KARG(buf))));
     CLSA_TRY(read_idx(d, buf, nr * 3, v));
     /* Chain the runs: incoming side values of run j. */
     int64_t xa = 0, xb = 0;
@@ -173,19 +174,13 @@ static clsa_status device_scans(lcs_dev *d, lcs_result *res)
     st = clsa__write(ctx, xin, 0, x, nr * 2 * w);
     free(x);
     if (st) goto done;
-    a = lcs_kernel(d, "lcs_best");
-    clsa__ka_mem(&a, xin);
-    clsa__ka_mem(&a, buf);
-    CLSA_TRY(clsa__ka_launch(&a, nr));
+    CLSA_TRY(lcs_run(d, "lcs_best", nr, CLSA_KARGS(CLSA_KARG(xin), CLSA_KARG(buf))));
     CLSA_TRY(read_idx(d, buf, nr, v));
     int64_t L = 0;
     for (size_t j = 0; j < nr; j++) L = max64(L, v[j]);
     res->len = L;
     if (L == 0) goto done;
-    a = lcs_kernel(d, "lcs_groups");
-    clsa__ka_idx(&a, (uint64_t)L);
-    clsa__ka_mem(&a, buf);
-    CLSA_TRY(clsa__ka_launch(&a, nr));
+    CLSA_TRY(lcs_run(d, "lcs_groups", nr, CLSA_KARGS(CLSA_KIDX(d->index64, L), CLSA_KARG(buf))));
     CLSA_TRY(read_idx(d, buf, nr * 7, v));
     /* Merge the group pieces across runs; keep the smallest a position. */
     int64_t oa = INT64_MAX, ob = INT64_MAX;

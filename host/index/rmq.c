@@ -1,7 +1,6 @@
 /* Range-minimum structure over an LCP array on the device
  * (cl_kernels/rmq.cl): in-block stack masks plus a sparse table of block
  * minima, O(n) words, O(1) per query. */
-#include "kernel_args.h"
 #include "buffer.h"
 #include "context.h"
 #include "launch.h"
@@ -47,20 +46,13 @@ static clsa_status build(clsa_lcp_rmq *r)
     while (((int64_t)1 << r->levels) <= r->nb) r->levels++;
     CLSA_TRY(clsa__alloc(ctx, (size_t)r->n * 4, &r->masks));
     CLSA_TRY(clsa__alloc(ctx, (size_t)r->nb * r->levels * iw, &r->st));
-    clsa_kargs a = clsa__kargs(ctx, "rmq", r->index64, NULL, "rmq_masks");
-    clsa__ka_mem(&a, r->v);
-    clsa__ka_idx(&a, (uint64_t)r->n);
-    clsa__ka_mem(&a, r->masks);
-    clsa__ka_mem(&a, r->st);
-    clsa__ka_idx(&a, (uint64_t)r->nb);
-    CLSA_TRY(clsa__ka_launch(&a, (size_t)r->nb));
+    CLSA_TRY(CLSA_RUN(ctx, "rmq", r->index64, NULL, "rmq_masks", (size_t)r->nb, 0, CLSA_KARG(r->v),
+                      CLSA_KIDX(r->index64, r->n), CLSA_KARG(r->masks), CLSA_KARG(r->st),
+                      CLSA_KIDX(r->index64, r->nb)));
     for (unsigned k = 1; k < r->levels; k++) {
-        a = clsa__kargs(ctx, "rmq", r->index64, NULL, "rmq_level");
-        clsa__ka_mem(&a, r->st);
-        clsa__ka_idx(&a, (uint64_t)r->nb);
-        clsa__ka_u32(&a, k);
-        clsa__ka_idx(&a, (uint64_t)1 << (k - 1));
-        CLSA_TRY(clsa__ka_launch(&a, (size_t)r->nb));
+        CLSA_TRY(CLSA_RUN(ctx, "rmq", r->index64, NULL, "rmq_level", (size_t)r->nb, 0,
+                          CLSA_KARG(r->st), CLSA_KIDX(r->index64, r->nb), CLSA_KU32(k),
+                          CLSA_KIDX(r->index64, (uint64_t)1 << (k - 1))));
     }
     CLSA_TRY(clsa__finish(ctx));
 done:
@@ -150,17 +142,10 @@ static clsa_status query(clsa_lcp_rmq *r, const int64_t *a, const int64_t *b, si
     CLSA_TRY(clsa__alloc(ctx, nq * 8, &dout));
     CLSA_TRY(clsa__write(ctx, da, 0, a, nq * 8));
     CLSA_TRY(clsa__write(ctx, db, 0, b, nq * 8));
-    clsa_kargs k = clsa__kargs(ctx, "rmq", r->index64, NULL, "rmq_query");
-    clsa__ka_mem(&k, r->v);
-    clsa__ka_mem(&k, r->masks);
-    clsa__ka_mem(&k, r->st);
-    clsa__ka_idx(&k, (uint64_t)r->nb);
-    clsa__ka_mem(&k, da);
-    clsa__ka_mem(&k, db);
-    clsa__ka_u64(&k, nq);
-    clsa__ka_u32(&k, (cl_uint)lcp_mode);
-    clsa__ka_mem(&k, dout);
-    CLSA_TRY(clsa__ka_launch(&k, nq));
+    CLSA_TRY(CLSA_RUN(ctx, "rmq", r->index64, NULL, "rmq_query", nq, 0, CLSA_KARG(r->v),
+                      CLSA_KARG(r->masks), CLSA_KARG(r->st), CLSA_KIDX(r->index64, r->nb),
+                      CLSA_KARG(da), CLSA_KARG(db), CLSA_KU64(nq), CLSA_KU32((cl_uint)lcp_mode),
+                      CLSA_KARG(dout)));
     CLSA_TRY(clsa__read(ctx, dout, 0, out, nq * 8));
 done:
     clsa__free(ctx, &da);

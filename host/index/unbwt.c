@@ -28,36 +28,25 @@ typedef struct unbwt_job {
     cl_uint primary, gap_mask;
 } unbwt_job;
 
-static clsa_status get_kernel(clsa_context *ctx, const char *name, cl_kernel *k)
-{
-    return clsa__kernel(ctx, "unbwt", 0, NULL, name, k);
-}
+/* The program of these kernels. */
+static const char *const PROGRAM = "unbwt";
 
 /* psi (n + 1 entries, in *psi_buf, allocated here) from bwt: a stable
  * radix sort of (byte, position) on the 8 key bits. */
 static clsa_status build_psi(clsa_context *ctx, const unbwt_job *j, cl_mem bwt, cl_mem *psi_buf)
 {
     cl_mem keys = NULL, vals = NULL;
-    cl_kernel k;
     const char *name = "unbwt_keys";
     clsa_status st = CLSA_OK;
     /* keys gets n + 1 entries: it becomes psi */
     CLSA_TRY(clsa__alloc(ctx, ((size_t)j->n + 1) * 4, &keys));
     CLSA_TRY(clsa__alloc(ctx, (size_t)j->n * 4, &vals));
-    CLSA_TRY(get_kernel(ctx, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, bwt));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, j->n));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, keys));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, vals));
-    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)j->n, ctx->tune.wg));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, 0, NULL, name, (size_t)j->n, 0, CLSA_KARG(bwt), CLSA_KARG(j->n),
+                      CLSA_KARG(keys), CLSA_KARG(vals)));
     CLSA_TRY(clsa__radix_sort(ctx, keys, vals, (size_t)j->n, 4, 4, 0, 8, NULL, NULL));
     name = "unbwt_psi";
-    CLSA_TRY(get_kernel(ctx, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, vals));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, j->n));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, j->primary));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, keys));
-    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)j->n + 1, ctx->tune.wg));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, 0, NULL, name, (size_t)j->n + 1, 0, CLSA_KARG(vals),
+                      CLSA_KARG(j->n), CLSA_KARG(j->primary), CLSA_KARG(keys)));
     *psi_buf = keys;
     keys = NULL;
 done:
@@ -70,27 +59,18 @@ done:
 static clsa_status pick_rulers(clsa_context *ctx, const unbwt_job *j, cl_mem ids, cl_mem *rows,
                                cl_uint *m)
 {
-    cl_kernel k;
     const char *name = "unbwt_ruler_flags";
     uint32_t total = 0;
     clsa_status st = CLSA_OK;
-    CLSA_TRY(get_kernel(ctx, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, j->n));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, j->primary));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, j->gap_mask));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, ids));
-    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)j->n + 1, ctx->tune.wg));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, 0, NULL, name, (size_t)j->n + 1, 0, CLSA_KARG(j->n),
+                      CLSA_KARG(j->primary), CLSA_KARG(j->gap_mask), CLSA_KARG(ids)));
     CLSA_TRY(clsa__scan(ctx, ids, ids, (size_t)j->n + 1, 0, 0, &total));
     *m = total;
     CLSA_TRY(clsa__alloc(ctx, (size_t)total * 4, rows));
     name = "unbwt_ruler_rows";
-    CLSA_TRY(get_kernel(ctx, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, ids));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, j->n));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, j->primary));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, j->gap_mask));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 4, *rows));
-    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)j->n + 1, ctx->tune.wg));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, 0, NULL, name, (size_t)j->n + 1, 0, CLSA_KARG(ids),
+                      CLSA_KARG(j->n), CLSA_KARG(j->primary), CLSA_KARG(j->gap_mask),
+                      CLSA_KARG(*rows)));
 done:
     return st;
 }
@@ -101,7 +81,6 @@ static clsa_status rank_rulers(clsa_context *ctx, const unbwt_job *j, cl_mem psi
                                cl_mem rows, cl_uint m, cl_mem *next, cl_mem *dist)
 {
     cl_mem nx[2] = {NULL, NULL}, d[2] = {NULL, NULL};
-    cl_kernel k;
     const char *name = "unbwt_walk";
     int cur = 0;
     clsa_status st = CLSA_OK;
@@ -109,26 +88,14 @@ static clsa_status rank_rulers(clsa_context *ctx, const unbwt_job *j, cl_mem psi
         CLSA_TRY(clsa__alloc(ctx, (size_t)m * 4, &nx[b]));
         CLSA_TRY(clsa__alloc(ctx, (size_t)m * 4, &d[b]));
     }
-    CLSA_TRY(get_kernel(ctx, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, psi));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, ids));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, rows));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, m));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 4, j->primary));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 5, j->gap_mask));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 6, nx[0]));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 7, d[0]));
-    CLSA_TRY(clsa__launch(ctx, k, name, m, ctx->tune.wg));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, 0, NULL, name, m, 0, CLSA_KARG(psi), CLSA_KARG(ids),
+                      CLSA_KARG(rows), CLSA_KARG(m), CLSA_KARG(j->primary), CLSA_KARG(j->gap_mask),
+                      CLSA_KARG(nx[0]), CLSA_KARG(d[0])));
     name = "unbwt_jump";
-    CLSA_TRY(get_kernel(ctx, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, m));
     /* ceil(log2 m) rounds reach the end of a list of m. */
     for (cl_uint reach = 1; reach < m; reach *= 2, cur ^= 1) {
-        CLSA_TRY(CLSA_ARG(ctx, k, name, 0, nx[cur]));
-        CLSA_TRY(CLSA_ARG(ctx, k, name, 1, d[cur]));
-        CLSA_TRY(CLSA_ARG(ctx, k, name, 3, nx[1 - cur]));
-        CLSA_TRY(CLSA_ARG(ctx, k, name, 4, d[1 - cur]));
-        CLSA_TRY(clsa__launch(ctx, k, name, m, ctx->tune.wg));
+        CLSA_TRY(CLSA_RUN(ctx, PROGRAM, 0, NULL, name, m, 0, CLSA_KARG(nx[cur]), CLSA_KARG(d[cur]),
+                          CLSA_KARG(m), CLSA_KARG(nx[1 - cur]), CLSA_KARG(d[1 - cur])));
         if (reach > UINT32_MAX / 2) break;
     }
     *dist = d[cur];
@@ -161,23 +128,14 @@ done:
 static clsa_status emit_text(clsa_context *ctx, const unbwt_job *j, cl_mem psi, cl_mem rows,
                              cl_mem next, cl_mem dist, cl_uint m, cl_mem bwt, cl_mem text)
 {
-    cl_kernel k;
     const char *name = "unbwt_emit";
     clsa_status st = CLSA_OK;
     /* only a bwt that is no transform leaves bytes unwritten */
     CLSA_TRY(clsa__fill_zero(ctx, text, 0, (size_t)j->n));
-    CLSA_TRY(get_kernel(ctx, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, psi));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, rows));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, next));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, dist));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 4, m));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 5, j->n));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 6, j->primary));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 7, j->gap_mask));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 8, bwt));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 9, text));
-    CLSA_TRY(clsa__launch(ctx, k, name, m, ctx->tune.wg));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, 0, NULL, name, m, 0, CLSA_KARG(psi), CLSA_KARG(rows),
+                      CLSA_KARG(next), CLSA_KARG(dist), CLSA_KARG(m), CLSA_KARG(j->n),
+                      CLSA_KARG(j->primary), CLSA_KARG(j->gap_mask), CLSA_KARG(bwt),
+                      CLSA_KARG(text)));
 done:
     return st;
 }
@@ -302,8 +260,8 @@ static clsa_status unbwt_walk(clsa_context *ctx, const uint8_t *bwt, uint8_t *te
     return clsa__unbwt_host(ctx, bwt, text, n, *(const int64_t *)arg);
 }
 
-clsa_status clsa_unbwt(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
-                       int64_t primary)
+clsa_status clsa__unbwt_run(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int64_t n,
+                            int64_t primary)
 {
     clsa_status st = unbwt_args(ctx, n, primary, bwt && text);
     int device;
@@ -314,7 +272,8 @@ clsa_status clsa_unbwt(clsa_context *ctx, const uint8_t *bwt, uint8_t *text, int
     return clsa__index_end(ctx, st);
 }
 
-clsa_status clsa_unbwt_mem(clsa_context *ctx, cl_mem bwt, cl_mem text, int64_t n, int64_t primary)
+clsa_status clsa__unbwt_mem_run(clsa_context *ctx, cl_mem bwt, cl_mem text, int64_t n,
+                                int64_t primary)
 {
     clsa_status st = clsa__index_begin_mem(ctx);
     if (st) return st;

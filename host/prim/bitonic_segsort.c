@@ -5,16 +5,13 @@
 #include "program.h"
 #include "status.h"
 
+/* The program of these kernels. */
+static const char *const PROGRAM = "segsort_prelude+bitonic_segsort";
+
 /* Local memory: the keys of one tile and each element's slot index, with
  * one element of skew per 32 (LI in the kernel). */
-static clsa_status local_args(clsa_context *ctx, cl_kernel k, const char *name, cl_uint first,
-                              const clsa__seg_layout *l, size_t tile)
-{
-    size_t elems = tile + tile / 32;
-    clsa_status st = clsa__arg_local(ctx, k, name, first, elems * (size_t)l->key_bytes);
-    if (st) return st;
-    return clsa__arg_local(ctx, k, name, first + 1, l->value_bytes ? elems * 4 : 4);
-}
+#define TILE_LOCALS(l, elems)                                                                \
+    CLSA_KLOCAL((elems) * (size_t)(l)->key_bytes), CLSA_KLOCAL((l)->value_bytes ? (elems) * 4 : 4)
 
 clsa_status clsa__bitonic_small(clsa_context *ctx, const clsa__seg_layout *layout, cl_mem keys,
                                 cl_mem values, cl_mem offsets, cl_mem lengths, cl_mem list,
@@ -25,23 +22,17 @@ clsa_status clsa__bitonic_small(clsa_context *ctx, const clsa__seg_layout *layou
     char opts[256];
     clsa__segsort_options(ctx, layout, opts, sizeof opts);
     size_t tile = clsa__segsort_tile(ctx, layout), wg = clsa__segsort_wg(ctx, layout);
+    size_t elems = tile + tile / 32;
     cl_mem dinfo = NULL;
-    cl_kernel k;
     cl_mem vals = values ? values : keys, lens = lengths ? lengths : offsets;
     cl_uint nc = nclasses;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)nclasses * 3 * 8, &dinfo));
     CLSA_TRY(clsa__write(ctx, dinfo, 0, info, (size_t)nclasses * 3 * 8));
-    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+bitonic_segsort", layout->index64, opts, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, keys));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, vals));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, offsets));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, lens));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 4, list));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 5, dinfo));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 6, nc));
-    CLSA_TRY(local_args(ctx, k, name, 7, layout, tile));
-    CLSA_TRY(clsa__launch(ctx, k, name, ngroups * wg, wg));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, layout->index64, opts, name, ngroups * wg, wg,
+                      CLSA_KARG(keys), CLSA_KARG(vals), CLSA_KARG(offsets), CLSA_KARG(lens),
+                      CLSA_KARG(list), CLSA_KARG(dinfo), CLSA_KARG(nc),
+                      TILE_LOCALS(layout, elems)));
 done:
     clsa__free(ctx, &dinfo);
     return st;
@@ -57,22 +48,11 @@ clsa_status clsa__bitonic_block(clsa_context *ctx, const clsa__seg_layout *layou
     char opts[256];
     clsa__segsort_options(ctx, layout, opts, sizeof opts);
     size_t tile = clsa__segsort_tile(ctx, layout), wg = clsa__segsort_wg(ctx, layout);
-    cl_kernel k;
+    size_t elems = tile + tile / 32;
     cl_mem vals = values ? values : keys, svals = svalues ? svalues : skeys;
     cl_mem lens = lengths ? lengths : offsets;
-    clsa_status st = CLSA_OK;
-    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+bitonic_segsort", layout->index64, opts, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, keys));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, vals));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, skeys));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, svals));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 4, offsets));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 5, lens));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 6, list));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 7, tile_base));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 8, tile_seg));
-    CLSA_TRY(local_args(ctx, k, name, 9, layout, tile));
-    CLSA_TRY(clsa__launch(ctx, k, name, ntiles * wg, wg));
-done:
-    return st;
+    return CLSA_RUN(ctx, PROGRAM, layout->index64, opts, name, ntiles * wg, wg, CLSA_KARG(keys),
+                    CLSA_KARG(vals), CLSA_KARG(skeys), CLSA_KARG(svals), CLSA_KARG(offsets),
+                    CLSA_KARG(lens), CLSA_KARG(list), CLSA_KARG(tile_base), CLSA_KARG(tile_seg),
+                    TILE_LOCALS(layout, elems));
 }

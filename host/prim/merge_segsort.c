@@ -10,6 +10,9 @@
 #include "program.h"
 #include "status.h"
 
+/* The program of these kernels. */
+static const char *const PROGRAM = "segsort_prelude+merge_segsort";
+
 typedef struct merge_tiles {
     cl_mem ntiles, tile_base, tile_seg;
     uint32_t total;
@@ -21,26 +24,16 @@ static clsa_status build_tiles(clsa_context *ctx, const clsa__seg_layout *l, con
                                merge_tiles *t)
 {
     static const char *cname = "merge_count_tiles", *ename = "merge_expand_tiles";
-    cl_kernel k;
     cl_ulong n = count;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, count * 4, &t->ntiles));
     CLSA_TRY(clsa__alloc(ctx, count * 4, &t->tile_base));
-    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+merge_segsort", l->index64, opts, cname, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, cname, 0, offsets));
-    CLSA_TRY(CLSA_ARG(ctx, k, cname, 1, lengths));
-    CLSA_TRY(CLSA_ARG(ctx, k, cname, 2, list));
-    CLSA_TRY(CLSA_ARG(ctx, k, cname, 3, n));
-    CLSA_TRY(CLSA_ARG(ctx, k, cname, 4, t->ntiles));
-    CLSA_TRY(clsa__launch(ctx, k, cname, count, ctx->tune.wg));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, l->index64, opts, cname, count, 0, CLSA_KARG(offsets),
+                      CLSA_KARG(lengths), CLSA_KARG(list), CLSA_KARG(n), CLSA_KARG(t->ntiles)));
     CLSA_TRY(clsa__scan(ctx, t->ntiles, t->tile_base, count, 0, 0, &t->total));
     CLSA_TRY(clsa__alloc(ctx, (size_t)t->total * 4, &t->tile_seg));
-    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+merge_segsort", l->index64, opts, ename, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, ename, 0, t->ntiles));
-    CLSA_TRY(CLSA_ARG(ctx, k, ename, 1, t->tile_base));
-    CLSA_TRY(CLSA_ARG(ctx, k, ename, 2, n));
-    CLSA_TRY(CLSA_ARG(ctx, k, ename, 3, t->tile_seg));
-    CLSA_TRY(clsa__launch(ctx, k, ename, count, ctx->tune.wg));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, l->index64, opts, ename, count, 0, CLSA_KARG(t->ntiles),
+                      CLSA_KARG(t->tile_base), CLSA_KARG(n), CLSA_KARG(t->tile_seg)));
 done:
     return st;
 }
@@ -52,26 +45,13 @@ static clsa_status merge_pass(clsa_context *ctx, const clsa__seg_layout *l, cons
 {
     static const char *name = "merge_pass";
     size_t tile = clsa__segsort_tile(ctx, l), wg = clsa__segsort_wg(ctx, l);
-    cl_kernel k;
     cl_uint p = pass;
-    clsa_status st = CLSA_OK;
-    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+merge_segsort", l->index64, opts, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, keys));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, vals));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, skeys));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, svals));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 4, offsets));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 5, lengths));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 6, list));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 7, t->tile_base));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 8, t->tile_seg));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 9, p));
-    CLSA_TRY(clsa__arg_local(ctx, k, name, 10, tile * (size_t)l->key_bytes));
-    CLSA_TRY(clsa__arg_local(ctx, k, name, 11, tile * 4));
-    CLSA_TRY(clsa__arg_local(ctx, k, name, 12, 2 * 8));
-    CLSA_TRY(clsa__launch(ctx, k, name, (size_t)t->total * wg, wg));
-done:
-    return st;
+    return CLSA_RUN(ctx, PROGRAM, l->index64, opts, name, (size_t)t->total * wg, wg,
+                    CLSA_KARG(keys), CLSA_KARG(vals), CLSA_KARG(skeys), CLSA_KARG(svals),
+                    CLSA_KARG(offsets), CLSA_KARG(lengths), CLSA_KARG(list),
+                    CLSA_KARG(t->tile_base), CLSA_KARG(t->tile_seg), CLSA_KARG(p),
+                    CLSA_KLOCAL(tile * (size_t)l->key_bytes), CLSA_KLOCAL(tile * 4),
+                    CLSA_KLOCAL(2 * 8));
 }
 
 clsa_status clsa__merge_segsort(clsa_context *ctx, const clsa__seg_layout *layout, cl_mem keys,

@@ -97,12 +97,10 @@ static clsa_status prepare(clsa__radix_run *r, cl_uint from, const plan *p, size
     cl_int keep = r->ctl && r->keep_fault;
     cl_ulong z = zeros;
     size_t items = zeros > CLSA_RADIX_CTL_ALL ? zeros : CLSA_RADIX_CTL_ALL;
-    clsa_status st;
-    if ((st = CLSA_ARG(ctx, k, name, 0, r->masks)) || (st = CLSA_ARG(ctx, k, name, 1, from)) ||
-        (st = CLSA_ARG(ctx, k, name, 2, keep)) || (st = CLSA_ARG(ctx, k, name, 3, lo)) ||
-        (st = CLSA_ARG(ctx, k, name, 4, hi)) || (st = CLSA_ARG(ctx, k, name, 5, r->table)) ||
-        (st = CLSA_ARG(ctx, k, name, 6, z)))
-        return st;
+    clsa_status st = CLSA_ARGS(ctx, k, name, CLSA_KARG(r->masks), CLSA_KARG(from),
+                               CLSA_KARG(keep), CLSA_KARG(lo), CLSA_KARG(hi),
+                               CLSA_KARG(r->table), CLSA_KARG(z));
+    if (st) return st;
     return clsa__launch(ctx, k, name, clsa__div_up(items, r->wg) * r->wg, r->wg);
 }
 
@@ -122,13 +120,11 @@ static clsa_status hist_all(clsa__radix_run *r, cl_mem keys, cl_uint npasses, cl
     size_t groups = cu * HIST_GROUPS_PER_CU, least = clsa__div_up(r->nb, tiles ? tiles : 1);
     if (groups < least) groups = least;
     if (groups > r->nb) groups = r->nb;
-    clsa_status st;
-    if ((st = CLSA_ARG(ctx, k, name, 0, keys)) || (st = CLSA_ARG(ctx, k, name, 1, n)) ||
-        (st = CLSA_ARG(ctx, k, name, 2, npasses)) || (st = CLSA_ARG(ctx, k, name, 3, r->masks)) ||
-        (st = CLSA_ARG(ctx, k, name, 4, plan_at)) || (st = CLSA_ARG(ctx, k, name, 5, r->table)) ||
-        (st = clsa__arg_local(ctx, k, name, 6, (size_t)npasses * 256 * 4)) ||
-        (st = CLSA_ARG(ctx, k, name, 7, want_masks)) || (st = CLSA_ARG(ctx, k, name, 8, r->masks)))
-        return st;
+    clsa_status st = CLSA_ARGS(ctx, k, name, CLSA_KARG(keys), CLSA_KARG(n), CLSA_KARG(npasses),
+                               CLSA_KARG(r->masks), CLSA_KARG(plan_at), CLSA_KARG(r->table),
+                               CLSA_KLOCAL((size_t)npasses * 256 * 4), CLSA_KARG(want_masks),
+                               CLSA_KARG(r->masks));
+    if (st) return st;
     return clsa__launch(ctx, k, name, groups * r->wg, r->wg);
 }
 
@@ -149,23 +145,17 @@ static clsa_status one_pass(clsa__radix_run *r, cl_mem kin, cl_mem kout, cl_mem 
     clsa_context *ctx = r->ctx;
     cl_kernel k = r->scatter;
     cl_ulong n = r->n, at;
-    cl_uint a = 0;
+    cl_uint a = r->vb ? 4 : 2; /* the values' buffers follow the keys' when there */
     size_t digits = ((size_t)dmask + 1) * 4;
     clsa_status st;
-    if ((st = status_table(r, pass, first, &at)) || (st = CLSA_ARG(ctx, k, name, a++, kin)) ||
-        (st = CLSA_ARG(ctx, k, name, a++, kout)))
-        return st;
-    if (r->vb &&
-        ((st = CLSA_ARG(ctx, k, name, a++, vin)) || (st = CLSA_ARG(ctx, k, name, a++, vout))))
-        return st;
-    if ((st = CLSA_ARG(ctx, k, name, a++, n)) || (st = CLSA_ARG(ctx, k, name, a++, shift)) ||
-        (st = CLSA_ARG(ctx, k, name, a++, dmask)) || (st = CLSA_ARG(ctx, k, name, a++, pass)) ||
-        (st = CLSA_ARG(ctx, k, name, a++, r->table)) ||
-        (st = CLSA_ARG(ctx, k, name, a++, r->table)) || (st = CLSA_ARG(ctx, k, name, a++, at)) ||
-        (st = CLSA_ARG(ctx, k, name, a++, r->masks)) ||
-        (st = clsa__radix_rank_args(r, k, name, a, dmask, &a)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, digits)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, digits)))
+    if ((st = status_table(r, pass, first, &at)) ||
+        (st = CLSA_ARGS(ctx, k, name, CLSA_KARG(kin), CLSA_KARG(kout))) ||
+        (r->vb && (st = CLSA_ARGS_AT(ctx, k, name, 2, CLSA_KARG(vin), CLSA_KARG(vout)))) ||
+        (st = CLSA_ARGS_AT(ctx, k, name, a, CLSA_KARG(n), CLSA_KARG(shift), CLSA_KARG(dmask),
+                           CLSA_KARG(pass), CLSA_KARG(r->table), CLSA_KARG(r->table),
+                           CLSA_KARG(at), CLSA_KARG(r->masks))) ||
+        (st = clsa__radix_rank_args(r, k, name, a + 8, dmask, &a)) ||
+        (st = CLSA_ARGS_AT(ctx, k, name, a, CLSA_KLOCAL(digits), CLSA_KLOCAL(digits))))
         return st;
     /* named apart in the profile: which ranking ran */
     return clsa__launch(ctx, k, r->warp ? "radix_onesweep_warp" : name, r->nb * r->wg, r->wg);

@@ -47,19 +47,12 @@ size_t clsa__radix_scatter_local(const sort_run *r, size_t wg, size_t items)
 clsa_status clsa__radix_rank_args(const sort_run *r, cl_kernel k, const char *name, cl_uint a,
                                   cl_uint dmask, cl_uint *next)
 {
-    clsa_context *ctx = r->ctx;
     size_t t = clsa__radix_tile_elems(r->tile), w = (size_t)(r->kb > r->vb ? r->kb : r->vb);
-    clsa_status st;
-    if ((st = clsa__arg_local(ctx, k, name, a++, t * w)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, perm_bytes(r, t))) ||
-        (st = clsa__arg_local(ctx, k, name, a++,
-                              counter_bytes(r, r->wg, r->items, (size_t)dmask + 1))) ||
-        (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, r->wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, a++, ((size_t)dmask + 1) * 4)))
-        return st;
-    *next = a;
-    return CLSA_OK;
+    size_t digits = (size_t)dmask + 1;
+    *next = a + 6;
+    return CLSA_ARGS_AT(r->ctx, k, name, a, CLSA_KLOCAL(t * w), CLSA_KLOCAL(perm_bytes(r, t)),
+                        CLSA_KLOCAL(counter_bytes(r, r->wg, r->items, digits)),
+                        CLSA_KLOCAL(r->wg * 4), CLSA_KLOCAL(r->wg * 4), CLSA_KLOCAL(digits * 4));
 }
 
 unsigned clsa__radix_digit_width(const sort_run *r, unsigned shift, unsigned end_bit)

@@ -140,13 +140,11 @@ static clsa_status run_hist(sort_run *r, cl_mem keys, cl_uint shift, cl_uint dma
     cl_kernel k = r->hist;
     cl_ulong n = r->n;
     cl_uint nb = (cl_uint)r->nb;
-    clsa_status st;
-    if ((st = CLSA_ARG(ctx, k, name, 0, keys)) || (st = CLSA_ARG(ctx, k, name, 1, n)) ||
-        (st = CLSA_ARG(ctx, k, name, 2, shift)) || (st = CLSA_ARG(ctx, k, name, 3, dmask)) ||
-        (st = CLSA_ARG(ctx, k, name, 4, nb)) || (st = CLSA_ARG(ctx, k, name, 5, r->table)) ||
-        (st = clsa__arg_local(ctx, k, name, 6, ((size_t)dmask + 1) * 4)) ||
-        (st = CLSA_ARG(ctx, k, name, 7, masks)) || (st = CLSA_ARG(ctx, k, name, 8, r->masks)))
-        return st;
+    clsa_status st = CLSA_ARGS(ctx, k, name, CLSA_KARG(keys), CLSA_KARG(n), CLSA_KARG(shift),
+                               CLSA_KARG(dmask), CLSA_KARG(nb), CLSA_KARG(r->table),
+                               CLSA_KLOCAL(((size_t)dmask + 1) * 4), CLSA_KARG(masks),
+                               CLSA_KARG(r->masks));
+    if (st) return st;
     return clsa__launch(ctx, k, name, r->nb * r->wg, r->wg);
 }
 
@@ -157,17 +155,13 @@ static clsa_status run_scatter(sort_run *r, cl_mem kin, cl_mem kout, cl_mem vin,
     clsa_context *ctx = r->ctx;
     cl_kernel k = r->scatter;
     cl_ulong n = r->n;
-    cl_uint nb = (cl_uint)r->nb, a = 0;
+    cl_uint nb = (cl_uint)r->nb, a = r->vb ? 4 : 2; /* the values' buffers when there */
     clsa_status st;
-    if ((st = CLSA_ARG(ctx, k, name, a++, kin)) || (st = CLSA_ARG(ctx, k, name, a++, kout)))
-        return st;
-    if (r->vb &&
-        ((st = CLSA_ARG(ctx, k, name, a++, vin)) || (st = CLSA_ARG(ctx, k, name, a++, vout))))
-        return st;
-    if ((st = CLSA_ARG(ctx, k, name, a++, n)) || (st = CLSA_ARG(ctx, k, name, a++, shift)) ||
-        (st = CLSA_ARG(ctx, k, name, a++, dmask)) || (st = CLSA_ARG(ctx, k, name, a++, nb)) ||
-        (st = CLSA_ARG(ctx, k, name, a++, r->table)) ||
-        (st = clsa__radix_rank_args(r, k, name, a, dmask, &a)))
+    if ((st = CLSA_ARGS(ctx, k, name, CLSA_KARG(kin), CLSA_KARG(kout))) ||
+        (r->vb && (st = CLSA_ARGS_AT(ctx, k, name, 2, CLSA_KARG(vin), CLSA_KARG(vout)))) ||
+        (st = CLSA_ARGS_AT(ctx, k, name, a, CLSA_KARG(n), CLSA_KARG(shift), CLSA_KARG(dmask),
+                           CLSA_KARG(nb), CLSA_KARG(r->table))) ||
+        (st = clsa__radix_rank_args(r, k, name, a + 5, dmask, &a)))
         return st;
     /* named apart in the profile: which ranking ran */
     return clsa__launch(ctx, k, r->warp ? "radix_scatter_warp" : name, r->nb * r->wg, r->wg);

@@ -64,11 +64,9 @@ static clsa_status reduce_tiles(clsa_context *ctx, scan_shape sh, cl_mem in, cl_
     clsa_status st = scan_kernel(ctx, program_width(mode, NULL, index64), name, &k);
     cl_uint items = (cl_uint)sh.items;
     cl_int flags = mode, pad = pad_zero;
-    if (st || (st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, n)) ||
-        (st = CLSA_ARG(ctx, k, name, 2, items)) || (st = CLSA_ARG(ctx, k, name, 3, flags)) ||
-        (st = CLSA_ARG(ctx, k, name, 4, pad)) || (st = CLSA_ARG(ctx, k, name, 5, sums)) ||
-        (st = clsa__arg_local(ctx, k, name, 6, sh.wg * 4)) ||
-        (st = clsa__arg_local(ctx, k, name, 7, sh.wg * 4)))
+    if (st || (st = CLSA_ARGS(ctx, k, name, CLSA_KARG(in), CLSA_KARG(n), CLSA_KARG(items),
+                              CLSA_KARG(flags), CLSA_KARG(pad), CLSA_KARG(sums),
+                              CLSA_KLOCAL(sh.wg * 4), CLSA_KLOCAL(sh.wg * 4))))
         return st;
     return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
 }
@@ -96,14 +94,11 @@ static clsa_status tile_args(clsa_context *ctx, cl_kernel k, const char *name, s
 {
     cl_uint items = (cl_uint)sh.items;
     cl_int flags = mode, incl = inclusive;
-    clsa_status st;
-    if ((st = CLSA_ARG(ctx, k, name, 0, in)) || (st = CLSA_ARG(ctx, k, name, 1, out)) ||
-        (st = CLSA_ARG(ctx, k, name, 2, n)) || (st = CLSA_ARG(ctx, k, name, 3, items)) ||
-        (st = CLSA_ARG(ctx, k, name, 4, flags)) || (st = CLSA_ARG(ctx, k, name, 5, incl)) ||
-        (st = clsa__arg_local(ctx, k, name, locals, tile_bytes(sh))) ||
-        (st = clsa__arg_local(ctx, k, name, locals + 1, sh.wg * 4)))
-        return st;
-    return clsa__arg_local(ctx, k, name, locals + 2, sh.wg * 4);
+    clsa_status st = CLSA_ARGS(ctx, k, name, CLSA_KARG(in), CLSA_KARG(out), CLSA_KARG(n),
+                               CLSA_KARG(items), CLSA_KARG(flags), CLSA_KARG(incl));
+    if (st) return st;
+    return CLSA_ARGS_AT(ctx, k, name, locals, CLSA_KLOCAL(tile_bytes(sh)), CLSA_KLOCAL(sh.wg * 4),
+                        CLSA_KLOCAL(sh.wg * 4));
 }
 
 /* total (single tile only, else NULL): receives the tile's sum.
@@ -127,11 +122,9 @@ static clsa_status downsweep(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem
     cl_mem on = only.mem ? only.mem : out; /* unread without has_only */
     cl_int has_only = only.mem != NULL;
     if (st || (st = tile_args(ctx, k, name, sh, in, out, n, mode, inclusive, 15)) ||
-        (st = CLSA_ARG(ctx, k, name, 6, off)) || (st = CLSA_ARG(ctx, k, name, 7, has)) ||
-        (st = CLSA_ARG(ctx, k, name, 8, want)) || (st = CLSA_ARG(ctx, k, name, 9, tot)) ||
-        (st = CLSA_ARG(ctx, k, name, 10, want_ix)) || (st = CLSA_ARG(ctx, k, name, 11, idx)) ||
-        (st = CLSA_ARG(ctx, k, name, 12, on)) || (st = CLSA_ARG(ctx, k, name, 13, only.at)) ||
-        (st = CLSA_ARG(ctx, k, name, 14, has_only)))
+        (st = CLSA_ARGS_AT(ctx, k, name, 6, CLSA_KARG(off), CLSA_KARG(has), CLSA_KARG(want),
+                           CLSA_KARG(tot), CLSA_KARG(want_ix), CLSA_KARG(idx), CLSA_KARG(on),
+                           CLSA_KARG(only.at), CLSA_KARG(has_only))))
         return st;
     return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
 }
@@ -148,8 +141,8 @@ static clsa_status serial(clsa_context *ctx, scan_shape sh, cl_mem in, cl_mem ou
     cl_mem tot = total ? total : out; /* not written when unused */
     cl_mem idx = ix.index ? ix.index : out;
     if (st || (st = tile_args(ctx, k, name, sh, in, out, n, mode, inclusive, 10)) ||
-        (st = CLSA_ARG(ctx, k, name, 6, want)) || (st = CLSA_ARG(ctx, k, name, 7, tot)) ||
-        (st = CLSA_ARG(ctx, k, name, 8, want_ix)) || (st = CLSA_ARG(ctx, k, name, 9, idx)))
+        (st = CLSA_ARGS_AT(ctx, k, name, 6, CLSA_KARG(want), CLSA_KARG(tot), CLSA_KARG(want_ix),
+                           CLSA_KARG(idx))))
         return st;
     return clsa__launch(ctx, k, name, sh.wg, sh.wg);
 }
@@ -204,10 +197,9 @@ static clsa_status onepass_launch(clsa_context *ctx, scan_shape sh, cl_mem in, c
     cl_int want_ix = ix.index != NULL;
     cl_mem idx = ix.index ? ix.index : out;
     if (st || (st = tile_args(ctx, k, name, sh, in, out, n, mode, inclusive, 12)) ||
-        (st = CLSA_ARG(ctx, k, name, 6, ctx->scan_state)) ||
-        (st = CLSA_ARG(ctx, k, name, 7, cap)) || (st = CLSA_ARG(ctx, k, name, 8, epoch)) ||
-        (st = CLSA_ARG(ctx, k, name, 9, fault_at)) || (st = CLSA_ARG(ctx, k, name, 10, want_ix)) ||
-        (st = CLSA_ARG(ctx, k, name, 11, idx)))
+        (st = CLSA_ARGS_AT(ctx, k, name, 6, CLSA_KARG(ctx->scan_state), CLSA_KARG(cap),
+                           CLSA_KARG(epoch), CLSA_KARG(fault_at), CLSA_KARG(want_ix),
+                           CLSA_KARG(idx))))
         return st;
     return clsa__launch(ctx, k, name, nb * sh.wg, sh.wg);
 }
@@ -227,10 +219,8 @@ static clsa_status onepass_repair(clsa_context *ctx, scan_shape sh, cl_mem in, c
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, nb * 4, &sums));
     CLSA_TRY(scan_kernel(ctx, 0, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 0, ctx->scan_state));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 1, faulted.at));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 2, nbl));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, 3, sums));
+    CLSA_TRY(CLSA_ARGS(ctx, k, name, CLSA_KARG(ctx->scan_state), CLSA_KARG(faulted.at),
+                       CLSA_KARG(nbl), CLSA_KARG(sums)));
     CLSA_TRY(clsa__launch(ctx, k, name, nb, ctx->tune.wg));
     CLSA_TRY(scan_with(ctx, sums, sums, nb, 0, CLSA_SCAN_VALUES, total, none));
     CLSA_TRY(downsweep(ctx, sh, in, out, n, mode, inclusive, sums, NULL, ix, nb, faulted));

@@ -26,6 +26,9 @@ static unsigned log2_of(size_t p)
     return k;
 }
 
+/* The program of these kernels. */
+static const char *const PROGRAM = "segsort_prelude+segmented_sort";
+
 /* The classified segment ids: list[first[c] .. first[c+1]) is class c. */
 typedef struct seg_classes {
     cl_mem list;
@@ -40,18 +43,13 @@ static clsa_status classify_launch(clsa_context *ctx, const char *opts, int inde
     cl_kernel k;
     cl_ulong n = nseg, r2 = ctx->tune.r2;
     cl_uint ncl = nc, items = CLASSIFY_ITEMS;
-    cl_uint i = 0;
     clsa_status st = CLSA_OK;
-    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+segmented_sort", index64, opts, name, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, i++, offsets));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, i++, lengths));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, i++, n));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, i++, r2));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, i++, ncl));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, i++, items));
-    CLSA_TRY(CLSA_ARG(ctx, k, name, i++, table));
-    if (list) CLSA_TRY(CLSA_ARG(ctx, k, name, i++, list));
-    CLSA_TRY(clsa__arg_local(ctx, k, name, i++, nc * 4));
+    CLSA_TRY(clsa__kernel(ctx, PROGRAM, index64, opts, name, &k));
+    CLSA_TRY(CLSA_ARGS(ctx, k, name, CLSA_KARG(offsets), CLSA_KARG(lengths), CLSA_KARG(n),
+                       CLSA_KARG(r2), CLSA_KARG(ncl), CLSA_KARG(items), CLSA_KARG(table)));
+    /* segsort_scatter alone takes the list */
+    if (list) CLSA_TRY(CLSA_ARGS_AT(ctx, k, name, 7, CLSA_KARG(list)));
+    CLSA_TRY(CLSA_ARGS_AT(ctx, k, name, list ? 8 : 7, CLSA_KLOCAL(nc * 4)));
     CLSA_TRY(clsa__launch(ctx, k, name, nb * ctx->tune.wg, ctx->tune.wg));
 done:
     return st;
@@ -64,7 +62,6 @@ static clsa_status classify(clsa_context *ctx, const clsa__seg_layout *l, const 
     unsigned nc = sc->n;
     size_t nb = clsa__div_up(nseg, ctx->tune.wg * CLASSIFY_ITEMS);
     cl_mem counts = NULL, starts = NULL;
-    cl_kernel k;
     uint32_t total = 0;
     cl_ulong nbl = nb;
     cl_uint ncl = nc;
@@ -79,12 +76,8 @@ static clsa_status classify(clsa_context *ctx, const clsa__seg_layout *l, const 
     CLSA_TRY(classify_launch(ctx, opts, l->index64, "segsort_scatter", offsets, lengths, nseg, nc,
                              counts, sc->list, nb));
     CLSA_TRY(clsa__alloc(ctx, nc * 4, &starts));
-    CLSA_TRY(clsa__kernel(ctx, "segsort_prelude+segmented_sort", l->index64, opts, sname, &k));
-    CLSA_TRY(CLSA_ARG(ctx, k, sname, 0, counts));
-    CLSA_TRY(CLSA_ARG(ctx, k, sname, 1, nbl));
-    CLSA_TRY(CLSA_ARG(ctx, k, sname, 2, ncl));
-    CLSA_TRY(CLSA_ARG(ctx, k, sname, 3, starts));
-    CLSA_TRY(clsa__launch(ctx, k, sname, nc, nc));
+    CLSA_TRY(CLSA_RUN(ctx, PROGRAM, l->index64, opts, sname, nc, nc, CLSA_KARG(counts),
+                      CLSA_KARG(nbl), CLSA_KARG(ncl), CLSA_KARG(starts)));
     CLSA_TRY(clsa__read(ctx, starts, 0, sc->first, nc * 4));
 done:
     clsa__free(ctx, &counts);
@@ -138,14 +131,10 @@ static clsa_status flip(clsa_context *ctx, const char *opts, int index64, cl_mem
                         int forward)
 {
     static const char *name = "segsort_flip";
-    cl_kernel k;
     cl_ulong nn = n;
     cl_int fw = forward;
-    clsa_status st = clsa__kernel(ctx, "segsort_prelude+segmented_sort", index64, opts, name, &k);
-    if (st || (st = CLSA_ARG(ctx, k, name, 0, keys)) || (st = CLSA_ARG(ctx, k, name, 1, nn)) ||
-        (st = CLSA_ARG(ctx, k, name, 2, fw)))
-        return st;
-    return clsa__launch(ctx, k, name, n, ctx->tune.wg);
+    return CLSA_RUN(ctx, PROGRAM, index64, opts, name, n, 0, CLSA_KARG(keys), CLSA_KARG(nn),
+                    CLSA_KARG(fw));
 }
 
 /* Where segment s lies: offset and length read back from the device. */

@@ -10,25 +10,13 @@
 #include <string.h>
 #include <time.h>
 
-clsa_status clsa__arg(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i, size_t size,
-                      const void *value)
-{
-    return clsa__cl(ctx, clSetKernelArg(k, i, size, value), "clSetKernelArg", kname);
-}
-
-clsa_status clsa__arg_local(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i,
-                            size_t bytes)
-{
-    return clsa__cl(ctx, clSetKernelArg(k, i, bytes, NULL), "clSetKernelArg", kname);
-}
-
-clsa_status clsa__args(clsa_context *ctx, cl_kernel k, const char *kname, size_t nargs,
-                       const clsa__karg *args)
+clsa_status clsa__args(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint first,
+                       size_t nargs, const clsa__karg *args)
 {
     clsa_status st = CLSA_OK;
     for (size_t i = 0; st == CLSA_OK && i < nargs; i++)
-        st = args[i].ptr ? clsa__arg(ctx, k, kname, (cl_uint)i, args[i].size, args[i].ptr)
-                         : clsa__arg_local(ctx, k, kname, (cl_uint)i, args[i].size);
+        st = clsa__cl(ctx, clSetKernelArg(k, first + (cl_uint)i, args[i].size, args[i].ptr),
+                      "clSetKernelArg", kname);
     return st;
 }
 
@@ -38,7 +26,7 @@ clsa_status clsa__run(clsa_context *ctx, const char *file, int index64, const ch
 {
     cl_kernel k;
     clsa_status st = clsa__kernel(ctx, file, index64, opts, name, &k);
-    if (!st) st = clsa__args(ctx, k, name, nargs, args);
+    if (!st) st = clsa__args(ctx, k, name, 0, nargs, args);
     if (st) return st;
     return clsa__launch(ctx, k, name, global, local ? local : ctx->tune.wg);
 }

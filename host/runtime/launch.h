@@ -13,13 +13,6 @@ clsa_status clsa__launch(clsa_context *ctx, cl_kernel k, const char *name, size_
                          size_t local);
 /* Notes k's first launch in CLSA_TEST_LAUNCH_LOG when that names a file. */
 void clsa__log_launch(clsa_context *ctx, cl_kernel k);
-/* clSetKernelArg with error reporting; CLSA_ARG(k, i, value) for scalars/mem. */
-clsa_status clsa__arg(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i, size_t size,
-                      const void *value);
-#define CLSA_ARG(ctx, k, kname, i, v) clsa__arg((ctx), (k), (kname), (i), sizeof(v), &(v))
-/* Local-memory argument of `bytes`. */
-clsa_status clsa__arg_local(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint i,
-                            size_t bytes);
 
 /* ---- the kernel-argument idiom ----------------------------------------------
  * A kernel's arguments as one list, in order: CLSA_KARG(value) for a scalar
@@ -32,12 +25,25 @@ typedef struct clsa__karg {
 } clsa__karg;
 #define CLSA_KARG(v) {sizeof(v), &(v)}
 #define CLSA_KLOCAL(bytes) {(bytes), NULL}
+/* A value converted to a 32- or 64-bit scalar, or to the program's idx_t
+ * (8 bytes when index64, else 4). */
+#define CLSA_KU32(v) {sizeof(cl_uint), &(cl_uint){(cl_uint)(v)}}
+#define CLSA_KU64(v) {sizeof(cl_ulong), &(cl_ulong){(cl_ulong)(v)}}
+#define CLSA_KIDX(index64, v)                                                            \
+    {(index64) ? sizeof(cl_ulong) : sizeof(cl_uint),                                     \
+     (index64) ? (const void *)&(cl_ulong){(cl_ulong)(v)}                                \
+               : (const void *)&(cl_uint){(cl_uint)(v)}}
 /* The count and the array of a list of clsa__karg, for the functions below. */
 #define CLSA_KARGS(...)                                                                  \
     sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg), (clsa__karg[]){__VA_ARGS__}
-clsa_status clsa__args(clsa_context *ctx, cl_kernel k, const char *kname, size_t nargs,
-                       const clsa__karg *args);
-#define CLSA_ARGS(ctx, k, kname, ...) clsa__args(ctx, k, kname, CLSA_KARGS(__VA_ARGS__))
+/* Sets the list as arguments first, first + 1, ... of k. */
+clsa_status clsa__args(clsa_context *ctx, cl_kernel k, const char *kname, cl_uint first,
+                       size_t nargs, const clsa__karg *args);
+#define CLSA_ARGS(ctx, k, kname, ...) clsa__args(ctx, k, kname, 0, CLSA_KARGS(__VA_ARGS__))
+/* The list from argument `first` on (a kernel whose arguments depend on its
+ * options, set in parts). */
+#define CLSA_ARGS_AT(ctx, k, kname, first, ...)                                          \
+    clsa__args(ctx, k, kname, first, CLSA_KARGS(__VA_ARGS__))
 /* Kernel `name` of program `file` (program.h: width index64, -D options
  * opts, may be NULL), its arguments set, launched over `global` work-items
  * in work-groups of `local` (0: ctx->tune.wg). */

@@ -6,20 +6,14 @@
 #include "context.h"
 #include "launch.h"
 
-/* An idx_t kernel argument of value v, 32 or 64 bits wide (held in *v32
- * or *v64, which must live until the launch). */
-static inline clsa__karg clsa__idx_karg(int index64, uint64_t v, cl_ulong *v64, cl_uint *v32)
-{
-    *v64 = v;
-    *v32 = (cl_uint)v;
-    return index64 ? (clsa__karg)CLSA_KARG(*v64) : (clsa__karg)CLSA_KARG(*v32);
-}
-
 /* Sets the arguments of kernel `name` in cl_kernels/<file>.cl and launches
  * it over `global` work-items in work-groups of `local` (0: ctx->tune.wg)
  * (pd_work.c). */
 clsa_status clsa__sa_run(clsa_context *ctx, const char *file, int index64, const char *name,
                          size_t global, size_t local, size_t nargs, const clsa__karg *args);
+/* The same with the argument list (launch.h) written out. */
+#define CLSA_SA_RUN(ctx, file, index64, name, global, local, ...)                        \
+    clsa__sa_run(ctx, file, index64, name, global, local, CLSA_KARGS(__VA_ARGS__))
 
 /* Groups of at most this many suffixes are sorted by one work-item. */
 #define CLSA_GRP_TINY 8

@@ -24,9 +24,8 @@
 #include <math.h>
 #include <string.h>
 
-#define RUN(ctx, index64, name, global, ...) \
-    clsa__sa_run(ctx, "pd_init", index64, name, global, 0, CLSA_KARGS(__VA_ARGS__))
-
+/* The program of these kernels. */
+static const char *const PROGRAM = "pd_init";
 /* Whether 32 / bb symbols (the short key of initial_sort_msd) are
  * expected to leave at most a fifth of the suffixes tied: the order-0
  * entropy H of the byte counts h says about K = 2^(H x symbols) such
@@ -56,14 +55,15 @@ clsa_status clsa__pd_alphabet(clsa_context *ctx, cl_mem text, uint64_t n, pd_alp
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, sizeof h, &hist));
     CLSA_TRY(clsa__fill_zero(ctx, hist, 0, sizeof h));
-    CLSA_TRY(RUN(ctx, 0, "pd_histogram", groups * wg, CLSA_KARG(text), CLSA_KARG(nn),
-                 CLSA_KARG(hist), CLSA_KLOCAL(256 * 4)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, 0, "pd_histogram", groups * wg, 0, CLSA_KARG(text),
+                         CLSA_KARG(nn), CLSA_KARG(hist), CLSA_KLOCAL(256 * 4)));
     /* the codes made on the device, numbered as sigma counts below, ahead
      * of the read: no write of them after it (a blocking copy; the device
      * idles meanwhile) */
     cl_int sep = a->sep_byte;
     CLSA_TRY(clsa__alloc(ctx, 256 * sizeof(cl_ushort), &a->dcodes));
-    CLSA_TRY(RUN(ctx, 0, "pd_codes", 1, CLSA_KARG(hist), CLSA_KARG(sep), CLSA_KARG(a->dcodes)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, 0, "pd_codes", 1, 0, CLSA_KARG(hist), CLSA_KARG(sep),
+                         CLSA_KARG(a->dcodes)));
     CLSA_TRY(clsa__read(ctx, hist, 0, h, sizeof h));
     a->sigma = 0;
     if (a->sep_byte >= 0 && h[a->sep_byte]) a->sigma++;
@@ -122,10 +122,10 @@ static clsa_status sort_lo(clsa_context *ctx, cl_mem text, clsa__sa_work *w, con
     cl_uint sym = a->sym, b = a->b, h0 = a->h0, sep = a->sep_byte >= 0, j0 = key_lo_first(a);
     cl_int giv = given;
     unsigned total = a->b * a->h0;
-    clsa_status st = RUN(ctx, w->index64, "pd_key_lo", w->m, CLSA_KARG(text), CLSA_KARG(n),
-                         CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0),
-                         CLSA_KARG(j0), CLSA_KARG(sep), CLSA_KARG(w->k), CLSA_KARG(w->u),
-                         CLSA_KARG(m), CLSA_KARG(giv));
+    clsa_status st =
+        CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_key_lo", w->m, 0, CLSA_KARG(text), CLSA_KARG(n),
+                    CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(j0),
+                    CLSA_KARG(sep), CLSA_KARG(w->k), CLSA_KARG(w->u), CLSA_KARG(m), CLSA_KARG(giv));
     return st ? st : init_sort(ctx, w, w->k, w->u, w->m, total < 32 ? total : 32, w->sk, w->sv,
                                ctl, pending);
 }
@@ -140,10 +140,10 @@ static clsa_status sort_hi(clsa_context *ctx, cl_mem text, const clsa__sa_work *
     cl_ulong n = w->n, mm = m;
     cl_uint sym = a->sym, b = a->b, h0 = a->h0, sep = a->sep_byte >= 0, hi_skip = 32 / a->b;
     cl_uint j1 = a->h0 > hi_skip ? a->h0 - hi_skip : 0;
-    clsa_status st = RUN(ctx, w->index64, "pd_key_hi", m, CLSA_KARG(text), CLSA_KARG(n),
-                         CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0),
-                         CLSA_KARG(j1), CLSA_KARG(sep), CLSA_KARG(pos), CLSA_KARG(keys),
-                         CLSA_KARG(mm), CLSA_KLOCAL(256 * 2));
+    clsa_status st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_key_hi", m, 0, CLSA_KARG(text),
+                                 CLSA_KARG(n), CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b),
+                                 CLSA_KARG(h0), CLSA_KARG(j1), CLSA_KARG(sep), CLSA_KARG(pos),
+                                 CLSA_KARG(keys), CLSA_KARG(mm), CLSA_KLOCAL(256 * 2));
     return st ? st : init_sort(ctx, w, keys, pos, m, a->b * a->h0 - 32, sk, sv, ctl, pending);
 }
 
@@ -186,14 +186,15 @@ static clsa_status msd_keys(clsa_context *ctx, cl_mem text, const clsa__sa_work 
     cl_ulong n = w->n, mm = m, str = stride;
     cl_uint bb = a->msd_b, k = 32 / a->msd_b;
     cl_int giv = given;
-    clsa_status st = RUN(ctx, w->index64, "pd_key_msd", m, CLSA_KARG(text), CLSA_KARG(n),
-                         CLSA_KARG(codes), CLSA_KARG(bb), CLSA_KARG(k), CLSA_KARG(str),
-                         CLSA_KARG(w->u), CLSA_KARG(w->k), CLSA_KARG(mm), CLSA_KLOCAL(256 * 2),
-                         CLSA_KARG(giv));
+    clsa_status st =
+        CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_key_msd", m, 0, CLSA_KARG(text), CLSA_KARG(n),
+                    CLSA_KARG(codes), CLSA_KARG(bb), CLSA_KARG(k), CLSA_KARG(str), CLSA_KARG(w->u),
+                    CLSA_KARG(w->k), CLSA_KARG(mm), CLSA_KLOCAL(256 * 2), CLSA_KARG(giv));
     if (!st) st = clsa__radix_sort_capped(ctx, w->k, w->u, m, 4, w->index64 ? 8 : 4, 0, bb * k,
                                           w->sk, w->sv, pd_table_cap(m));
-    if (!st) st = RUN(ctx, w->index64, "pd_tied_flags", m, CLSA_KARG(w->k), CLSA_KARG(mm),
-                      CLSA_KARG(w->sv));
+    if (!st)
+        st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_tied_flags", m, 0, CLSA_KARG(w->k),
+                         CLSA_KARG(mm), CLSA_KARG(w->sv));
     return st ? st : clsa__scan(ctx, w->sv, w->sk, m, 0, 0, t);
 }
 
@@ -244,21 +245,23 @@ static clsa_status initial_sort_msd(clsa_context *ctx, cl_mem text, clsa__sa_wor
               (st = clsa__pd_sub_view(ctx, w->sk, pd_round_up((size_t)t * 4, al), (size_t)t * iw,
                                                  &v[4]))))
         goto done;
-    if (t && ((st = RUN(ctx, w->index64, "pd_tied_take", m, CLSA_KARG(text), CLSA_KARG(n),
-                        CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b), CLSA_KARG(h0),
-                        CLSA_KARG(j0), CLSA_KARG(w->k), CLSA_KARG(w->u), CLSA_KARG(w->sk),
-                        CLSA_KARG(mm), CLSA_KARG(v[0]), CLSA_KARG(v[1]), CLSA_KARG(v[2]))) ||
+    if (t && ((st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_tied_take", m, 0, CLSA_KARG(text),
+                                CLSA_KARG(n), CLSA_KARG(codes), CLSA_KARG(sym), CLSA_KARG(b),
+                                CLSA_KARG(h0), CLSA_KARG(j0), CLSA_KARG(w->k), CLSA_KARG(w->u),
+                                CLSA_KARG(w->sk), CLSA_KARG(mm), CLSA_KARG(v[0]), CLSA_KARG(v[1]),
+                                CLSA_KARG(v[2]))) ||
               /* the scan in sk is dead: sk's views are the sorts' scratch */
               (st = clsa__radix_sort_capped(ctx, v[2], v[1], t, 4, (int)iw, 0, 32, v[3], v[4],
                                             pd_table_cap(t))) ||
               (st = sort_hi(ctx, text, w, a, codes, v[2], v[1], t, v[3], v[4], NULL, NULL)) ||
-              (st = RUN(ctx, w->index64, "pd_tied_put", t, CLSA_KARG(v[0]), CLSA_KARG(v[1]),
-                        CLSA_KARG(tt), CLSA_KARG(w->u)))))
+              (st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_tied_put", t, 0, CLSA_KARG(v[0]),
+                                CLSA_KARG(v[1]), CLSA_KARG(tt), CLSA_KARG(w->u)))))
         goto done;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    st = RUN(ctx, w->index64, "pd_heads_msd", m, CLSA_KARG(text), CLSA_KARG(n), CLSA_KARG(codes),
-             CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(w->k), CLSA_KARG(w->u), CLSA_KARG(w->sk),
-             CLSA_KLOCAL((ctx->tune.wg + 1) * 8), CLSA_KARG(mm));
+    st =
+        CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_heads_msd", m, 0, CLSA_KARG(text), CLSA_KARG(n),
+                    CLSA_KARG(codes), CLSA_KARG(b), CLSA_KARG(h0), CLSA_KARG(w->k), CLSA_KARG(w->u),
+                    CLSA_KARG(w->sk), CLSA_KLOCAL((ctx->tune.wg + 1) * 8), CLSA_KARG(mm));
     *heads = !st;
 done:
     for (int i = 0; i < 5; i++)
@@ -429,15 +432,16 @@ clsa_status clsa__pd_initial_groups(clsa_context *ctx, cl_mem text, cl_mem sa, p
         /* the sorted keys decide most heads without going back to the text */
         cl_uint j0 = key_lo_first(a);
         cl_int lo_part = a->b * a->h0 > 32;
-        CLSA_TRY(RUN(ctx, w->index64, "pd_heads_sorted", w->m, CLSA_KARG(text), CLSA_KARG(nn),
-                     CLSA_KARG(codes), CLSA_KARG(csym), CLSA_KARG(cb), CLSA_KARG(ch0),
-                     CLSA_KARG(j0), CLSA_KARG(w->k), CLSA_KARG(w->u), CLSA_KARG(w->sk),
-                     CLSA_KLOCAL((ctx->tune.wg + 1) * 4), CLSA_KARG(mm), CLSA_KARG(lo_part)));
+        CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_heads_sorted", w->m, 0, CLSA_KARG(text),
+                             CLSA_KARG(nn), CLSA_KARG(codes), CLSA_KARG(csym), CLSA_KARG(cb),
+                             CLSA_KARG(ch0), CLSA_KARG(j0), CLSA_KARG(w->k), CLSA_KARG(w->u),
+                             CLSA_KARG(w->sk), CLSA_KLOCAL((ctx->tune.wg + 1) * 4), CLSA_KARG(mm),
+                             CLSA_KARG(lo_part)));
     } else {
-        CLSA_TRY(RUN(ctx, w->index64, "pd_init_heads", w->m, CLSA_KARG(text), CLSA_KARG(nn),
-                     CLSA_KARG(codes), CLSA_KARG(csym), CLSA_KARG(cb), CLSA_KARG(ch0),
-                     CLSA_KARG(csep), CLSA_KARG(w->u), CLSA_KARG(w->sk),
-                     CLSA_KLOCAL((ctx->tune.wg + 1) * 8), CLSA_KARG(mm)));
+        CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_init_heads", w->m, 0, CLSA_KARG(text),
+                             CLSA_KARG(nn), CLSA_KARG(codes), CLSA_KARG(csym), CLSA_KARG(cb),
+                             CLSA_KARG(ch0), CLSA_KARG(csep), CLSA_KARG(w->u), CLSA_KARG(w->sk),
+                             CLSA_KLOCAL((ctx->tune.wg + 1) * 8), CLSA_KARG(mm)));
     }
     w->isa = w->k; /* the sort keys are dead */
     w->k = NULL;
@@ -473,19 +477,19 @@ clsa_status clsa__pd_initial_groups_int(clsa_context *ctx, cl_mem text, int text
     CLSA_TRY(clsa__pd_alloc(ctx, b, n * iw, &w->sv));
     w->u = sa;
     w->m = n;
-    CLSA_TRY(RUN(ctx, w->index64, "pd_key_sym", n, CLSA_KARG(text), CLSA_KARG(nn), CLSA_KARG(sym),
-                 CLSA_KARG(w->k), CLSA_KARG(w->u)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_key_sym", n, 0, CLSA_KARG(text),
+                         CLSA_KARG(nn), CLSA_KARG(sym), CLSA_KARG(w->k), CLSA_KARG(w->u)));
     CLSA_TRY(clsa__radix_sort_capped(ctx, w->k, w->u, w->n, 4, vb, 0, 8 * sym, w->sk, w->sv,
                                      pd_table_cap(w->n)));
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
-    CLSA_TRY(RUN(ctx, w->index64, "pd_sym_heads", n, CLSA_KARG(w->k), CLSA_KARG(nn),
-                 CLSA_KARG(w->sk)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_sym_heads", n, 0, CLSA_KARG(w->k),
+                         CLSA_KARG(nn), CLSA_KARG(w->sk)));
     if (ctx->tune.sa_path & CLSA_SA_ONE_SYMBOL) goto unpacked; /* CLSA_TUNE sa_path=one_symbol: h0 = 1, for comparison */
     CLSA_TRY(clsa__scan(ctx, w->sk, w->k, n, 1, 0, &sigma)); /* k: codes; sk keeps the heads */
     if (sym == 2 && sigma > 0xFFFF) goto unpacked;
     if (!text_writable) CLSA_TRY(clsa__pd_alloc(ctx, b, n * sym, &codes));
-    CLSA_TRY(RUN(ctx, w->index64, "pd_sym_codes", n, CLSA_KARG(w->k), CLSA_KARG(w->u),
-                 CLSA_KARG(nn), CLSA_KARG(sym), CLSA_KARG(codes)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_sym_codes", n, 0, CLSA_KARG(w->k),
+                         CLSA_KARG(w->u), CLSA_KARG(nn), CLSA_KARG(sym), CLSA_KARG(codes)));
     clsa__pd_release(ctx, b, w->k);
     clsa__pd_release(ctx, b, w->sk);
     clsa__pd_release(ctx, b, w->sv);

@@ -9,9 +9,8 @@
 #include "status.h"
 #include "tuning.h"
 
-#define RUN(ctx, index64, name, global, ...) \
-    clsa__sa_run(ctx, "pd_invert", index64, name, global, 0, CLSA_KARGS(__VA_ARGS__))
-
+/* The program of these kernels. */
+static const char *const PROGRAM = "pd_invert";
 /* Digit bits of the bucketing sort before the inversion's scatter. */
 #define INVERT_BUCKET_BITS 8
 
@@ -37,18 +36,19 @@ clsa_status clsa__pd_invert(clsa_context *ctx, pd_buffers *b, clsa__sa_work *w, 
                    ctx->stats.current_device_bytes + extra <= 5 * iw * w->n &&
                    extra <= clsa__mem_free(ctx);
     if (!bucketed)
-        return RUN(ctx, w->index64, "pd_invert", w->n, CLSA_KARG(w->isa), CLSA_KARG(nn),
-                   CLSA_KARG(sa));
+        return CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_invert", w->n, 0, CLSA_KARG(w->isa),
+                           CLSA_KARG(nn), CLSA_KARG(sa));
     cl_mem vals = NULL, scratch = NULL;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__pd_alloc(ctx, b, w->n * iw, &vals));
     CLSA_TRY(clsa__pd_alloc(ctx, b, w->n * iw, &scratch));
-    CLSA_TRY(RUN(ctx, w->index64, "pd_iota", w->n, CLSA_KARG(nn), CLSA_KARG(vals)));
+    CLSA_TRY(
+        CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_iota", w->n, 0, CLSA_KARG(nn), CLSA_KARG(vals)));
     /* sa is free until the scatter: the sort's value scratch */
     CLSA_TRY(clsa__radix_sort_capped(ctx, w->isa, vals, w->n, (int)iw, (int)iw, lo, hi, scratch,
                                      sa, pd_table_cap(w->n)));
-    CLSA_TRY(RUN(ctx, w->index64, "pd_scatter_pairs", w->n, CLSA_KARG(w->isa), CLSA_KARG(vals),
-                 CLSA_KARG(nn), CLSA_KARG(sa)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_scatter_pairs", w->n, 0, CLSA_KARG(w->isa),
+                         CLSA_KARG(vals), CLSA_KARG(nn), CLSA_KARG(sa)));
 done:
     clsa__pd_release(ctx, b, vals);
     clsa__pd_release(ctx, b, scratch);

@@ -7,9 +7,8 @@
 #include "context.h"
 #include "launch.h"
 
-#define RUN(ctx, index64, name, global, ...) \
-    clsa__sa_run(ctx, "pd_lazy", index64, name, global, 0, CLSA_KARGS(__VA_ARGS__))
-
+/* The program of these kernels. */
+static const char *const PROGRAM = "pd_lazy";
 /* Bytes of the need bitmap at a bit per 2^shift positions. */
 size_t clsa__pd_need_bytes(uint64_t n, unsigned shift)
 {
@@ -21,13 +20,13 @@ size_t clsa__pd_need_bytes(uint64_t n, unsigned shift)
  * (pd_lazy_fill). */
 clsa_status clsa__pd_lazy_walk(clsa_context *ctx, const clsa__sa_work *w, cl_mem sa, int all)
 {
-    cl_ulong len = w->sa_len, b64;
-    cl_uint b32, shift = all ? 0 : w->need_shift;
+    cl_ulong len = w->sa_len;
+    cl_uint shift = all ? 0 : w->need_shift;
     cl_int every = all;
     cl_mem need = all ? w->isa : w->need; /* any valid buffer when unread */
-    return RUN(ctx, w->index64, "pd_lazy_fill", w->sa_len, CLSA_KARG(sa), CLSA_KARG(len),
-               CLSA_KARG(need), CLSA_KARG(w->isa), CLSA_KARG(every),
-               clsa__idx_karg(w->index64, w->rank_base, &b64, &b32), CLSA_KARG(shift));
+    return CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_lazy_fill", w->sa_len, 0, CLSA_KARG(sa),
+                       CLSA_KARG(len), CLSA_KARG(need), CLSA_KARG(w->isa), CLSA_KARG(every),
+                       CLSA_KIDX(w->index64, w->rank_base), CLSA_KARG(shift));
 }
 
 /* isa[q] for every q = list[i] + h (i < count; list's top bit masked where
@@ -42,9 +41,9 @@ clsa_status clsa__pd_lazy_fill(clsa_context *ctx, clsa__sa_work *w, cl_mem list,
     cl_uint shift = w->need_shift;
     clsa_status st;
     if ((st = clsa__fill_zero(ctx, w->need, 0, clsa__pd_need_bytes(w->n, shift))) ||
-        (st = RUN(ctx, w->index64, "pd_lazy_mark", count, CLSA_KARG(list), CLSA_KARG(m),
-                  CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->need),
-                  CLSA_KARG(mk), CLSA_KARG(shift))))
+        (st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_lazy_mark", count, 0, CLSA_KARG(list),
+                          CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa),
+                          CLSA_KARG(w->need), CLSA_KARG(mk), CLSA_KARG(shift))))
         return st;
     return clsa__pd_lazy_walk(ctx, w, w->sa, 0);
 }

@@ -14,9 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUN(ctx, name, global, ...) \
-    clsa__sa_run(ctx, "pd_part", 0, name, global, 0, CLSA_KARGS(__VA_ARGS__))
-
+/* The program of these kernels. */
+static const char *const PROGRAM = "pd_part";
 uint64_t clsa__pd_part_key(const uint8_t *text, uint64_t n, uint64_t p)
 {
     uint64_t k = 0;
@@ -157,15 +156,15 @@ clsa_status clsa__pd_part_own(clsa_context *ctx, clsa__pd_part *p, cl_mem text, 
     if ((st = clsa__alloc(ctx, (size_t)nsplit * 8 + 8, &p->dsplit)) ||
         (st = clsa__write(ctx, p->dsplit, 0, p->split, (size_t)nsplit * 8)) ||
         (st = clsa__alloc(ctx, nb * 4, &count)) ||
-        (st = RUN(ctx, "pd_part_own", words, CLSA_KARG(text), CLSA_KARG(nn), CLSA_KARG(p->dsplit),
-                  CLSA_KARG(nsplit), CLSA_KARG(me), CLSA_KARG(bits), CLSA_KARG(count),
-                  CLSA_KLOCAL(wg * 4), CLSA_KLOCAL(wg * 4))) ||
+        (st = CLSA_SA_RUN(ctx, PROGRAM, 0, "pd_part_own", words, 0, CLSA_KARG(text), CLSA_KARG(nn),
+                          CLSA_KARG(p->dsplit), CLSA_KARG(nsplit), CLSA_KARG(me), CLSA_KARG(bits),
+                          CLSA_KARG(count), CLSA_KLOCAL(wg * 4), CLSA_KLOCAL(wg * 4))) ||
         (st = clsa__scan(ctx, count, count, nb, 0, 0, &total)) ||
         /* the member's SA buffer: its m suffixes, later its slice */
         (st = clsa__alloc(ctx, (size_t)(total ? total : 1) * 4, u)) ||
-        (st = RUN(ctx, "pd_part_own_write", words, CLSA_KARG(bits), CLSA_KARG(nn),
-                  CLSA_KARG(count), CLSA_KARG(*u), CLSA_KLOCAL(wg * 4), CLSA_KLOCAL(wg * 4),
-                  CLSA_KLOCAL(stage * 4), CLSA_KARG(stage))))
+        (st = CLSA_SA_RUN(ctx, PROGRAM, 0, "pd_part_own_write", words, 0, CLSA_KARG(bits),
+                          CLSA_KARG(nn), CLSA_KARG(count), CLSA_KARG(*u), CLSA_KLOCAL(wg * 4),
+                          CLSA_KLOCAL(wg * 4), CLSA_KLOCAL(stage * 4), CLSA_KARG(stage))))
         goto done;
     *m = total;
 done:
@@ -207,9 +206,10 @@ static clsa_status ask(clsa_context *ctx, clsa__pd_part *p, clsa__sa_work *w, cl
     if (!w->m) return CLSA_OK;
     /* k (flags, then their scan) and sk (the asking slots) are free
      * between passes */
-    if ((st = RUN(ctx, "pd_part_need", (size_t)m, CLSA_KARG(w->u), CLSA_KARG(m), CLSA_KARG(n),
-                  CLSA_KARG(hh), CLSA_KARG(mask), CLSA_KARG(text), CLSA_KARG(p->dsplit),
-                  CLSA_KARG(nsplit), CLSA_KARG(me), CLSA_KARG(w->k))) ||
+    if ((st = CLSA_SA_RUN(ctx, PROGRAM, 0, "pd_part_need", (size_t)m, 0, CLSA_KARG(w->u),
+                          CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(mask),
+                          CLSA_KARG(text), CLSA_KARG(p->dsplit), CLSA_KARG(nsplit), CLSA_KARG(me),
+                          CLSA_KARG(w->k))) ||
         (st = clsa__scan_index(ctx, w->k, w->k, (size_t)m, 0, CLSA_SCAN_FLAGS, nreq, w->sk, 0)))
         return st;
     if (!*nreq) return CLSA_OK;
@@ -217,8 +217,9 @@ static clsa_status ask(clsa_context *ctx, clsa__pd_part *p, clsa__sa_work *w, cl
     *hreq = malloc((size_t)cnt * 4);
     if (!*hreq) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "several devices: out of host memory");
     if ((st = clsa__alloc(ctx, (size_t)cnt * 4, req)) ||
-        (st = RUN(ctx, "pd_part_requests", (size_t)cnt, CLSA_KARG(w->u), CLSA_KARG(w->sk),
-                  CLSA_KARG(cnt), CLSA_KARG(hh), CLSA_KARG(mask), CLSA_KARG(*req))))
+        (st = CLSA_SA_RUN(ctx, PROGRAM, 0, "pd_part_requests", (size_t)cnt, 0, CLSA_KARG(w->u),
+                          CLSA_KARG(w->sk), CLSA_KARG(cnt), CLSA_KARG(hh), CLSA_KARG(mask),
+                          CLSA_KARG(*req))))
         return st;
     return clsa__read(ctx, *req, 0, *hreq, (size_t)cnt * 4);
 }
@@ -233,16 +234,16 @@ static clsa_status answer(clsa_context *ctx, clsa__pd_part *p, clsa__sa_work *w,
     clsa_status st = CLSA_OK;
     if (!cnt) return CLSA_OK;
     if (w->isa_unset && !p->isa_made) { /* the initial sort finished the slice in u */
-        CLSA_TRY(RUN(ctx, "pd_part_isa", (size_t)count, CLSA_KARG(w->u), CLSA_KARG(count),
-                     CLSA_KARG(base), CLSA_KARG(w->isa)));
+        CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, 0, "pd_part_isa", (size_t)count, 0, CLSA_KARG(w->u),
+                             CLSA_KARG(count), CLSA_KARG(base), CLSA_KARG(w->isa)));
         p->isa_made = 1;
     }
     CLSA_TRY(clsa__alloc(ctx, (size_t)cnt * 4, &dreq));
     CLSA_TRY(clsa__alloc(ctx, (size_t)cnt * 4, &dans));
     CLSA_TRY(clsa__write(ctx, dreq, 0, asked, (size_t)cnt * 4));
     if (w->lazy) CLSA_TRY(clsa__pd_lazy_fill(ctx, w, dreq, cnt, 0, 0)); /* ranks unset there */
-    CLSA_TRY(RUN(ctx, "pd_part_answer", (size_t)cnt, CLSA_KARG(dreq), CLSA_KARG(c),
-                 CLSA_KARG(w->isa), CLSA_KARG(dans)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, 0, "pd_part_answer", (size_t)cnt, 0, CLSA_KARG(dreq),
+                         CLSA_KARG(c), CLSA_KARG(w->isa), CLSA_KARG(dans)));
     CLSA_TRY(clsa__read(ctx, dans, 0, answers, (size_t)cnt * 4));
 done:
     clsa__free(ctx, &dreq);
@@ -259,8 +260,8 @@ static clsa_status store(clsa_context *ctx, clsa__sa_work *w, cl_mem req, const 
     if (!cnt) return CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, (size_t)cnt * 4, &dans));
     CLSA_TRY(clsa__write(ctx, dans, 0, ans, (size_t)cnt * 4));
-    CLSA_TRY(RUN(ctx, "pd_part_store", (size_t)cnt, CLSA_KARG(req), CLSA_KARG(dans), CLSA_KARG(c),
-                 CLSA_KARG(w->isa)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, 0, "pd_part_store", (size_t)cnt, 0, CLSA_KARG(req),
+                         CLSA_KARG(dans), CLSA_KARG(c), CLSA_KARG(w->isa)));
 done:
     clsa__free(ctx, &dans);
     return st;
@@ -373,7 +374,7 @@ clsa_status clsa__pd_part_invert(clsa_context *ctx, clsa__pd_part *p, clsa__sa_w
     cl_uint base = (cl_uint)p->base;
     /* u (= sa) holds the slice, or direct mode wrote it there */
     if (w->isa_unset || w->sa || !p->count || p->declined) return CLSA_OK;
-    return RUN(ctx, "pd_part_invert", (size_t)n, CLSA_KARG(w->isa), CLSA_KARG(text), CLSA_KARG(n),
-               CLSA_KARG(p->dsplit), CLSA_KARG(nsplit), CLSA_KARG(me), CLSA_KARG(base),
-               CLSA_KARG(sa));
+    return CLSA_SA_RUN(ctx, PROGRAM, 0, "pd_part_invert", (size_t)n, 0, CLSA_KARG(w->isa),
+                       CLSA_KARG(text), CLSA_KARG(n), CLSA_KARG(p->dsplit), CLSA_KARG(nsplit),
+                       CLSA_KARG(me), CLSA_KARG(base), CLSA_KARG(sa));
 }

@@ -19,9 +19,8 @@
 
 #include <string.h>
 
-#define RUN(ctx, index64, name, global, ...) \
-    clsa__sa_run(ctx, "pd_pass", index64, name, global, 0, CLSA_KARGS(__VA_ARGS__))
-
+/* The program of these kernels. */
+static const char *const PROGRAM = "pd_pass";
 /* Stable sort of (k, u) by the key bits [0, bits).  When sv is shorter
  * than m (the memory budget, see shrink), the two halves are radix sorted
  * one after the other with the same scratch (sv keys, sk values) and
@@ -42,8 +41,8 @@ static clsa_status sort_by_key(clsa_context *ctx, clsa__sa_work *w, unsigned bit
                                      pd_table_cap(a)));
     CLSA_TRY(clsa__radix_sort_capped(ctx, k2, u2, rest, kb, kb, 0, bits, w->sv, w->sk,
                                      pd_table_cap(rest)));
-    CLSA_TRY(RUN(ctx, w->index64, "pd_merge_halves", w->m, CLSA_KARG(w->k), CLSA_KARG(w->u),
-                 CLSA_KARG(ca), CLSA_KARG(m), CLSA_KARG(w->sk)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_merge_halves", w->m, 0, CLSA_KARG(w->k),
+                         CLSA_KARG(w->u), CLSA_KARG(ca), CLSA_KARG(m), CLSA_KARG(w->sk)));
     cl_mem t = w->u;
     w->u = w->sk;
     w->sk = t;
@@ -100,11 +99,13 @@ static clsa_status sort_keys(clsa_context *ctx, clsa__sa_work *w, uint64_t h, in
     clsa_status st;
     if (combined) return sort_by_key(ctx, w, shift + gbits);
     cl_mem rk = g ? ranks : w->k; /* unread without g */
-    if ((st = RUN(ctx, w->index64, "pd_key2", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
-                  CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->k))) ||
+    if ((st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_key2", w->m, 0, CLSA_KARG(w->u),
+                          CLSA_KARG(w->isa), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
+                          CLSA_KARG(w->k))) ||
         (st = sort_by_key(ctx, w, shift)) ||
-        (st = RUN(ctx, w->index64, "pd_rank_key", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
-                  CLSA_KARG(m), CLSA_KARG(w->k), CLSA_KARG(rk), CLSA_KARG(g))))
+        (st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_rank_key", w->m, 0, CLSA_KARG(w->u),
+                          CLSA_KARG(w->isa), CLSA_KARG(m), CLSA_KARG(w->k), CLSA_KARG(rk),
+                          CLSA_KARG(g))))
         return st;
     return sort_by_key(ctx, w, g ? gbits : rbits);
 }
@@ -152,9 +153,9 @@ static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
                    : combined                                                       ? (int)shift
                                                                                     : 0;
     if (combined &&
-        (st = RUN(ctx, w->index64, "pd_key_group", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
-                  CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(shift),
-                  CLSA_KARG(w->k))))
+        (st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_key_group", w->m, 0, CLSA_KARG(w->u),
+                          CLSA_KARG(w->isa), CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(n),
+                          CLSA_KARG(hh), CLSA_KARG(shift), CLSA_KARG(w->k))))
         return st;
     /* The second sort by group number rather than rank where that takes
      * fewer digits (few groups: the periodic inputs' first passes): the
@@ -168,8 +169,9 @@ static clsa_status sort_global(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
                      : 0;
     cl_mem granks = NULL;
     if (g && ((st = clsa__alloc(ctx, (size_t)g * kb, &granks)) ||
-              (st = RUN(ctx, w->index64, "pd_group_ranks", (size_t)g, CLSA_KARG(w->u),
-                        CLSA_KARG(w->sv), CLSA_KARG(w->isa), CLSA_KARG(g), CLSA_KARG(granks)))))
+              (st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_group_ranks", (size_t)g, 0,
+                                CLSA_KARG(w->u), CLSA_KARG(w->sv), CLSA_KARG(w->isa), CLSA_KARG(g),
+                                CLSA_KARG(granks)))))
         goto done;
     st = b ? sort_parts(ctx, w, h, combined, gbits, granks, g, b, a)
            : sort_keys(ctx, w, h, combined, gbits, granks, g);
@@ -191,8 +193,9 @@ static clsa_status sort_large(clsa_context *ctx, clsa__sa_work *w, const clsa__g
     CLSA_TRY(clsa__alloc(ctx, count * iw, &offs));
     CLSA_TRY(clsa__alloc(ctx, count * iw, &lens));
     CLSA_TRY(clsa__groups_large_bounds(ctx, w, c, offs, lens)); /* before k is overwritten */
-    CLSA_TRY(RUN(ctx, w->index64, "pd_key2", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
-                 CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->k)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, w->index64, "pd_key2", w->m, 0, CLSA_KARG(w->u),
+                         CLSA_KARG(w->isa), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
+                         CLSA_KARG(w->k)));
     CLSA_TRY(clsa__segmented_sort(ctx, w->k, w->u, w->m, offs, lens, count, w->index64));
 done:
     clsa__free(ctx, &offs);

@@ -18,15 +18,14 @@
     ((f32) = (w)->flagged ? 0x80000000u : 0u, (f64) = (cl_ulong)(f32) << 32,              \
      (w)->index64 ? (clsa__karg)CLSA_KARG(f64) : (clsa__karg)CLSA_KARG(f32))
 
-#define RUN(w, name, global, ...) RUN_WG(w, name, global, 0, __VA_ARGS__)
-#define RUN_WG(w, name, global, local, ...) \
-    clsa__sa_run(ctx, "groups+pd_sort", (w)->index64, name, global, local,   \
-                 CLSA_KARGS(__VA_ARGS__))
+/* The program of these kernels. */
+static const char *const PROGRAM = "groups+pd_sort";
 
 clsa_status clsa__groups_flag_from_keys(clsa_context *ctx, clsa__sa_work *w)
 {
     cl_ulong m = w->m;
-    clsa_status st = RUN(w, "grp_key_bits", w->m, CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(w->u));
+    clsa_status st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_key_bits", w->m, 0, CLSA_KARG(w->k),
+                                 CLSA_KARG(m), CLSA_KARG(w->u));
     w->flagged = st == CLSA_OK;
     return st;
 }
@@ -59,9 +58,10 @@ clsa_status clsa__groups_classify(clsa_context *ctx, clsa__sa_work *w, clsa__grp
     memset(counts, 0, sizeof counts);
     w->classes_known = w->counts_zero = 0;
     if ((!zeroed && (st = clsa__fill_zero(ctx, w->counts, 0, bytes))) ||
-        (st = RUN(w, "grp_classify", w->g, CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m),
-                  CLSA_KARG(nc), CLSA_KARG(w->counts), CLSA_KARG(w->k),
-                  CLSA_KLOCAL((c->nclass + 1) * 4), CLSA_KLOCAL((c->nclass + 1) * 4))) ||
+        (st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_classify", w->g, 0, CLSA_KARG(w->sv),
+                          CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(nc), CLSA_KARG(w->counts),
+                          CLSA_KARG(w->k), CLSA_KLOCAL((c->nclass + 1) * 4),
+                          CLSA_KLOCAL((c->nclass + 1) * 4))) ||
         (!known && (st = clsa__read(ctx, w->counts, 0, counts, bytes))))
         return st;
     const uint32_t *from = known ? w->summary : counts;
@@ -117,17 +117,17 @@ clsa_status clsa__groups_sort_small(clsa_context *ctx, clsa__sa_work *w,
         k += local_batch(c, k, wg, &firsts, &counts, &wgs, &slots);
         if (!wgs && !tiny_wgs) continue;
         cl_uint tiny_from = (cl_uint)wgs;
-        st = RUN_WG(w, "grp_sort_local", (wgs + tiny_wgs) * wg, wg, CLSA_KARG(w->k),
-                    CLSA_KARG(cls0), CLSA_KARG(firsts), CLSA_KARG(counts), CLSA_KARG(nc),
-                    CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
-                    CLSA_KARG(w->isa), CLSA_KARG(w->u), CLSA_KLOCAL(slots * iw),
-                    CLSA_KLOCAL(slots * iw), FLAG_KARG(w, f32, f64), CLSA_KARG(tiny_from));
+        st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_sort_local", (wgs + tiny_wgs) * wg, wg,
+                         CLSA_KARG(w->k), CLSA_KARG(cls0), CLSA_KARG(firsts), CLSA_KARG(counts),
+                         CLSA_KARG(nc), CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(n),
+                         CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->u), CLSA_KLOCAL(slots * iw),
+                         CLSA_KLOCAL(slots * iw), FLAG_KARG(w, f32, f64), CLSA_KARG(tiny_from));
         tiny_wgs = 0;
     }
     if (st || !tiny_wgs) return st;
-    return RUN(w, "grp_sort_tiny", w->g, CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m),
-               CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa), CLSA_KARG(w->u),
-               FLAG_KARG(w, f32, f64));
+    return CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_sort_tiny", w->g, 0, CLSA_KARG(w->sv),
+                       CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->isa),
+                       CLSA_KARG(w->u), FLAG_KARG(w, f32, f64));
 }
 
 clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
@@ -135,9 +135,9 @@ clsa_status clsa__groups_large_bounds(clsa_context *ctx, clsa__sa_work *w,
 {
     cl_ulong m = w->m, g = w->g, count = c->count[c->nclass];
     cl_uint nc = c->nclass;
-    return RUN(w, "grp_large_bounds", (size_t)count, CLSA_KARG(w->k), CLSA_KARG(nc),
-               CLSA_KARG(count), CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(offs),
-               CLSA_KARG(lens));
+    return CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_large_bounds", (size_t)count, 0,
+                       CLSA_KARG(w->k), CLSA_KARG(nc), CLSA_KARG(count), CLSA_KARG(w->sv),
+                       CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(offs), CLSA_KARG(lens));
 }
 
 /* The two sorts of clsa__groups_sort_long, from the keys
@@ -156,16 +156,17 @@ static clsa_status long_sorts(clsa_context *ctx, clsa__sa_work *w, uint64_t h, c
     cl_ulong f64;
     clsa_status st;
     *faulted = 0;
-    if ((st = RUN(w, "grp_large_keys", total, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(n),
-                  CLSA_KARG(hh), CLSA_KARG(offs), CLSA_KARG(cstart), CLSA_KARG(count),
-                  CLSA_KARG(total), CLSA_KARG(views[0]), CLSA_KARG(views[2]))) ||
+    if ((st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_large_keys", total, 0, CLSA_KARG(w->u),
+                          CLSA_KARG(w->isa), CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(offs),
+                          CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total),
+                          CLSA_KARG(views[0]), CLSA_KARG(views[2]))) ||
         (st = clsa__radix_sort_unchecked(ctx, views[0], views[2], total, iw, iw, 0,
-                                         clsa__bits_of(w->n), views[1], views[3], table_bytes,
-                                         ctl, &pending)) ||
-        (st = RUN(w, "grp_large_regroup", total, CLSA_KARG(w->u), CLSA_KARG(offs),
-                  CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(views[0]),
-                  CLSA_KARG(views[2]), CLSA_KARG(views[1]), CLSA_KARG(views[3]),
-                  FLAG_KARG(w, f32, f64))))
+                                         clsa__bits_of(w->n), views[1], views[3], table_bytes, ctl,
+                                         &pending)) ||
+        (st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_large_regroup", total, 0, CLSA_KARG(w->u),
+                          CLSA_KARG(offs), CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total),
+                          CLSA_KARG(views[0]), CLSA_KARG(views[2]), CLSA_KARG(views[1]),
+                          CLSA_KARG(views[3]), FLAG_KARG(w, f32, f64))))
         return st;
     if (count > 1 &&
         (st = clsa__radix_sort_unchecked(ctx, views[1], views[3], total, iw, iw, 0,
@@ -199,17 +200,17 @@ static clsa_status long_sort(clsa_context *ctx, clsa__sa_work *w, uint64_t h, cl
     if (!joint)
         return long_sorts(ctx, w, h, offs, cstart, count, total, views, table_bytes, ctl,
                           faulted);
-    if ((st = RUN(w, "grp_large_joint_keys", total, CLSA_KARG(w->u), CLSA_KARG(w->isa),
-                  CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(offs), CLSA_KARG(cstart),
-                  CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(kb), CLSA_KARG(views[0]),
-                  CLSA_KARG(views[2]))) ||
-        (st = clsa__radix_sort_unchecked(ctx, views[0], views[2], total, iw, iw, 0, joint,
-                                         views[1], views[3], table_bytes, ctl, &pending)) ||
+    if ((st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_large_joint_keys", total, 0,
+                          CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(n), CLSA_KARG(hh),
+                          CLSA_KARG(offs), CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total),
+                          CLSA_KARG(kb), CLSA_KARG(views[0]), CLSA_KARG(views[2]))) ||
+        (st = clsa__radix_sort_unchecked(ctx, views[0], views[2], total, iw, iw, 0, joint, views[1],
+                                         views[3], table_bytes, ctl, &pending)) ||
         (st = clsa__radix_sort_faulted(ctx, ctl, pending, faulted)) || *faulted)
         return st;
-    return RUN(w, "grp_large_joint_put", total, CLSA_KARG(views[0]), CLSA_KARG(views[2]),
-               CLSA_KARG(offs), CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total),
-               CLSA_KARG(w->u), FLAG_KARG(w, f32, f64));
+    return CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_large_joint_put", total, 0,
+                       CLSA_KARG(views[0]), CLSA_KARG(views[2]), CLSA_KARG(offs), CLSA_KARG(cstart),
+                       CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(w->u), FLAG_KARG(w, f32, f64));
 }
 
 clsa_status clsa__groups_sort_long(clsa_context *ctx, clsa__sa_work *w, const clsa__grp_classes *c,
@@ -227,9 +228,9 @@ clsa_status clsa__groups_sort_long(clsa_context *ctx, clsa__sa_work *w, const cl
     CLSA_TRY(clsa__alloc(ctx, (size_t)count * 4, &cstart));
     CLSA_TRY(clsa__alloc(ctx, CLSA_RADIX_CTL_BYTES, &ctl));
     /* the class lists are in k, where the keys go: spans first */
-    CLSA_TRY(RUN(w, "grp_large_spans", count, CLSA_KARG(w->k), CLSA_KARG(nc), CLSA_KARG(cc),
-                 CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m), CLSA_KARG(offs),
-                 CLSA_KARG(cstart)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_large_spans", count, 0, CLSA_KARG(w->k),
+                         CLSA_KARG(nc), CLSA_KARG(cc), CLSA_KARG(w->sv), CLSA_KARG(g), CLSA_KARG(m),
+                         CLSA_KARG(offs), CLSA_KARG(cstart)));
     CLSA_TRY(clsa__scan(ctx, cstart, cstart, count, 0, 0, NULL));
     /* a fault: once more from the keys, by reduce-then-scan (the context
      * keeps it, as radix_sort.c does after a fault it finds itself) */
@@ -243,8 +244,9 @@ clsa_status clsa__groups_sort_long(clsa_context *ctx, clsa__sa_work *w, const cl
         goto done;
     }
     if (!joint)
-        CLSA_TRY(RUN(w, "grp_large_put", total, CLSA_KARG(views[3]), CLSA_KARG(offs),
-                     CLSA_KARG(cstart), CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(w->u)));
+        CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_large_put", total, 0,
+                             CLSA_KARG(views[3]), CLSA_KARG(offs), CLSA_KARG(cstart),
+                             CLSA_KARG(count), CLSA_KARG(total), CLSA_KARG(w->u)));
 done:
     clsa__free(ctx, &offs);
     clsa__free(ctx, &cstart);

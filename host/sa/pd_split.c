@@ -15,10 +15,8 @@
 
 #include <string.h>
 
-#define RUN(w, name, global, ...) RUN_WG(w, name, global, 0, __VA_ARGS__)
-#define RUN_WG(w, name, global, local, ...) \
-    clsa__sa_run(ctx, "scan+groups+pd_split", (w)->index64, name, global, local, \
-                 CLSA_KARGS(__VA_ARGS__))
+/* The program of these kernels. */
+static const char *const PROGRAM = "scan+groups+pd_split";
 
 /* Group heads carried in the top bit of u from one pass's compaction to the
  * next pass's head scan (see groups.cl, GRP_HEAD): needs a free top bit
@@ -40,8 +38,8 @@ static clsa_status head_ranks(clsa_context *ctx, clsa__sa_work *w, cl_mem heads,
     cl_ulong gg = g;
     cl_int marks = marks_on(ctx, w);
     if (!g) return CLSA_OK;
-    return RUN(w, "grp_head_ranks", g, CLSA_KARG(heads), CLSA_KARG(gg), CLSA_KARG(delta),
-               CLSA_KARG(marks));
+    return CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_head_ranks", g, 0, CLSA_KARG(heads),
+                       CLSA_KARG(gg), CLSA_KARG(delta), CLSA_KARG(marks));
 }
 
 /* Inclusive scan of the head flags in scan (in place), with heads[group]
@@ -80,8 +78,9 @@ clsa_status clsa__groups_starts(clsa_context *ctx, clsa__sa_work *w)
         return clsa__scan_index(ctx, w->u, w->sk, w->m, 1, CLSA_SCAN_TOP_BITS,
                                 w->m >= ctx->tune.starts_read ? &g : NULL, w->sv, w->index64);
     }
-    if ((st = RUN(w, "grp_old_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(m),
-                  CLSA_KARG(w->sk), local_keys(ctx, w, 1))))
+    if ((st =
+             CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_old_heads", w->m, 0, CLSA_KARG(w->u),
+                         CLSA_KARG(w->isa), CLSA_KARG(m), CLSA_KARG(w->sk), local_keys(ctx, w, 1))))
         return st;
     return scan_heads(ctx, w, w->sk, NULL, w->sv, NULL);
 }
@@ -90,8 +89,8 @@ clsa_status clsa__groups_starts_from_keys(clsa_context *ctx, clsa__sa_work *w, u
 {
     cl_ulong m = w->m;
     cl_uint sh = shift;
-    clsa_status st = RUN(w, "grp_key_heads", w->m, CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(sh),
-                         CLSA_KARG(w->sk));
+    clsa_status st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_key_heads", w->m, 0,
+                                 CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(sh), CLSA_KARG(w->sk));
     return st ? st : scan_heads(ctx, w, w->sk, NULL, w->sv, NULL);
 }
 
@@ -109,8 +108,9 @@ static clsa_status compact_kept(clsa_context *ctx, clsa__sa_work *w, cl_mem keep
                                marks ? CLSA_SCAN_FLAGS_MARK : CLSA_SCAN_FLAGS, &kept, NULL, 0)))
         return st;
     if (kept == w->m && !marks) return CLSA_OK;
-    if ((st = RUN(w, "grp_compact", w->m, CLSA_KARG(w->u), CLSA_KARG(pos), CLSA_KARG(m),
-                  CLSA_KARG(kept), CLSA_KARG(w->sk), CLSA_KARG(marks))))
+    if ((st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_compact", w->m, 0, CLSA_KARG(w->u),
+                          CLSA_KARG(pos), CLSA_KARG(m), CLSA_KARG(kept), CLSA_KARG(w->sk),
+                          CLSA_KARG(marks))))
         return st;
     cl_mem t = w->u;
     w->u = w->sk;
@@ -148,9 +148,9 @@ static clsa_status rank_compact_repair(clsa_context *ctx, clsa__sa_work *w,
     size_t nf = op->nb - first;
     CLSA_TRY(clsa__alloc(ctx, nf * 4, &offs));
     CLSA_TRY(clsa__write(ctx, offs, 0, sums + first, nf * 4));
-    CLSA_TRY(RUN_WG(w, name, nf * op->wg, op->wg, CLSA_KARG(op->state), CLSA_KARG(at),
-                    CLSA_KARG(first32), CLSA_KARG(offs), CLSA_KARG(w->k), CLSA_KARG(w->sk),
-                    CLSA_KARG(tile)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, w->index64, name, nf * op->wg, op->wg, CLSA_KARG(op->state),
+                         CLSA_KARG(at), CLSA_KARG(first32), CLSA_KARG(offs), CLSA_KARG(w->k),
+                         CLSA_KARG(w->sk), CLSA_KARG(tile)));
 done:
     free(sums);
     clsa__free(ctx, &offs);
@@ -189,13 +189,14 @@ static clsa_status split_ranks(clsa_context *ctx, clsa__sa_work *w, uint32_t g, 
     clsa_status st = CLSA_OK;
     if (!g) return CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, cap * 8, &longs));
-    CLSA_TRY(RUN(w, "grp_split_ranks", g, CLSA_KARG(w->sv), CLSA_KARG(w->sk), CLSA_KARG(w->k),
-                 CLSA_KARG(gg), CLSA_KARG(m), CLSA_KARG(marks), CLSA_KARG(nc),
-                 CLSA_KARG(summary), CLSA_KARG(at), CLSA_KARG(longs),
-                 CLSA_KLOCAL((nc + 1) * 4)));
-    CLSA_TRY(RUN_WG(w, "grp_long_lengths", (cap < 1024 ? cap : 1024) * wg, wg, CLSA_KARG(w->sk),
-                    CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(nc), CLSA_KARG(summary),
-                    CLSA_KARG(at), CLSA_KARG(longs)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_split_ranks", g, 0, CLSA_KARG(w->sv),
+                         CLSA_KARG(w->sk), CLSA_KARG(w->k), CLSA_KARG(gg), CLSA_KARG(m),
+                         CLSA_KARG(marks), CLSA_KARG(nc), CLSA_KARG(summary), CLSA_KARG(at),
+                         CLSA_KARG(longs), CLSA_KLOCAL((nc + 1) * 4)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_long_lengths",
+                         (cap < 1024 ? cap : 1024) * wg, wg, CLSA_KARG(w->sk), CLSA_KARG(w->k),
+                         CLSA_KARG(m), CLSA_KARG(nc), CLSA_KARG(summary), CLSA_KARG(at),
+                         CLSA_KARG(longs)));
 done:
     clsa__free(ctx, &longs);
     return st;
@@ -291,14 +292,16 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
     cl_mem sbuf = want ? ctx->scan_state : w->counts;
     cl_ulong sat = want ? CLSA_SCAN_USER_AT : 0;
     if (w->flagged)
-        st = RUN(w, "grp_split_bits", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa), CLSA_KARG(w->sv),
-                 CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->sk), CLSA_KARG(w->k),
-                 CLSA_KARG(direct), CLSA_KARG(sbuf), CLSA_KARG(sat), CLSA_KARG(w->counts));
+        st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_split_bits", w->m, 0, CLSA_KARG(w->u),
+                         CLSA_KARG(w->isa), CLSA_KARG(w->sv), CLSA_KARG(m), CLSA_KARG(n),
+                         CLSA_KARG(w->sk), CLSA_KARG(w->k), CLSA_KARG(direct), CLSA_KARG(sbuf),
+                         CLSA_KARG(sat), CLSA_KARG(w->counts));
     else
-        st = RUN(w, "grp_split_heads", w->m, CLSA_KARG(w->u), CLSA_KARG(w->isa),
-                 CLSA_KARG(w->sv), CLSA_KARG(g_old), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(hh),
-                 CLSA_KARG(w->sk), CLSA_KARG(w->k), local_keys(ctx, w, 2), CLSA_KARG(direct),
-                 CLSA_KARG(sbuf), CLSA_KARG(sat), CLSA_KARG(w->counts));
+        st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_split_heads", w->m, 0, CLSA_KARG(w->u),
+                         CLSA_KARG(w->isa), CLSA_KARG(w->sv), CLSA_KARG(g_old), CLSA_KARG(m),
+                         CLSA_KARG(n), CLSA_KARG(hh), CLSA_KARG(w->sk), CLSA_KARG(w->k),
+                         local_keys(ctx, w, 2), CLSA_KARG(direct), CLSA_KARG(sbuf), CLSA_KARG(sat),
+                         CLSA_KARG(w->counts));
     w->flagged = 0;
     w->classes_known = 0;
     w->counts_zero = st == CLSA_OK;
@@ -310,16 +313,14 @@ clsa_status clsa__groups_split(clsa_context *ctx, clsa__sa_work *w, uint64_t h, 
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     cl_int marks = marks_on(ctx, w);
-    cl_ulong b64;
-    cl_uint b32;
     int fused = 0;
     w->g = g;
     if (g > 0 && (st = rank_compact(ctx, w, sa, direct, summary, &fused))) return st;
     if (!fused &&
-        (st = RUN(w, "grp_rank_split", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk), CLSA_KARG(w->sv),
-                  CLSA_KARG(w->k), CLSA_KARG(m), CLSA_KARG(n), CLSA_KARG(w->isa),
-                  CLSA_KARG(marks), CLSA_KARG(sa), CLSA_KARG(direct),
-                  clsa__idx_karg(w->index64, w->rank_base, &b64, &b32))))
+        (st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_rank_split", w->m, 0, CLSA_KARG(w->u),
+                          CLSA_KARG(w->sk), CLSA_KARG(w->sv), CLSA_KARG(w->k), CLSA_KARG(m),
+                          CLSA_KARG(n), CLSA_KARG(w->isa), CLSA_KARG(marks), CLSA_KARG(sa),
+                          CLSA_KARG(direct), CLSA_KIDX(w->index64, w->rank_base))))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
     if (g == 0) { /* every suffix is final */
@@ -347,20 +348,20 @@ clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_del
         return CLSA_OK;
     }
     cl_ulong n = w->n;
-    if (w->lazy && (st = RUN(w, "grp_fill_unset", w->n, CLSA_KARG(w->isa), CLSA_KARG(n))))
+    if (w->lazy && (st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_fill_unset", w->n, 0,
+                                     CLSA_KARG(w->isa), CLSA_KARG(n))))
         return st;
-    cl_ulong hh = heads, b64;
-    cl_uint b32;
-    clsa__karg base = clsa__idx_karg(w->index64, w->rank_base, &b64, &b32);
-    if (w->rank_base &&
-        (st = RUN(w, "grp_add_base", heads, CLSA_KARG(w->sv), CLSA_KARG(hh), base)))
+    cl_ulong hh = heads;
+    if (w->rank_base && (st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_add_base", heads, 0,
+                                          CLSA_KARG(w->sv), CLSA_KARG(hh),
+                                          CLSA_KIDX(w->index64, w->rank_base))))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
     cl_int lazy = w->lazy;
     if ((st = clsa__fill_zero(ctx, w->counter, 0, sizeof counts)) ||
-        (st = RUN(w, "grp_rank_update", w->m, CLSA_KARG(w->u), CLSA_KARG(w->sk),
-                  CLSA_KARG(w->sv), CLSA_KARG(m), CLSA_KARG(w->isa), CLSA_KARG(w->counter),
-                  CLSA_KLOCAL(2 * 4), CLSA_KARG(lazy))) ||
+        (st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_rank_update", w->m, 0, CLSA_KARG(w->u),
+                          CLSA_KARG(w->sk), CLSA_KARG(w->sv), CLSA_KARG(m), CLSA_KARG(w->isa),
+                          CLSA_KARG(w->counter), CLSA_KLOCAL(2 * 4), CLSA_KARG(lazy))) ||
         (st = clsa__read(ctx, w->counter, 0, counts, sizeof counts)))
         return st;
     clsa__set_phase(ctx, CLSA_PHASE_GROUPS);
@@ -373,8 +374,8 @@ clsa_status clsa__groups_settle(clsa_context *ctx, clsa__sa_work *w, int has_del
     /* keep flags into sv (n slots here); the compaction reads keep back
      * from consecutive positions, so sk (the head scan) is free for u. */
     cl_int marks = marks_on(ctx, w);
-    if ((st = RUN(w, "grp_keep", w->m, CLSA_KARG(w->sk), CLSA_KARG(m), CLSA_KARG(w->sv),
-                  CLSA_KARG(marks))))
+    if ((st = CLSA_SA_RUN(ctx, PROGRAM, w->index64, "grp_keep", w->m, 0, CLSA_KARG(w->sk),
+                          CLSA_KARG(m), CLSA_KARG(w->sv), CLSA_KARG(marks))))
         return st;
     return compact_kept(ctx, w, w->sv, w->sv);
 }

@@ -31,9 +31,8 @@
 
 #include <string.h>
 
-#define RUN(ctx, index64, name, global, ...) \
-    clsa__sa_run(ctx, "pd_invert", index64, name, global, 0, CLSA_KARGS(__VA_ARGS__))
-
+/* The program of these kernels. */
+static const char *const PROGRAM = "pd_invert";
 /* Share of the call's progress the sorting takes; the inversion the rest. */
 #define SORTED_SHARE 0.95
 
@@ -132,7 +131,8 @@ static clsa_status sa_device(clsa_context *ctx, cl_mem text, int sym, int sep_by
     a.h0 = 1; /* integer alphabets: the first symbol, unless packed (initial_groups_int) */
     if (sym == 1) CLSA_TRY(clsa__pd_alphabet(ctx, text, w.n, &a));
     if (sym == 1 && a.sigma == 1 && sep_byte < 0) {
-        CLSA_TRY(RUN(ctx, index64, "pd_reverse", w.n, CLSA_KARG(nn), CLSA_KARG(sa)));
+        CLSA_TRY(
+            CLSA_SA_RUN(ctx, PROGRAM, index64, "pd_reverse", w.n, 0, CLSA_KARG(nn), CLSA_KARG(sa)));
         CLSA_TRY(clsa__progress(ctx, "initial sort", 1.0));
         goto done;
     }
