@@ -28,11 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUN(ctx, name, global, ...)                                                     \
-    clsa__sa_run(ctx, "skew", 0, name, global, 0,                                       \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),             \
-                 (clsa__karg[]){__VA_ARGS__})
-
 /* Outputs a work-item of the merge writes. */
 #define SK_MERGE_TILE 16
 
@@ -68,10 +63,11 @@ static clsa_status sort_triples(clsa_context *ctx, const sk_text *t, const sk_si
     cl_uint b = clsa__bits_of(t->sigma), per = 32 / b, wide = 0;
     cl_mem codes = codes_arg(t);
     clsa_status st = CLSA_OK;
-    CLSA_TRY(RUN(ctx, "sk_iota", z->n02, CLSA_KARG(z->n02), CLSA_KARG(vals)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, "skew", 0, "sk_iota", z->n02, 0, CLSA_KARG(z->n02), CLSA_KARG(vals)));
     for (cl_uint end = 3; end > 0;) {
         cl_uint first = end > per ? end - per : 0, count = end - first;
-        CLSA_TRY(RUN(ctx, "sk_key", z->n02, CLSA_KARG(t->text), CLSA_KARG(codes),
+        CLSA_TRY(CLSA_SA_RUN(ctx, "skew", 0, "sk_key", z->n02, 0, CLSA_KARG(t->text),
+                             CLSA_KARG(codes),
                      CLSA_KARG(t->sym), CLSA_KARG(t->m), CLSA_KARG(z->n0), CLSA_KARG(b),
                      CLSA_KARG(first), CLSA_KARG(count), CLSA_KARG(vals), CLSA_KARG(z->n02),
                      CLSA_KARG(wide), CLSA_KARG(keys)));
@@ -89,7 +85,8 @@ static clsa_status name_triples(clsa_context *ctx, const sk_text *t, const sk_si
 {
     cl_mem codes = codes_arg(t);
     clsa_status st = CLSA_OK;
-    CLSA_TRY(RUN(ctx, "sk_heads", z->n02, CLSA_KARG(t->text), CLSA_KARG(codes),
+    CLSA_TRY(CLSA_SA_RUN(ctx, "skew", 0, "sk_heads", z->n02, 0, CLSA_KARG(t->text),
+                         CLSA_KARG(codes),
                  CLSA_KARG(t->sym), CLSA_KARG(t->m), CLSA_KARG(z->n0), CLSA_KARG(vals),
                  CLSA_KARG(z->n02), CLSA_KARG(names)));
     CLSA_TRY(clsa__scan(ctx, names, names, z->n02, 1, 0, k));
@@ -136,7 +133,8 @@ static clsa_status sample_order(clsa_context *ctx, const sk_text *t, const sk_si
     CLSA_TRY(name_triples(ctx, t, z, sa12, keys, &k));
     clsa__free(ctx, &sv);
     if (k == z->n02) goto done; /* every triple differs: sa12 is the order */
-    CLSA_TRY(RUN(ctx, "sk_names", z->n02, CLSA_KARG(sa12), CLSA_KARG(keys), CLSA_KARG(z->n02),
+    CLSA_TRY(CLSA_SA_RUN(ctx, "skew", 0, "sk_names", z->n02, 0, CLSA_KARG(sa12), CLSA_KARG(keys),
+                         CLSA_KARG(z->n02),
                  CLSA_KARG(sa)));
     clsa__free(ctx, &keys);
     CLSA_TRY(sort_reduced(ctx, sa, z->n02, k, sa12, depth + 1, doubling_at));
@@ -153,14 +151,17 @@ static clsa_status mod0_order(clsa_context *ctx, const sk_text *t, const sk_size
 {
     cl_mem keys = NULL, sv = NULL, codes = codes_arg(t);
     clsa_status st = CLSA_OK;
-    CLSA_TRY(RUN(ctx, "sk_mod0_flags", z->n02, CLSA_KARG(sa12), CLSA_KARG(z->n02),
+    CLSA_TRY(CLSA_SA_RUN(ctx, "skew", 0, "sk_mod0_flags", z->n02, 0, CLSA_KARG(sa12),
+                         CLSA_KARG(z->n02),
                  CLSA_KARG(z->n0), CLSA_KARG(sa)));
     CLSA_TRY(clsa__scan(ctx, sa, sa, z->n02, 0, 0, NULL));
-    CLSA_TRY(RUN(ctx, "sk_mod0_gather", z->n02, CLSA_KARG(sa12), CLSA_KARG(sa),
+    CLSA_TRY(CLSA_SA_RUN(ctx, "skew", 0, "sk_mod0_gather", z->n02, 0, CLSA_KARG(sa12),
+                         CLSA_KARG(sa),
                  CLSA_KARG(z->n02), CLSA_KARG(z->n0), CLSA_KARG(sa0)));
     CLSA_TRY(clsa__alloc(ctx, z->n0 * 4, &keys));
     CLSA_TRY(clsa__alloc(ctx, z->n0 * 4, &sv));
-    CLSA_TRY(RUN(ctx, "sk_mod0_keys", z->n0, CLSA_KARG(t->text), CLSA_KARG(codes),
+    CLSA_TRY(CLSA_SA_RUN(ctx, "skew", 0, "sk_mod0_keys", z->n0, 0, CLSA_KARG(t->text),
+                         CLSA_KARG(codes),
                  CLSA_KARG(t->sym), CLSA_KARG(t->m), CLSA_KARG(sa0), CLSA_KARG(z->n0),
                  CLSA_KARG(keys)));
     CLSA_TRY(clsa__radix_sort_capped(ctx, keys, sa0, z->n0, 4, 4, 0, clsa__bits_of(t->sigma),
@@ -178,7 +179,8 @@ static clsa_status merge(clsa_context *ctx, const sk_text *t, const sk_sizes *z,
     cl_ulong aoff = z->n0 - z->n1, na = z->n02 - aoff;
     cl_uint tile = SK_MERGE_TILE;
     cl_mem codes = codes_arg(t);
-    return RUN(ctx, "sk_merge", clsa__div_up((size_t)t->m, tile), CLSA_KARG(t->text),
+    return CLSA_SA_RUN(ctx, "skew", 0, "sk_merge", clsa__div_up((size_t)t->m, tile), 0,
+                       CLSA_KARG(t->text),
                CLSA_KARG(codes), CLSA_KARG(t->sym), CLSA_KARG(t->m), CLSA_KARG(z->n0),
                CLSA_KARG(z->n02), CLSA_KARG(isa), CLSA_KARG(sa12), CLSA_KARG(aoff),
                CLSA_KARG(na), CLSA_KARG(sa0), CLSA_KARG(z->n0), CLSA_KARG(tile),
@@ -196,7 +198,8 @@ static clsa_status level(clsa_context *ctx, const sk_text *t, cl_mem sa, int out
     CLSA_TRY(clsa__alloc(ctx, z.n02 * 4, &sa12));
     CLSA_TRY(sample_order(ctx, t, &z, sa, sa12, depth, doubling_at));
     CLSA_TRY(clsa__alloc(ctx, z.n02 * 4, &isa));
-    CLSA_TRY(RUN(ctx, "sk_isa", z.n02, CLSA_KARG(sa12), CLSA_KARG(z.n02), CLSA_KARG(isa)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, "skew", 0, "sk_isa", z.n02, 0, CLSA_KARG(sa12), CLSA_KARG(z.n02),
+                         CLSA_KARG(isa)));
     CLSA_TRY(clsa__alloc(ctx, z.n0 * 4, &sa0));
     CLSA_TRY(mod0_order(ctx, t, &z, sa12, sa, sa0));
     CLSA_TRY(merge(ctx, t, &z, isa, sa12, sa0, sa, (cl_uint)out64));
@@ -210,14 +213,17 @@ done:
 /* The bit mask of the bytes or ushorts in use (entries / 32 words). */
 static clsa_status used_mask(clsa_context *ctx, const sk_text *t, cl_mem used)
 {
-    size_t wg = ctx->tune.wg, cap = (size_t)(ctx->tune.compute_units ? ctx->tune.compute_units : 1) * 8;
+    size_t wg = ctx->tune.wg,
+        cap = (size_t)(ctx->tune.compute_units ? ctx->tune.compute_units : 1) * 8;
     size_t groups = clsa__div_up((size_t)t->m, wg * 64);
     size_t least = clsa__div_up((size_t)t->m, wg * CLSA_LOOP_BUDGET); /* strides a work-item */
     if (cap < least) cap = least;
     if (groups > cap) groups = cap;
     if (t->sym == 2)
-        return RUN(ctx, "sk_used_u16", t->m, CLSA_KARG(t->text), CLSA_KARG(t->m), CLSA_KARG(used));
-    return RUN(ctx, "sk_used_bytes", groups * wg, CLSA_KARG(t->text), CLSA_KARG(t->m),
+        return CLSA_SA_RUN(ctx, "skew", 0, "sk_used_u16", t->m, 0, CLSA_KARG(t->text),
+                           CLSA_KARG(t->m), CLSA_KARG(used));
+    return CLSA_SA_RUN(ctx, "skew", 0, "sk_used_bytes", groups * wg, 0, CLSA_KARG(t->text),
+                       CLSA_KARG(t->m),
                CLSA_KARG(used), CLSA_KLOCAL(8 * 4));
 }
 
@@ -255,12 +261,14 @@ static clsa_status sort_codes(clsa_context *ctx, sk_text *t, int writable, cl_me
     if (!writable) keys = *owned;
     CLSA_TRY(clsa__alloc(ctx, bytes, &vals));
     CLSA_TRY(clsa__alloc(ctx, bytes, &sv));
-    CLSA_TRY(RUN(ctx, "sk_iota", t->m, CLSA_KARG(t->m), CLSA_KARG(vals)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, "skew", 0, "sk_iota", t->m, 0, CLSA_KARG(t->m), CLSA_KARG(vals)));
     CLSA_TRY(clsa__radix_sort_capped(ctx, keys, vals, (size_t)t->m, 4, 4, 0, 32, sa, sv,
                                      table_cap(t->m)));
-    CLSA_TRY(RUN(ctx, "sk_key_heads", t->m, CLSA_KARG(keys), CLSA_KARG(t->m), CLSA_KARG(sv)));
+    CLSA_TRY(CLSA_SA_RUN(ctx, "skew", 0, "sk_key_heads", t->m, 0, CLSA_KARG(keys),
+                         CLSA_KARG(t->m), CLSA_KARG(sv)));
     CLSA_TRY(clsa__scan(ctx, sv, sv, (size_t)t->m, 1, 0, &k));
-    CLSA_TRY(RUN(ctx, "sk_names", t->m, CLSA_KARG(vals), CLSA_KARG(sv), CLSA_KARG(t->m),
+    CLSA_TRY(CLSA_SA_RUN(ctx, "skew", 0, "sk_names", t->m, 0, CLSA_KARG(vals), CLSA_KARG(sv),
+                         CLSA_KARG(t->m),
                  CLSA_KARG(keys)));
     t->text = keys;
     t->sigma = k;

@@ -22,11 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define RUN(ctx, name, global, ...)                                                     \
-    clsa__sa_run(ctx, "skew", 0, name, global, 0,                                       \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),             \
-                 (clsa__karg[]){__VA_ARGS__})
-
 #define SAMPLES 4096
 #define BASE 1000003u
 
@@ -83,7 +78,8 @@ static clsa_status tied_percent(clsa_context *ctx, cl_mem text, cl_uint sym, uin
      * parents would leave the doubling's buffers of this size unmatched */
     CLSA_TRY(clsa__alloc_host(ctx, pos, SAMPLES * sizeof *pos, &dpos));
     CLSA_TRY(clsa__alloc_host(ctx, fp, SAMPLES * sizeof *fp, &dfp));
-    CLSA_TRY(RUN(ctx, "sk_fp_sample", SAMPLES, CLSA_KARG(text), CLSA_KARG(sym), CLSA_KARG(dpos),
+    CLSA_TRY(CLSA_SA_RUN(ctx, "skew", 0, "sk_fp_sample", SAMPLES, 0, CLSA_KARG(text),
+                         CLSA_KARG(sym), CLSA_KARG(dpos),
                  CLSA_KARG(count), CLSA_KARG(len), CLSA_KARG(base), CLSA_KARG(dfp)));
     CLSA_TRY(clsa__sync_host(ctx, dfp, SAMPLES * sizeof *fp));
     for (int i = 0; i < SAMPLES; i++) s[i] = (fp_pos){fp[i], pos[i]};

@@ -33,11 +33,6 @@
 #define SM_HIST_GROUPS 64
 #define SM_HIST_CHUNK 65536
 
-#define RUN(r, name, global, local, ...)                                                  \
-    clsa__sa_run((r)->ctx, "sa_small", 0, name, global, local,                           \
-                 sizeof((clsa__karg[]){__VA_ARGS__}) / sizeof(clsa__karg),             \
-                 (clsa__karg[]){__VA_ARGS__})
-
 typedef struct sm_run {
     clsa_context *ctx;
     cl_uint n, tiles, cap, kb, pb;
@@ -105,19 +100,23 @@ static clsa_status initial(sm_run *r)
     cl_uint tile = r->cap / 2, longmax = (cl_uint)ctx->tune.small_long;
     if (ctx->tune.small_long > n) longmax = n;
     clsa_status st = CLSA_OK;
-    CLSA_TRY(RUN(r, "sm_hist", groups * wg, wg, CLSA_KARG(r->text), CLSA_KARG(n),
+    CLSA_TRY(CLSA_SA_RUN(r->ctx, "sa_small", 0, "sm_hist", groups * wg, wg, CLSA_KARG(r->text),
+                         CLSA_KARG(n),
                  CLSA_KARG(chunk), CLSA_KARG(r->hist), CLSA_KLOCAL(256 * 4)));
-    CLSA_TRY(RUN(r, "sm_codes", wg, wg, CLSA_KARG(r->hist), CLSA_KARG(groups),
+    CLSA_TRY(CLSA_SA_RUN(r->ctx, "sa_small", 0, "sm_codes", wg, wg, CLSA_KARG(r->hist),
+                         CLSA_KARG(groups),
                  CLSA_KARG(r->codes), CLSA_KARG(r->ctrl), CLSA_KARG(r->act), CLSA_KARG(acts),
                  CLSA_KLOCAL(256 * 4)));
-    CLSA_TRY(RUN(r, "sm_keys", n, 0, CLSA_KARG(r->text), CLSA_KARG(n), CLSA_KARG(r->codes),
+    CLSA_TRY(CLSA_SA_RUN(r->ctx, "sa_small", 0, "sm_keys", n, 0, CLSA_KARG(r->text),
+                         CLSA_KARG(n), CLSA_KARG(r->codes),
                  CLSA_KARG(r->ctrl), CLSA_KARG(r->keys), CLSA_KARG(r->sa),
                  CLSA_KLOCAL(256 * 2)));
     CLSA_TRY(clsa__radix_sort_unchecked(ctx, r->keys, r->sa, n, 8, 4, 0, 64, r->skeys, r->nr,
                                         (size_t)n / 4 + 4096, r->rctl, &r->pending));
     cl_mem fault_buf = r->pending ? r->rctl : r->ctrl;
     cl_uint fault_at = r->pending ? CLSA_RADIX_FAULT_AT / 4 : SM_SPARE;
-    CLSA_TRY(RUN(r, "sm_init", n, 0, CLSA_KARG(r->keys), CLSA_KARG(r->sa), CLSA_KARG(r->isa),
+    CLSA_TRY(CLSA_SA_RUN(r->ctx, "sa_small", 0, "sm_init", n, 0, CLSA_KARG(r->keys),
+                         CLSA_KARG(r->sa), CLSA_KARG(r->isa),
                  CLSA_KARG(r->nr), CLSA_KARG(r->gs), CLSA_KARG(r->act), CLSA_KARG(r->ctrl),
                  CLSA_KARG(fault_buf),
                  CLSA_KARG(fault_at), CLSA_KARG(n), CLSA_KARG(tile), CLSA_KARG(longmax)));
@@ -131,14 +130,16 @@ static clsa_status one_pass(sm_run *r, cl_uint pass)
     size_t wg = ctx->tune.wg;
     clsa_status st = CLSA_OK;
     clsa__set_phase(ctx, CLSA_PHASE_SORT_S);
-    CLSA_TRY(RUN(r, "sm_pass", (size_t)r->tiles * wg, wg, CLSA_KARG(r->sa), CLSA_KARG(r->isa),
+    CLSA_TRY(CLSA_SA_RUN(r->ctx, "sa_small", 0, "sm_pass", (size_t)r->tiles * wg, wg,
+                         CLSA_KARG(r->sa), CLSA_KARG(r->isa),
                  CLSA_KARG(r->nr), CLSA_KARG(r->gs), CLSA_KARG(r->act), CLSA_KARG(r->ctrl),
                  CLSA_KARG(r->keys),
                  CLSA_KARG(r->skeys), CLSA_KARG(r->n), CLSA_KARG(pass), CLSA_KARG(r->tiles),
                  CLSA_KARG(r->kb), CLSA_KARG(r->pb), CLSA_KLOCAL((size_t)r->cap * 8),
                  CLSA_KARG(r->cap)));
     clsa__set_phase(ctx, CLSA_PHASE_ISA_UPDATE);
-    CLSA_TRY(RUN(r, "sm_ranks", r->n, 0, CLSA_KARG(r->sa), CLSA_KARG(r->isa), CLSA_KARG(r->nr),
+    CLSA_TRY(CLSA_SA_RUN(r->ctx, "sa_small", 0, "sm_ranks", r->n, 0, CLSA_KARG(r->sa),
+                         CLSA_KARG(r->isa), CLSA_KARG(r->nr),
                  CLSA_KARG(r->gs), CLSA_KARG(r->ctrl), CLSA_KARG(r->n), CLSA_KARG(pass)));
 done:
     return st;
@@ -177,7 +178,8 @@ static clsa_status finish(sm_run *r, cl_mem out, int index64, int ranks)
 {
     if (!index64) return CLSA_OK;
     cl_mem src = ranks ? r->isa : r->sa;
-    return RUN(r, "sm_widen", r->n, 0, CLSA_KARG(src), CLSA_KARG(out), CLSA_KARG(r->n));
+    return CLSA_SA_RUN(r->ctx, "sa_small", 0, "sm_widen", r->n, 0, CLSA_KARG(src),
+                       CLSA_KARG(out), CLSA_KARG(r->n));
 }
 
 static clsa_status run(sm_run *r, cl_mem out, int index64, int ranks, int *declined)
