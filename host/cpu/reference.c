@@ -23,14 +23,15 @@ static int tick(void *arg, double f)
     return h->st != CLSA_OK;
 }
 
-clsa_status clsa__sa_host_sorter(clsa_context *ctx, const void *text, int sym, int64_t k,
-                                 void *sa, int64_t n, int index64)
+/* The sorter on `threads` threads (<= 0: clsa__cpu_threads()). */
+static clsa_status sorter(clsa_context *ctx, const void *text, int sym, int64_t k, void *sa,
+                          int64_t n, int index64, int threads)
 {
     if (n == 0) return CLSA_OK;
     host_tick h = {ctx, "sort (host)", CLSA_OK};
     clsa_status st = clsa__progress(ctx, h.phase, 0.0);
     if (st) return st;
-    clsa_par_opts o = {ctx ? ctx->threads : 0, tick, &h, 0, 0};
+    clsa_par_opts o = {threads, tick, &h, 0, 0};
     int rc = sym == 1 ? clsa__par_sa_bytes(text, sa, n, index64, &o)
                       : clsa__par_sa_sym(text, sym, k, sa, n, index64, &o);
     if (rc == -3) return h.st;
@@ -39,6 +40,12 @@ clsa_status clsa__sa_host_sorter(clsa_context *ctx, const void *text, int sym, i
                           "host suffix sorting of %lld symbols: %s", (long long)n,
                           rc == -2 ? "out of host memory" : "bad arguments");
     return clsa__progress(ctx, h.phase, 1.0);
+}
+
+clsa_status clsa__sa_host_sorter(clsa_context *ctx, const void *text, int sym, int64_t k,
+                                 void *sa, int64_t n, int index64)
+{
+    return sorter(ctx, text, sym, k, sa, n, index64, ctx ? ctx->threads : 0);
 }
 
 /* libdivsufsort: faster than the sorter on few threads; it cannot be
@@ -62,5 +69,5 @@ clsa_status clsa__sa_host(clsa_context *ctx, const uint8_t *text, void *sa, int6
     int threads = ctx && ctx->threads > 0 ? ctx->threads : clsa__cpu_threads();
     unsigned few = ctx ? ctx->tune.host_par_threads : 4;
     if (n > 1 && (unsigned)threads < few) return sa_divsufsort(ctx, text, sa, n, index64);
-    return clsa__sa_host_sorter(ctx, text, 1, 256, sa, n, index64);
+    return sorter(ctx, text, 1, 256, sa, n, index64, threads); /* resolved once */
 }
