@@ -13,6 +13,8 @@
  * final is skipped through its flag in act.  No work-group waits for
  * another.
  *
+ * Positions and sizes are 32-bit: n <= small_max <= 2^24 (tuning_keys.c).
+ *
  * Control words (ctrl, SM_CTRL_WORDS uints; the host reads them after some
  * passes): the fault bits (the initial radix sort faulted, a group too long
  * for this path, a one-symbol text: the host then takes the general path),
