@@ -225,9 +225,9 @@ static void device_members(void **state)
         run_with(ctxs, k, GEN_MUTATED, 500, big, 46);
         run_with(ctxs, k, GEN_RANDOM, 2, big, 47);
         run_with(ctxs, k, GEN_ALL_EQUAL, 0, 1000, 48);
-        for (uint64_t seed = 0; seed < 40; seed++) /* many small shapes */
+        for (uint64_t seed = 0; seed < 16; seed++) /* many small shapes */
             run_with(ctxs, k, seed % 2 ? GEN_MUTATED : GEN_RANDOM, seed % 2 ? 7 : 2 + seed % 5,
-                     (int64_t)(50 + seed * 97), 100 + seed);
+                     (int64_t)(50 + seed * 241), 100 + seed);
         for (int r = 0; r < k; r++) clsa_destroy(ctxs[r]);
     }
 }
@@ -309,8 +309,8 @@ static void member_paths(void **state)
         run_with(ctxs, 2, GEN_MUTATED, 300, big, 95);
         run_with(ctxs, 2, GEN_RANDOM, 3, big, 96);
         run_with(ctxs, 2, GEN_FIBONACCI, 0, big, 97);
-        for (uint64_t seed = 0; seed < 12; seed++) /* small shapes */
-            run_with(ctxs, 2, GEN_RANDOM, 2 + seed % 7, (int64_t)(60 + seed * 211), 120 + seed);
+        for (uint64_t seed = 4 * t; seed < 4 * t + 4; seed++) /* small shapes, 4 a tuning */
+            run_with(ctxs, 2, GEN_RANDOM, 2 + seed % 7, (int64_t)(60 + seed * 107), 120 + seed);
         clsa_destroy(ctxs[0]);
         clsa_destroy(ctxs[1]);
     }
