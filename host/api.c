@@ -1,12 +1,15 @@
-/* Public entry points: check arguments, lock the context, pick the backend,
- * move data to and from the device, call a layer. */
+/* Public entry points of clsa.h (suffix arrays, several contexts, the
+ * check, scan and compaction): check arguments, lock the context, move data
+ * to and from the device, call down.  The rest of clsa.h's entry points:
+ * api_gsa.c (generalized suffix and LCP arrays) and api_context.c (devices,
+ * contexts, tuning, statistics, messages, host memory). */
 #include "buffer.h"
 #include "context.h"
 #include "status.h"
 #include "text_pack.h"
 #include "cpu/reference.h"
+#include "multi/multi_sa.h"
 #include "prim/scan.h"
-#include "sa/gsa.h"
 #include "sa/dispatch.h"
 #include "sa/sa.h"
 #include "sa/sym_rank.h"
@@ -39,12 +42,7 @@ clsa_status clsa_sa_plan(clsa_context *ctx, int64_t n, int sym_bytes, int index6
                                                               : "sym_bytes must be 1, 2 or 4");
     /* the same checks as the call (non-NULL stand-ins for its arrays) */
     clsa_status st = sa_args(ctx, out, out, n, index64);
-    if (st) return st;
-    clsa__lock(ctx);
-    if (ctx) ctx->message[0] = 0;
-    st = clsa__sa_plan_route(ctx, n, sym_bytes, index64, out);
-    clsa__unlock(ctx);
-    return st;
+    return st ? st : clsa__sa_plan(ctx, n, sym_bytes, index64, out);
 }
 
 static clsa_status sa_any(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
@@ -55,8 +53,7 @@ static clsa_status sa_any(clsa_context *ctx, const void *text, int sym, void *sa
         st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "suffix array: %lld symbols do not fit in "
                                                  "memory", (long long)n);
     if (st || n == 0) return st;
-    clsa__call_begin(ctx);
-    return clsa__call_end(ctx, clsa__sa_pick_run(ctx, text, sym, sa, n, index64));
+    return clsa__sa_call(ctx, text, sym, sa, n, index64);
 }
 
 clsa_status clsa_sa32(clsa_context *ctx, const uint8_t *text, int32_t *sa, int64_t n)
@@ -123,70 +120,7 @@ clsa_status clsa_sa64_u64(clsa_context *ctx, const uint64_t *text, int64_t *sa, 
     return sa_u64(ctx, text, sa, n, 1);
 }
 
-/* ---- generalized suffix arrays ---------------------------------------------- */
-
-static clsa_status gsa_any(clsa_context *ctx, const void *text, int sym, const int64_t *lengths,
-                           int64_t k, void *sa, void *doc, int index64)
-{
-    int64_t n;
-    clsa_status st = clsa__gsa_size(ctx, "generalized suffix array", text, lengths, k, sa, &n);
-    if (st == CLSA_OK && (uint64_t)n > (index64 ? (uint64_t)UINT32_MAX : (uint64_t)INT32_MAX))
-        st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
-                        "generalized suffix array: %lld virtual symbols (lengths + one "
-                        "separator per string); at most %s",
-                        (long long)n, index64 ? "2^32-1" : "2^31-1 (use clsa_gsa64)");
-    if (st || n == 0) return st;
-    clsa__call_begin(ctx);
-    return clsa__call_end(ctx, clsa__gsa_run(ctx, text, sym, lengths, k, n, sa, doc, index64));
-}
-
-clsa_status clsa_gsa32(clsa_context *ctx, const uint8_t *text, const int64_t *lengths, int64_t k,
-                       int32_t *sa, int32_t *doc)
-{
-    return gsa_any(ctx, text, 1, lengths, k, sa, doc, 0);
-}
-
-clsa_status clsa_gsa64(clsa_context *ctx, const uint8_t *text, const int64_t *lengths, int64_t k,
-                       int64_t *sa, int64_t *doc)
-{
-    return gsa_any(ctx, text, 1, lengths, k, sa, doc, 1);
-}
-
-clsa_status clsa_gsa32_u16(clsa_context *ctx, const uint16_t *text, const int64_t *lengths,
-                           int64_t k, int32_t *sa, int32_t *doc)
-{
-    return gsa_any(ctx, text, 2, lengths, k, sa, doc, 0);
-}
-
-clsa_status clsa_gsa64_u16(clsa_context *ctx, const uint16_t *text, const int64_t *lengths,
-                           int64_t k, int64_t *sa, int64_t *doc)
-{
-    return gsa_any(ctx, text, 2, lengths, k, sa, doc, 1);
-}
-
-clsa_status clsa_gsa32_u32(clsa_context *ctx, const uint32_t *text, const int64_t *lengths,
-                           int64_t k, int32_t *sa, int32_t *doc)
-{
-    return gsa_any(ctx, text, 4, lengths, k, sa, doc, 0);
-}
-
-clsa_status clsa_gsa64_u32(clsa_context *ctx, const uint32_t *text, const int64_t *lengths,
-                           int64_t k, int64_t *sa, int64_t *doc)
-{
-    return gsa_any(ctx, text, 4, lengths, k, sa, doc, 1);
-}
-
-clsa_status clsa_gsa32_u64(clsa_context *ctx, const uint64_t *text, const int64_t *lengths,
-                           int64_t k, int32_t *sa, int32_t *doc)
-{
-    return gsa_any(ctx, text, 8, lengths, k, sa, doc, 0);
-}
-
-clsa_status clsa_gsa64_u64(clsa_context *ctx, const uint64_t *text, const int64_t *lengths,
-                           int64_t k, int64_t *sa, int64_t *doc)
-{
-    return gsa_any(ctx, text, 8, lengths, k, sa, doc, 1);
-}
+/* ---- suffix arrays of device texts ------------------------------------------- */
 
 static clsa_status sa_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n, int index64)
 {
@@ -214,6 +148,47 @@ clsa_status clsa_sa32_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n)
 clsa_status clsa_sa64_mem(clsa_context *ctx, cl_mem text, cl_mem sa, int64_t n)
 {
     return sa_mem(ctx, text, sa, n, 1);
+}
+
+/* ---- several contexts (host/multi/multi_sa.c) ----------------------------------- */
+
+clsa_status clsa_sa32_multi(clsa_context *const *ctxs, int k, const uint8_t *text, int32_t *sa,
+                            int64_t n)
+{
+    return clsa__sa_multi(ctxs, k, text, sa, n, 0);
+}
+
+clsa_status clsa_sa64_multi(clsa_context *const *ctxs, int k, const uint8_t *text, int64_t *sa,
+                            int64_t n)
+{
+    return clsa__sa_multi(ctxs, k, text, sa, n, 1);
+}
+
+/* ---- checking a suffix array (host/cpu/check.c) ---------------------------------- */
+
+static clsa_status check_args(const uint8_t *text, const void *sa, int64_t n, int *valid)
+{
+    if (!valid || n < 0 || (n > 0 && (!text || !sa))) return CLSA_ERR_INVALID_ARG;
+    return CLSA_OK;
+}
+
+clsa_status clsa_check_sa32(const uint8_t *text, const int32_t *sa, int64_t n, int *valid,
+                            char *why, size_t cap)
+{
+    clsa_status st = check_args(text, sa, n, valid);
+    if (st) return st;
+    if (n > INT32_MAX) return CLSA_ERR_TOO_LARGE;
+    *valid = clsa__check_sa(text, sa, n, 0, why, cap);
+    return CLSA_OK;
+}
+
+clsa_status clsa_check_sa64(const uint8_t *text, const int64_t *sa, int64_t n, int *valid,
+                            char *why, size_t cap)
+{
+    clsa_status st = check_args(text, sa, n, valid);
+    if (st) return st;
+    *valid = clsa__check_sa(text, sa, n, 1, why, cap);
+    return CLSA_OK;
 }
 
 /* ---- scan and compaction ---------------------------------------------------- */

@@ -146,27 +146,8 @@ int clsa__check_sa_parts(const uint8_t *text, const void *sa, int64_t n, int ind
     return index64 ? check64(text, sa, n, parts, why, cap) : check32(text, sa, n, parts, why, cap);
 }
 
-static clsa_status check_args(const uint8_t *text, const void *sa, int64_t n, int *valid)
+int clsa__check_sa(const uint8_t *text, const void *sa, int64_t n, int index64, char *why,
+                   size_t cap)
 {
-    if (!valid || n < 0 || (n > 0 && (!text || !sa))) return CLSA_ERR_INVALID_ARG;
-    return CLSA_OK;
-}
-
-clsa_status clsa_check_sa32(const uint8_t *text, const int32_t *sa, int64_t n, int *valid,
-                            char *why, size_t cap)
-{
-    clsa_status st = check_args(text, sa, n, valid);
-    if (st) return st;
-    if (n > INT32_MAX) return CLSA_ERR_TOO_LARGE;
-    *valid = clsa__check_sa_parts(text, sa, n, 0, check_threads(n), why, cap);
-    return CLSA_OK;
-}
-
-clsa_status clsa_check_sa64(const uint8_t *text, const int64_t *sa, int64_t n, int *valid,
-                            char *why, size_t cap)
-{
-    clsa_status st = check_args(text, sa, n, valid);
-    if (st) return st;
-    *valid = clsa__check_sa_parts(text, sa, n, 1, check_threads(n), why, cap);
-    return CLSA_OK;
+    return clsa__check_sa_parts(text, sa, n, index64, check_threads(n), why, cap);
 }

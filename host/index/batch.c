@@ -10,6 +10,7 @@
 #include "sa/sa.h"
 #include "buffer.h"
 #include "context.h"
+#include "status.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -177,7 +178,7 @@ static clsa_status run_part(clsa__batch *j, int64_t a, int64_t b)
         return st;
     }
     clsa__log(j->ctx, "batch: %lld texts out of device memory (%s); %s", (long long)(b - a),
-              clsa_last_error(j->ctx), c == 1 ? "the text alone" : "in halves");
+              clsa__last_error(j->ctx), c == 1 ? "the text alone" : "in halves");
     j->ctx->message[0] = 0;
     if (c == 1) return each_text(j, one, one + 1);
     int64_t mid = a + 1, half = (j->off[a] + j->off[b]) / 2;

@@ -17,6 +17,7 @@
 #include "sa/sa.h"
 #include "sa/dispatch.h"
 #include "buffer.h"
+#include "status.h"
 #include "text_pack.h"
 
 #include <errno.h>
@@ -58,7 +59,7 @@ static clsa_status read_ref(clsa_context *ctx, clsa_bwa_read_fn read, void *user
         if (k % 16 == 0) st = clsa__progress(ctx, "read fasta", 0.0);
     }
     free(buf);
-    if (st) return snprintf(why, cap, "%s", clsa_last_error(ctx)), st;
+    if (st) return snprintf(why, cap, "%s", clsa__last_error(ctx)), st;
     if (rc == BWA_REF_OK && got < 0) return snprintf(why, cap, "%s: read error", name), CLSA_ERR_IO;
     if (rc == BWA_REF_OK) rc = bwa_ref_finish(r);
     if (rc == BWA_REF_NOMEM) return CLSA_ERR_HOST_MEMORY;
@@ -396,7 +397,7 @@ static int sa_route_of(clsa_context *ctx, int64_t n, clsa_status *st)
     *st = CLSA_OK;
     if (!ctx) return CLSA_ROUTE_HOST;
     clsa__unlock(ctx);
-    clsa_status ps = clsa_sa_plan(ctx, n, 1, n >= INT32_MAX, &plan);
+    clsa_status ps = clsa__sa_plan(ctx, n, 1, n >= INT32_MAX, &plan);
     clsa__lock(ctx);
     if (ps && ps != CLSA_ERR_DEVICE_MEMORY && ps != CLSA_ERR_HOST_MEMORY) *st = ps;
     else ctx->message[0] = 0;

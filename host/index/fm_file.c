@@ -211,11 +211,6 @@ done:
     return st;
 }
 
-clsa_status clsa_fm_save(clsa_fm *fm, const char *path)
-{
-    return clsa__fm_file_save(fm, path, 0, NULL, 0);
-}
-
 /* ---- reading ---------------------------------------------------------------------- */
 
 static const char *kind_name(int set) { return set ? "set FM-index" : "FM-index"; }
@@ -391,9 +386,4 @@ clsa_status clsa__fm_file_load(clsa_context *ctx, const char *path, const clsa__
     clsa__set_phase(ctx, phase);
     clsa__unlock(ctx);
     return st;
-}
-
-clsa_status clsa_fm_load(clsa_context *ctx, const char *path, clsa_fm **out)
-{
-    return clsa__fm_file_load(ctx, path, NULL, out);
 }

@@ -1,6 +1,7 @@
 /* FM-index on the device: build (SA -> BWT -> codes, checkpoints, samples),
  * batched count and locate (cl_kernels/fm_index.cl). */
 #include "fm_index.h"
+#include "fm_calls.h"
 #include "index/bwt.h"
 #include "index/index_run.h"
 #include "prim/scan.h"
@@ -89,7 +90,7 @@ void clsa__fm_release(clsa_fm *fm)
     free(fm);
 }
 
-void clsa_fm_free(clsa_fm *fm)
+void clsa__fm_free(clsa_fm *fm)
 {
     if (!fm) return;
     clsa_context *ctx = fm->ctx;
@@ -98,7 +99,7 @@ void clsa_fm_free(clsa_fm *fm)
     clsa__unlock(ctx);
 }
 
-clsa_status clsa_fm_info(const clsa_fm *fm, int64_t *n, int64_t *sample_rate)
+clsa_status clsa__fm_info(const clsa_fm *fm, int64_t *n, int64_t *sample_rate)
 {
     if (!fm) return CLSA_ERR_INVALID_ARG;
     if (n) *n = fm->n;
@@ -377,8 +378,8 @@ done:
     return st;
 }
 
-clsa_status clsa_fm_create(clsa_context *ctx, const uint8_t *text, int64_t n, int64_t sample_rate,
-                           clsa_fm **out)
+clsa_status clsa__fm_create(clsa_context *ctx, const uint8_t *text, int64_t n, int64_t sample_rate,
+                            clsa_fm **out)
 {
     if (!out) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "FM-index: out is NULL");
     *out = NULL;
@@ -505,8 +506,8 @@ static clsa_status query_begin(clsa_fm *fm)
     return CLSA_OK;
 }
 
-clsa_status clsa_fm_count(clsa_fm *fm, const uint8_t *patterns, const uint64_t *offsets,
-                          size_t npatterns, uint64_t *counts)
+clsa_status clsa__fm_count(clsa_fm *fm, const uint8_t *patterns, const uint64_t *offsets,
+                           size_t npatterns, uint64_t *counts)
 {
     clsa_status st = query_begin(fm);
     if (st) return st;
@@ -570,9 +571,9 @@ done:
     return st;
 }
 
-clsa_status clsa_fm_locate(clsa_fm *fm, const uint8_t *patterns, const uint64_t *offsets,
-                           size_t npatterns, uint64_t max_total, uint64_t *starts,
-                           int64_t **positions)
+clsa_status clsa__fm_locate(clsa_fm *fm, const uint8_t *patterns, const uint64_t *offsets,
+                            size_t npatterns, uint64_t max_total, uint64_t *starts,
+                            int64_t **positions)
 {
     clsa_status st = query_begin(fm);
     if (st) return st;
@@ -624,5 +625,3 @@ done:
     clsa__unlock(ctx);
     return st;
 }
-
-void clsa_fm_positions_free(int64_t *positions) { free(positions); }

@@ -13,6 +13,7 @@
  * stay as they are; a saved set is an FM-index file (fm_file.c) with its
  * own magic and the string table in the file's extra section. */
 #include "fm_index.h"
+#include "fm_calls.h"
 #include "sa/gsa.h"
 #include "context.h"
 #include "status.h"
@@ -69,16 +70,16 @@ static clsa_status set_new(clsa_context *ctx, const uint8_t *text, const int64_t
     return CLSA_OK;
 }
 
-void clsa_fm_set_free(clsa_fm_set *set)
+void clsa__fm_set_free(clsa_fm_set *set)
 {
     if (!set) return;
-    clsa_fm_free(set->fm);
+    clsa__fm_free(set->fm);
     free(set->starts);
     free(set);
 }
 
-clsa_status clsa_fm_set_create(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
-                               int64_t k, int64_t sample_rate, clsa_fm_set **out)
+clsa_status clsa__fm_set_create(clsa_context *ctx, const uint8_t *text, const int64_t *lengths,
+                                int64_t k, int64_t sample_rate, clsa_fm_set **out)
 {
     if (!out) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "FM-index of a set: out is NULL");
     *out = NULL;
@@ -90,21 +91,21 @@ clsa_status clsa_fm_set_create(clsa_context *ctx, const uint8_t *text, const int
     clsa_fm_set *s;
     uint8_t *joined;
     CLSA_TRY(set_new(ctx, text, lengths, k, n - k, &s, &joined, &n));
-    st = clsa_fm_create(ctx, joined, n, sample_rate, &s->fm);
+    st = clsa__fm_create(ctx, joined, n, sample_rate, &s->fm);
     free(joined);
-    if (st) clsa_fm_set_free(s);
+    if (st) clsa__fm_set_free(s);
     else *out = s;
 done:
     return st;
 }
 
-clsa_status clsa_fm_set_info(const clsa_fm_set *set, int64_t *k, int64_t *total,
-                             int64_t *sample_rate)
+clsa_status clsa__fm_set_info(const clsa_fm_set *set, int64_t *k, int64_t *total,
+                              int64_t *sample_rate)
 {
     if (!set) return CLSA_ERR_INVALID_ARG;
     if (k) *k = set->k;
     if (total) *total = set->total;
-    return clsa_fm_info(set->fm, NULL, sample_rate);
+    return clsa__fm_info(set->fm, NULL, sample_rate);
 }
 
 /* ---- queries ------------------------------------------------------------------------- */
@@ -204,7 +205,7 @@ static clsa_status locate_kept(clsa_fm_set *set, const uint8_t *packed, const ba
     int64_t *pos = NULL, *str = NULL;
     clsa_status st = CLSA_OK;
     if (!ks) return clsa__fail(set->ctx, CLSA_ERR_HOST_MEMORY, "FM-index of a set: out of host memory");
-    CLSA_TRY(clsa_fm_locate(set->fm, packed, b->offsets, b->n, max_total, ks, &pos));
+    CLSA_TRY(clsa__fm_locate(set->fm, packed, b->offsets, b->n, max_total, ks, &pos));
     str = malloc((ks[b->n] ? (size_t)ks[b->n] : 1) * sizeof *str);
     if (!str) {
         st = clsa__fail(set->ctx, CLSA_ERR_HOST_MEMORY, "FM-index of a set: out of host memory");
@@ -223,7 +224,7 @@ static clsa_status locate_kept(clsa_fm_set *set, const uint8_t *packed, const ba
         starts[p + 1] = w;
     }
     if (w == 0) {
-        clsa_fm_positions_free(pos);
+        free(pos);
         free(str);
         pos = str = NULL;
     }
@@ -231,15 +232,15 @@ static clsa_status locate_kept(clsa_fm_set *set, const uint8_t *packed, const ba
     *strings = str;
     pos = str = NULL;
 done:
-    clsa_fm_positions_free(pos);
+    free(pos);
     free(str);
     free(ks);
     return st;
 }
 
-clsa_status clsa_fm_set_locate(clsa_fm_set *set, const uint8_t *patterns, const uint64_t *offsets,
-                               size_t npatterns, uint64_t max_total, uint64_t *starts,
-                               int64_t **strings, int64_t **positions)
+clsa_status clsa__fm_set_locate(clsa_fm_set *set, const uint8_t *patterns, const uint64_t *offsets,
+                                size_t npatterns, uint64_t max_total, uint64_t *starts,
+                                int64_t **strings, int64_t **positions)
 {
     clsa_status st = check_batch(set, patterns, offsets, npatterns);
     if (st) return st;
@@ -262,8 +263,8 @@ done:
     return st;
 }
 
-clsa_status clsa_fm_set_count(clsa_fm_set *set, const uint8_t *patterns, const uint64_t *offsets,
-                              size_t npatterns, uint64_t *counts)
+clsa_status clsa__fm_set_count(clsa_fm_set *set, const uint8_t *patterns, const uint64_t *offsets,
+                               size_t npatterns, uint64_t *counts)
 {
     clsa_status st = check_batch(set, patterns, offsets, npatterns);
     if (st) return st;
@@ -292,7 +293,7 @@ clsa_status clsa_fm_set_count(clsa_fm_set *set, const uint8_t *patterns, const u
         st = clsa__fail(set->ctx, CLSA_ERR_HOST_MEMORY, "FM-index of a set: out of host memory");
         goto done;
     }
-    CLSA_TRY(clsa_fm_count(set->fm, packed, b.offsets, b.n, kc));
+    CLSA_TRY(clsa__fm_count(set->fm, packed, b.offsets, b.n, kc));
     memset(counts, 0, npatterns * sizeof *counts);
     for (size_t q = 0; q < b.n; q++) {
         uint64_t len = offsets[b.keep[q] + 1] - offsets[b.keep[q]];
@@ -304,7 +305,7 @@ done:
     free(kc);
     free(starts);
     free(str);
-    clsa_fm_positions_free(pos);
+    free(pos);
     batch_free(&b);
     return st;
 }
@@ -333,7 +334,7 @@ static clsa_status table_bytes(const clsa_fm_set *set, uint8_t **out, size_t *by
     return CLSA_OK;
 }
 
-clsa_status clsa_fm_set_save(clsa_fm_set *set, const char *path)
+clsa_status clsa__fm_set_save(clsa_fm_set *set, const char *path)
 {
     if (!set) return CLSA_ERR_INVALID_ARG;
     uint8_t *table = NULL;
@@ -390,7 +391,7 @@ static clsa_status check_table(clsa_context *ctx, const char *path, uint64_t n,
     return CLSA_OK;
 }
 
-clsa_status clsa_fm_set_load(clsa_context *ctx, const char *path, clsa_fm_set **out)
+clsa_status clsa__fm_set_load(clsa_context *ctx, const char *path, clsa_fm_set **out)
 {
     if (!out) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "FM-index of a set: out is NULL");
     *out = NULL;
@@ -402,7 +403,7 @@ clsa_status clsa_fm_set_load(clsa_context *ctx, const char *path, clsa_fm_set **
     if (st == CLSA_OK && !s)
         st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "out of host memory reading '%s'", path);
     if (st) {
-        clsa_fm_free(fm);
+        clsa__fm_free(fm);
         free(t.starts);
         return st;
     }

@@ -20,6 +20,7 @@
  * (cl_kernels/lcs.cl); the host chains the runs from a few values per run,
  * so the SA and LCP never leave the device.  The host backend runs the same
  * scans on host arrays. */
+#include "fm_calls.h"
 #include "buffer.h"
 #include "context.h"
 #include "launch.h"
@@ -274,8 +275,8 @@ static clsa_status lcs_locked(clsa_context *ctx, int device, const uint8_t *a, i
     return st;
 }
 
-clsa_status clsa_lcs(clsa_context *ctx, const uint8_t *a, int64_t na, const uint8_t *b,
-                     int64_t nb, int64_t *length, int64_t *pos_a, int64_t *pos_b)
+clsa_status clsa__lcs(clsa_context *ctx, const uint8_t *a, int64_t na, const uint8_t *b,
+                      int64_t nb, int64_t *length, int64_t *pos_a, int64_t *pos_b)
 {
     if (!length || !pos_a || !pos_b || na < 0 || nb < 0 || (na > 0 && !a) || (nb > 0 && !b))
         return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "LCS: NULL pointer or negative length");

@@ -17,6 +17,7 @@
  * covering window, earlier).  The offsets then come from every row whose
  * suffix starts with that substring: the maximal run around the window with
  * LCP >= L. */
+#include "fm_calls.h"
 #include "sa/gsa.h"
 #include "context.h"
 #include "progress.h"
@@ -123,9 +124,8 @@ done:
     return st;
 }
 
-static clsa_status lcs_k_any(clsa_context *ctx, const void *text, int sym,
-                             const int64_t *lengths, int64_t k, int64_t m, int64_t *length,
-                             int64_t *offsets)
+clsa_status clsa__lcs_k(clsa_context *ctx, const void *text, int sym, const int64_t *lengths,
+                        int64_t k, int64_t m, int64_t *length, int64_t *offsets)
 {
     const char *what = "longest common substring of k strings";
     int64_t n;
@@ -148,28 +148,4 @@ static clsa_status lcs_k_any(clsa_context *ctx, const void *text, int sym,
     st = clsa__progress_end(ctx, st);
     clsa__unlock(ctx);
     return st;
-}
-
-clsa_status clsa_lcs_k(clsa_context *ctx, const uint8_t *text, const int64_t *lengths, int64_t k,
-                       int64_t m, int64_t *length, int64_t *offsets)
-{
-    return lcs_k_any(ctx, text, 1, lengths, k, m, length, offsets);
-}
-
-clsa_status clsa_lcs_k_u16(clsa_context *ctx, const uint16_t *text, const int64_t *lengths,
-                           int64_t k, int64_t m, int64_t *length, int64_t *offsets)
-{
-    return lcs_k_any(ctx, text, 2, lengths, k, m, length, offsets);
-}
-
-clsa_status clsa_lcs_k_u32(clsa_context *ctx, const uint32_t *text, const int64_t *lengths,
-                           int64_t k, int64_t m, int64_t *length, int64_t *offsets)
-{
-    return lcs_k_any(ctx, text, 4, lengths, k, m, length, offsets);
-}
-
-clsa_status clsa_lcs_k_u64(clsa_context *ctx, const uint64_t *text, const int64_t *lengths,
-                           int64_t k, int64_t m, int64_t *length, int64_t *offsets)
-{
-    return lcs_k_any(ctx, text, 8, lengths, k, m, length, offsets);
 }

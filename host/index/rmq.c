@@ -1,6 +1,7 @@
 /* Range-minimum structure over an LCP array on the device
  * (cl_kernels/rmq.cl): in-block stack masks plus a sparse table of block
  * minima, O(n) words, O(1) per query. */
+#include "fm_calls.h"
 #include "buffer.h"
 #include "context.h"
 #include "launch.h"
@@ -26,7 +27,7 @@ static void release(clsa_lcp_rmq *r)
     free(r);
 }
 
-void clsa_lcp_rmq_free(clsa_lcp_rmq *rmq)
+void clsa__lcp_rmq_free(clsa_lcp_rmq *rmq)
 {
     if (!rmq) return;
     clsa_context *ctx = rmq->ctx;
@@ -60,8 +61,8 @@ done:
 }
 
 /* Copies the values (host pointer or device buffer) and builds. */
-static clsa_status create_any(clsa_context *ctx, const void *host, cl_mem mem, int64_t n,
-                              int index64, clsa_lcp_rmq **out)
+clsa_status clsa__lcp_rmq_create(clsa_context *ctx, const void *host, cl_mem mem, int64_t n,
+                                 int index64, clsa_lcp_rmq **out)
 {
     if (!out) return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "LCP RMQ: out is NULL");
     *out = NULL;
@@ -101,28 +102,8 @@ done:
     return st;
 }
 
-clsa_status clsa_lcp_rmq_create32(clsa_context *ctx, const int32_t *values, int64_t n,
-                                  clsa_lcp_rmq **out)
-{
-    if (n > INT32_MAX)
-        return clsa__fail(ctx, CLSA_ERR_TOO_LARGE, "LCP RMQ: use the 64-bit form for n >= 2^31");
-    return create_any(ctx, values, NULL, n, 0, out);
-}
-
-clsa_status clsa_lcp_rmq_create64(clsa_context *ctx, const int64_t *values, int64_t n,
-                                  clsa_lcp_rmq **out)
-{
-    return create_any(ctx, values, NULL, n, 1, out);
-}
-
-clsa_status clsa_lcp_rmq_create_mem(clsa_context *ctx, cl_mem values, int64_t n, int index64,
-                                    clsa_lcp_rmq **out)
-{
-    return create_any(ctx, NULL, values, n, index64 != 0, out);
-}
-
-static clsa_status query(clsa_lcp_rmq *r, const int64_t *a, const int64_t *b, size_t nq,
-                         int lcp_mode, int64_t *out)
+clsa_status clsa__lcp_rmq_query(clsa_lcp_rmq *r, const int64_t *a, const int64_t *b, size_t nq,
+                                int lcp_mode, int64_t *out)
 {
     if (!r) return CLSA_ERR_INVALID_ARG;
     clsa_context *ctx = r->ctx;
@@ -154,16 +135,4 @@ done:
     clsa__set_phase(ctx, phase);
     clsa__unlock(ctx);
     return st;
-}
-
-clsa_status clsa_lcp_rmq_min(clsa_lcp_rmq *rmq, const int64_t *lo, const int64_t *hi, size_t nq,
-                             int64_t *out)
-{
-    return query(rmq, lo, hi, nq, 0, out);
-}
-
-clsa_status clsa_lcp_rmq_lcp(clsa_lcp_rmq *rmq, const int64_t *ri, const int64_t *rj, size_t nq,
-                             int64_t *out)
-{
-    return query(rmq, ri, rj, nq, 1, out);
 }

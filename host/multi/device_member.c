@@ -1,5 +1,5 @@
 /* One member of the device engine (host/sa/pd_part.h) over any dist_comm:
- * the threads of clsa_sa32/64_multi (multi_api.c) or the ranks of an MPI
+ * the threads of clsa_sa32/64_multi (multi_sa.c) or the ranks of an MPI
  * job (mpi_api.c).  Every member holds the whole text and has its own
  * device context. */
 #include "buffer.h"
@@ -116,7 +116,7 @@ clsa_status dist_device_member(dist_comm *c, clsa_context *ctx, const uint8_t *t
     t->sort = t2 - t1;
     t->download = clsa__now() - t2;
     t->one = alone || p.declined;
-    if (st && !msg[0]) snprintf(msg, cap, "%s", clsa_last_error(ctx));
+    if (st && !msg[0]) snprintf(msg, cap, "%s", clsa__last_error(ctx));
     clsa__free(ctx, &dtext);
     clsa__free(ctx, &dsa);
     return clsa__call_end(ctx, st);

@@ -1,5 +1,5 @@
 /* Device LSD radix sort (internal entry point used by the suffix-array
- * pipeline, the segmented sort and the public wrappers). */
+ * pipeline, the segmented sort and the public entry points of prim_api.c). */
 #ifndef CLSA_PRIM_RADIX_SORT_H
 #define CLSA_PRIM_RADIX_SORT_H
 #include "clsa.h"

@@ -1,5 +1,5 @@
 /* Device segmented sort (internal entry points used by the suffix-array
- * pipeline, the batched sort and the public wrappers). */
+ * pipeline, the batched sort and the public entry points of prim_api.c). */
 #ifndef CLSA_PRIM_SEGMENTED_SORT_H
 #define CLSA_PRIM_SEGMENTED_SORT_H
 #include "clsa.h"

@@ -85,6 +85,9 @@ void clsa__run_team(void *(*run)(void *), void *parts, size_t size, unsigned t);
  * the SA, each on a thread (1..16): 1 valid, else 0 and why. */
 int clsa__check_sa_parts(const uint8_t *text, const void *sa, int64_t n, int index64,
                          unsigned parts, char *why, size_t cap);
+/* The same on as many threads as n calls for (clsa_check_sa32/64). */
+int clsa__check_sa(const uint8_t *text, const void *sa, int64_t n, int index64, char *why,
+                   size_t cap);
 /* Large copies between pageable memory and the device through the
  * context's page-locked slots, several host threads filling or emptying
  * them while the bus moves the pieces before (staged_copy.c).  Available

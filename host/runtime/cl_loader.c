@@ -108,13 +108,6 @@ int clsa__cl_direct_allowed(void)
     return same;
 }
 
-CLSA_API clsa_status clsa_opencl_available(char *why, size_t cap)
-{
-    const char *e = clsa__cl_load_error();
-    if (why && cap) snprintf(why, cap, "%s", e ? e : "");
-    return e ? CLSA_ERR_NO_DEVICE : CLSA_OK;
-}
-
 /* A call on an object of a directly opened vendor library goes through the
  * object's dispatch table (icd_direct.c); anything else through the table
  * loaded above.  A maker's new object teaches icd_direct.c its table, in

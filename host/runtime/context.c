@@ -1,4 +1,5 @@
-/* Device choice, context life cycle, device description, statistics. */
+/* Device choice, the context's life cycle (the work behind clsa_create...,
+ * clsa_trim and clsa_destroy: host/api_context.c), locking. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include "buffer.h"
 #include "context.h"
@@ -255,9 +256,8 @@ static long choose(found_device *d, size_t *n, const char *sel, char *err, size_
     return i;
 }
 
-clsa_status clsa_list_devices(clsa_device_info *out, size_t cap, size_t *count)
+clsa_status clsa__list_devices(clsa_device_info *out, size_t cap, size_t *count)
 {
-    if (!count || (cap && !out)) return CLSA_ERR_INVALID_ARG;
     found_device *d = calloc(MAX_DEVICES, sizeof *d);
     if (!d) return CLSA_ERR_HOST_MEMORY;
     pthread_mutex_lock(&choose_lock);
@@ -272,13 +272,6 @@ clsa_status clsa_list_devices(clsa_device_info *out, size_t cap, size_t *count)
     *count = n;
     free(d);
     return CLSA_OK;
-}
-
-void clsa_options_init(clsa_options *opt)
-{
-    if (!opt) return;
-    memset(opt, 0, sizeof *opt);
-    opt->backend = CLSA_BACKEND_DEFAULT;
 }
 
 static int resolve_backend(int b, clsa_status *st)
@@ -415,7 +408,7 @@ static cl_command_queue make_queue(clsa_context *ctx, cl_int *e)
     return q;
 }
 
-clsa_status clsa_create_ex(const clsa_options *opt, clsa_context **out, char *err, size_t cap)
+clsa_status clsa__create_ex(const clsa_options *opt, clsa_context **out, char *err, size_t cap)
 {
     char dummy[8];
     if (!err || !cap) {
@@ -453,7 +446,7 @@ clsa_status clsa_create_ex(const clsa_options *opt, clsa_context **out, char *er
     }
     found_device *d = calloc(MAX_DEVICES, sizeof *d);
     if (!d) {
-        clsa_destroy(ctx);
+        clsa__destroy(ctx);
         snprintf(err, cap, "out of host memory");
         return CLSA_ERR_HOST_MEMORY;
     }
@@ -469,13 +462,13 @@ clsa_status clsa_create_ex(const clsa_options *opt, clsa_context **out, char *er
             *out = ctx;
             return CLSA_OK;
         }
-        clsa_destroy(ctx);
+        clsa__destroy(ctx);
         return CLSA_ERR_NO_DEVICE;
     }
     st = finish_device(ctx, d[i].platform, d[i].device, err, cap);
     free(d);
     if (st) {
-        clsa_destroy(ctx);
+        clsa__destroy(ctx);
         return st;
     }
     cl_int e;
@@ -491,20 +484,15 @@ clsa_status clsa_create_ex(const clsa_options *opt, clsa_context **out, char *er
         snprintf(err, cap, "%s failed: %s (%d) on device '%s'",
                  ctx->cl ? "clCreateCommandQueue" : "clCreateContext", clsa__cl_error_name(e),
                  (int)e, ctx->info.name);
-        clsa_destroy(ctx);
+        clsa__destroy(ctx);
         return CLSA_ERR_OPENCL;
     }
     *out = ctx;
     return CLSA_OK;
 }
 
-clsa_status clsa_create(const clsa_options *opt, clsa_context **out)
-{
-    return clsa_create_ex(opt, out, NULL, 0);
-}
-
-clsa_status clsa_create_with_queue(cl_command_queue queue, const clsa_options *opt,
-                                   clsa_context **out)
+clsa_status clsa__create_with_queue(cl_command_queue queue, const clsa_options *opt,
+                                    clsa_context **out)
 {
     if (!out) return CLSA_ERR_INVALID_ARG;
     *out = NULL;
@@ -522,11 +510,11 @@ clsa_status clsa_create_with_queue(cl_command_queue queue, const clsa_options *o
         clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) !=
             CL_SUCCESS ||
         clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL) != CL_SUCCESS) {
-        clsa_destroy(ctx);
+        clsa__destroy(ctx);
         return CLSA_ERR_INVALID_ARG;
     }
     if (finish_device(ctx, plat, dev, NULL, 0) != CLSA_OK) {
-        clsa_destroy(ctx);
+        clsa__destroy(ctx);
         return CLSA_ERR_OPENCL;
     }
     clRetainContext(clctx);
@@ -538,17 +526,15 @@ clsa_status clsa_create_with_queue(cl_command_queue queue, const clsa_options *o
     return CLSA_OK;
 }
 
-void clsa_trim(clsa_context *ctx)
+void clsa__trim(clsa_context *ctx)
 {
-    if (!ctx) return;
     clsa__lock(ctx);
     clsa__pool_drain(ctx, 1);
     clsa__unlock(ctx);
 }
 
-void clsa_destroy(clsa_context *ctx)
+void clsa__destroy(clsa_context *ctx)
 {
-    if (!ctx) return;
     clsa__lock(ctx); /* on Oclgrind, the process-wide lock too (oclgrind.c) */
     if (ctx->queue) clFinish(ctx->queue);
     clsa__profile_drain(ctx);
@@ -562,70 +548,6 @@ void clsa_destroy(clsa_context *ctx)
     free(ctx->live);
     free(ctx);
 }
-
-clsa_status clsa_get_device_info(const clsa_context *ctx, clsa_device_info *info)
-{
-    if (!ctx || !info) return CLSA_ERR_INVALID_ARG;
-    if (!ctx->has_device) return CLSA_ERR_UNSUPPORTED;
-    *info = ctx->info;
-    return CLSA_OK;
-}
-
-clsa_status clsa_set_tuning(clsa_context *ctx, const char *spec)
-{
-    if (!ctx || !spec) return CLSA_ERR_INVALID_ARG;
-    if (!ctx->has_device)
-        return clsa__fail(ctx, CLSA_ERR_UNSUPPORTED, "tuning: a host-only context has none");
-    clsa__call_begin(ctx);
-    clsa_tuning t = ctx->tune;
-    char why[160];
-    clsa_status st = CLSA_OK;
-    if (clsa__tune_apply(&t, spec, why, sizeof why)) ctx->tune = t;
-    else st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "%s", why);
-    clsa__unlock(ctx);
-    return st;
-}
-
-const char *clsa_phase_name(int phase)
-{
-    static const char *names[CLSA_PHASE_COUNT] = {
-        "transfer", "initial_sort", "sort_s", "sort_m", "sort_l",
-        "isa_update", "groups", "primitive", "index"};
-    return phase >= 0 && phase < CLSA_PHASE_COUNT ? names[phase] : "unknown";
-}
-
-clsa_status clsa_get_stats(const clsa_context *ctx, clsa_stats *stats)
-{
-    if (!ctx || !stats) return CLSA_ERR_INVALID_ARG;
-    *stats = ctx->stats;
-    return CLSA_OK;
-}
-
-void clsa_reset_stats(clsa_context *ctx)
-{
-    if (!ctx) return;
-    uint64_t cur = ctx->stats.current_device_bytes;
-    unsigned built = ctx->stats.programs_built, loaded = ctx->stats.programs_loaded;
-    memset(&ctx->stats, 0, sizeof ctx->stats);
-    ctx->stats.current_device_bytes = cur;
-    ctx->stats.peak_device_bytes = cur;
-    ctx->stats.programs_built = built;
-    ctx->stats.programs_loaded = loaded;
-    ctx->nktime = 0;
-}
-
-clsa_status clsa_get_kernel_time(const clsa_context *ctx, size_t i, char *name, size_t cap,
-                                 double *ms, uint64_t *launches)
-{
-    if (!ctx || i >= ctx->nktime) return CLSA_ERR_INVALID_ARG;
-    const struct clsa_kernel_time *e = &ctx->ktime[i];
-    if (name && cap) snprintf(name, cap, "%s", e->name);
-    if (ms) *ms = e->ms;
-    if (launches) *launches = e->launches;
-    return CLSA_OK;
-}
-
-const char *clsa_version(void) { return CLSA_VERSION_STRING; }
 
 clsa_status clsa__need_device(clsa_context *ctx)
 {

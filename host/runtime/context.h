@@ -148,6 +148,17 @@ struct clsa_context {
     char last_kernel[CLSA_KERNEL_NAME_CAP];
 };
 
+/* ---- context life cycle (context.c): the work behind clsa_list_devices,
+ * clsa_create_ex, clsa_create_with_queue, clsa_trim and clsa_destroy
+ * (host/api_context.c), their arguments checked there (clsa__trim and
+ * clsa__destroy: ctx not NULL). */
+clsa_status clsa__list_devices(clsa_device_info *out, size_t cap, size_t *count);
+clsa_status clsa__create_ex(const clsa_options *opt, clsa_context **out, char *err, size_t cap);
+clsa_status clsa__create_with_queue(cl_command_queue queue, const clsa_options *opt,
+                                    clsa_context **out);
+void clsa__trim(clsa_context *ctx);
+void clsa__destroy(clsa_context *ctx);
+
 /* ---- context helpers (context.c) ----------------------------------------- */
 /* CLSA_OK if the context can run kernels, else a clear error. */
 clsa_status clsa__need_device(clsa_context *ctx);

@@ -42,12 +42,8 @@ void clsa__unmap_pinned(clsa_context *ctx, struct clsa_pinned *p)
     clReleaseMemObject(p->mem);
 }
 
-clsa_status clsa_host_alloc(clsa_context *ctx, size_t bytes, void **ptr)
+clsa_status clsa__host_alloc(clsa_context *ctx, size_t bytes, void **ptr)
 {
-    if (ptr) *ptr = NULL;
-    if (!ctx || !ptr || bytes == 0)
-        return clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "clsa_host_alloc: %s",
-                          bytes == 0 ? "zero bytes" : "ctx or ptr is NULL");
     clsa__call_begin(ctx);
     clsa_status st = CLSA_OK;
     if (ctx->npinned == ctx->pinned_cap) {
@@ -77,10 +73,8 @@ done:
     return st;
 }
 
-clsa_status clsa_host_free(clsa_context *ctx, void *ptr)
+clsa_status clsa__host_free(clsa_context *ctx, void *ptr)
 {
-    if (!ptr) return CLSA_OK;
-    if (!ctx) return CLSA_ERR_INVALID_ARG;
     clsa__lock(ctx);
     clsa_status st = CLSA_ERR_INVALID_ARG;
     for (size_t i = 0; i < ctx->npinned; i++)

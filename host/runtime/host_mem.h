@@ -12,6 +12,10 @@ int clsa__is_pinned(const clsa_context *ctx, const void *p, size_t bytes);
  * (waits for the commands that use it; a NULL mem frees a malloc'd ptr). */
 cl_mem clsa__map_pinned(clsa_context *ctx, size_t bytes, void **ptr);
 void clsa__unmap_pinned(clsa_context *ctx, struct clsa_pinned *p);
+/* clsa_host_alloc and clsa_host_free (host/api_context.c) once their
+ * arguments are checked: ctx, ptr not NULL, bytes > 0. */
+clsa_status clsa__host_alloc(clsa_context *ctx, size_t bytes, void **ptr);
+clsa_status clsa__host_free(clsa_context *ctx, void *ptr);
 /* Frees every array clsa_host_alloc gave (clsa_destroy). */
 void clsa__host_free_all(clsa_context *ctx);
 

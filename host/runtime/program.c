@@ -175,8 +175,6 @@ static void reject_entry(clsa_context *ctx, const char *path, const char *why)
     clsa__log(ctx, "kernel cache entry %s rejected (%s); building from source", path, why);
 }
 
-unsigned clsa_programs_rejected(const clsa_context *ctx) { return ctx ? ctx->programs_rejected : 0; }
-
 static void entry_path(char *path, size_t cap, const char *dir, const char *key)
 {
     snprintf(path, cap, "%s/%016llx.bin", dir,

@@ -1,31 +1,11 @@
-/* Status texts, the per-context message, OpenCL error names, logging. */
+/* The per-context message, OpenCL error names, logging. */
 #include "context.h"
 #include "status.h"
 
 #include <stdio.h>
 #include <string.h>
 
-const char *clsa_status_string(clsa_status s)
-{
-    switch (s) {
-    case CLSA_OK: return "ok";
-    case CLSA_ERR_INVALID_ARG: return "invalid argument";
-    case CLSA_ERR_HOST_MEMORY: return "out of host memory";
-    case CLSA_ERR_DEVICE_MEMORY: return "out of device memory";
-    case CLSA_ERR_TOO_LARGE: return "input too large for the index width";
-    case CLSA_ERR_NO_DEVICE: return "no OpenCL device";
-    case CLSA_ERR_OPENCL: return "OpenCL error";
-    case CLSA_ERR_BUILD: return "kernel build failed";
-    case CLSA_ERR_IO: return "input/output error";
-    case CLSA_ERR_FORMAT: return "corrupt or unrecognised file";
-    case CLSA_ERR_UNSUPPORTED: return "unsupported operation";
-    case CLSA_ERR_CANCELLED: return "cancelled";
-    case CLSA_ERR_DEVICE_LOST: return "device fault: OpenCL context lost";
-    }
-    return "unknown status";
-}
-
-const char *clsa_last_error(const clsa_context *ctx)
+const char *clsa__last_error(const clsa_context *ctx)
 {
     return ctx ? ctx->message : "";
 }

@@ -13,6 +13,8 @@ clsa_status clsa__fail(clsa_context *ctx, clsa_status st, const char *fmt, ...)
 /* err != CL_SUCCESS: sets "<call> failed: <CL error name>[ (kernel <k>)]"
  * and returns CLSA_ERR_OPENCL (CLSA_ERR_DEVICE_MEMORY for allocation
  * failures).  err == CL_SUCCESS returns CLSA_OK. */
+/* The context's last message ("" for NULL): clsa_last_error's answer. */
+const char *clsa__last_error(const clsa_context *ctx);
 clsa_status clsa__cl(clsa_context *ctx, cl_int err, const char *call, const char *kernel);
 const char *clsa__cl_error_name(cl_int err);
 void clsa__log(clsa_context *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

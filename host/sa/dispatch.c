@@ -181,7 +181,7 @@ static clsa_status sa_on_device(clsa_context *ctx, const void *text, int sym, in
     }
     if (st != CLSA_ERR_DEVICE_MEMORY) return st;
     clsa__log(ctx, "suffix array: in-memory path out of device memory (%s); out of core",
-              clsa_last_error(ctx));
+              clsa__last_error(ctx));
     ctx->message[0] = 0;
     return clsa__sa_out_of_core(ctx, text, sym, sa, n, index64);
 }
@@ -300,4 +300,20 @@ clsa_status clsa__sa_pick_run(clsa_context *ctx, const void *text, int sym, void
 {
     int declined = 0;
     return clsa__sa_pick_gsa(ctx, text, sym, -1, sa, n, index64, &declined);
+}
+
+clsa_status clsa__sa_plan(clsa_context *ctx, int64_t n, int sym_bytes, int index64,
+                          clsa_sa_plan_info *out)
+{
+    clsa__call_begin(ctx);
+    clsa_status st = clsa__sa_plan_route(ctx, n, sym_bytes, index64, out);
+    clsa__unlock(ctx);
+    return st;
+}
+
+clsa_status clsa__sa_call(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
+                          int index64)
+{
+    clsa__call_begin(ctx);
+    return clsa__call_end(ctx, clsa__sa_pick_run(ctx, text, sym, sa, n, index64));
 }

@@ -30,7 +30,14 @@ int clsa__sa_device_why(clsa_context *ctx, int64_t n, int sym, int index64);
 clsa_status clsa__sa_device_chosen(clsa_context *ctx, cl_mem dtext, int sym, int writable,
                                    cl_mem dsa, int64_t n, int index64);
 /* clsa_sa_plan's answer for ctx (locked; NULL: the host), its arguments
- * checked. */
+ * checked; clsa__sa_plan takes the lock for it (ctx not locked). */
 clsa_status clsa__sa_plan_route(clsa_context *ctx, int64_t n, int sym_bytes, int index64,
                                 clsa_sa_plan_info *out);
+clsa_status clsa__sa_plan(clsa_context *ctx, int64_t n, int sym_bytes, int index64,
+                          clsa_sa_plan_info *out);
+/* A whole suffix array call on a host text whose arguments are checked
+ * (n > 0): the call's frame around clsa__sa_pick_run (clsa_sa32 ...
+ * clsa_sa64_u32, and clsa_sa32/64_multi for one context). */
+clsa_status clsa__sa_call(clsa_context *ctx, const void *text, int sym, void *sa, int64_t n,
+                          int index64);
 #endif

@@ -128,7 +128,7 @@ int clsa__pd_part_owner(const clsa__pd_part *p, uint64_t n, uint64_t pos)
 /* The local failure's text (the context's message) for the agreement. */
 static clsa_status agree(clsa_context *ctx, clsa__pd_part *p, clsa_status st)
 {
-    if (st && !p->msg[0]) snprintf(p->msg, p->cap, "%s", clsa_last_error(ctx));
+    if (st && !p->msg[0]) snprintf(p->msg, p->cap, "%s", clsa__last_error(ctx));
     st = dist_agree(p->comm, st, p->msg, p->cap);
     return st;
 }

@@ -227,7 +227,7 @@ clsa_status clsa__sa_small(clsa_context *ctx, cl_mem text, cl_mem out, int64_t n
     if (!st) st = run(&r, out, index64, ranks, declined);
     if (st == CLSA_ERR_DEVICE_MEMORY) {
         clsa__log(ctx, "small-input suffix array: %s; the general path takes it",
-                  clsa_last_error(ctx));
+                  clsa__last_error(ctx));
         ctx->message[0] = 0;
         *declined = 1;
         st = CLSA_OK;

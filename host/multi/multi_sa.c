@@ -1,4 +1,4 @@
-/* clsa_sa32_multi / clsa_sa64_multi: one thread per member of this
+/* The work of clsa_sa32_multi / clsa_sa64_multi (host/api.c): one thread per member of this
  * process (comm_threads.c).  Members that are distinct device contexts,
  * each with room for a member's working set (clsa__dist_device_fits), sort
  * their part of the suffixes on their devices (host/sa/pd_part.h); any
@@ -6,11 +6,13 @@
  * small) runs the distributed engine of dist_sa.c, whose sorts are on the
  * host's side.  Where either runs out of device memory, the first context
  * builds it alone, out of core if need be. */
+#include "multi_sa.h"
 #include "comm_threads.h"
 #include "context.h"
 #include "status.h"
 #include "text_pack.h"
 #include "device_member.h"
+#include "sa/dispatch.h"
 #include "sa/pd_part.h"
 #include "sa/sa.h"
 
@@ -180,11 +182,11 @@ static clsa__text_share *pack_once(clsa_context *const *ctxs, const uint8_t *tex
 static clsa_status first_alone(clsa_context *const *ctxs, const uint8_t *text, void *sa,
                                int64_t n, int index64)
 {
-    return index64 ? clsa_sa64(ctxs[0], text, sa, n) : clsa_sa32(ctxs[0], text, sa, n);
+    return clsa__sa_call(ctxs[0], text, 1, sa, n, index64);
 }
 
-static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, void *sa,
-                         int64_t n, int index64)
+clsa_status clsa__sa_multi(clsa_context *const *ctxs, int k, const uint8_t *text, void *sa,
+                           int64_t n, int index64)
 {
     const char *name = index64 ? "clsa_sa64_multi" : "clsa_sa32_multi";
     char msg[320];
@@ -240,16 +242,4 @@ static clsa_status multi(clsa_context *const *ctxs, int k, const uint8_t *text, 
     if (st == CLSA_ERR_DEVICE_MEMORY && ctxs[0] && ctxs[0]->has_device)
         return first_alone(ctxs, text, sa, n, index64);
     return st ? fail_all(ctxs, k, st, msg) : CLSA_OK;
-}
-
-clsa_status clsa_sa32_multi(clsa_context *const *ctxs, int k, const uint8_t *text, int32_t *sa,
-                            int64_t n)
-{
-    return multi(ctxs, k, text, sa, n, 0);
-}
-
-clsa_status clsa_sa64_multi(clsa_context *const *ctxs, int k, const uint8_t *text, int64_t *sa,
-                            int64_t n)
-{
-    return multi(ctxs, k, text, sa, n, 1);
 }
