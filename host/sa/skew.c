@@ -97,6 +97,19 @@ done:
 static clsa_status level(clsa_context *ctx, const sk_text *t, cl_mem sa, int out64, int depth,
                          int doubling_at);
 
+clsa_status clsa__sa_host_short(clsa_context *ctx, cl_mem r, uint64_t n, cl_mem sa)
+{
+    uint32_t *h = malloc(2 * n * sizeof *h);
+    clsa_status st = h ? CLSA_OK : clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "reduced text: %llu words",
+                                              (unsigned long long)(2 * n));
+    CLSA_TRY(clsa__read(ctx, r, 0, h, n * 4));
+    CLSA_TRY(clsa__sa_host_int(NULL, h, 4, h + n, (int64_t)n, 0)); /* no progress of its own */
+    CLSA_TRY(clsa__write(ctx, sa, 0, h + n, n * 4));
+done:
+    free(h);
+    return st;
+}
+
 /* The reduced text r (n symbols, codes 1..k) sorted into sa12: on the
  * host when short, by prefix doubling at depth doubling_at, else by the
  * next skew level.  r may be overwritten. */
@@ -108,15 +121,7 @@ static clsa_status sort_reduced(clsa_context *ctx, cl_mem r, uint64_t n, uint32_
         sk_text c = {r, NULL, 4, n, k};
         return level(ctx, &c, sa12, 0, depth, doubling_at);
     }
-    uint32_t *h = malloc(2 * n * sizeof *h);
-    clsa_status st = h ? CLSA_OK : clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "skew: %llu words",
-                                              (unsigned long long)(2 * n));
-    CLSA_TRY(clsa__read(ctx, r, 0, h, n * 4));
-    CLSA_TRY(clsa__sa_host_int(NULL, h, 4, h + n, (int64_t)n, 0)); /* no progress of its own */
-    CLSA_TRY(clsa__write(ctx, sa12, 0, h + n, n * 4));
-done:
-    free(h);
-    return st;
+    return clsa__sa_host_short(ctx, r, n, sa12);
 }
 
 /* Steps 1 and 2: sa12 (n02 words) gets the sample's order; sa (at least
