@@ -249,6 +249,8 @@ static clsa_status decline(clsa_context *ctx, const rl_text *t, int writable, cl
     snprintf(ctx->stats.sa_algorithm_why + len, sizeof ctx->stats.sa_algorithm_why - len,
              "; runlen: mean run %.1f, doubling", (double)t->n / (double)t->m);
     ctx->stats.sa_algorithm = CLSA_ALGORITHM_DOUBLING;
+    ctx->sa_ran = CLSA_ALGORITHM_DOUBLING;
+    clsa__pool_drain(ctx, 1); /* runlen's idle buffers would only add to doubling's peak */
     clsa__log(ctx, "suffix array: runlen declines (%llu runs), prefix doubling",
               (unsigned long long)t->m);
     return clsa__sa_device_sym(ctx, t->text, (int)t->sym, writable, sa, (int64_t)t->n, index64);
