@@ -4,30 +4,8 @@
  * (run starts sort as the reduced text's suffixes) on the host; the
  * reduced text sorted on the host, by prefix doubling and by skew; the
  * decline to prefix doubling; auto's pick; peak memory; cancellation. */
-#include "testutil.h"
+#include "algo_util.h"
 #include "gen.h"
-
-/* A runlen context with CLSA_TUNE tune (NULL: the defaults). */
-static clsa_context *runlen_context(const char *tune, int algorithm,
-                                    int (*progress)(void *, const char *, double))
-{
-    clsa_options o;
-    clsa_options_init(&o);
-    o.backend = CLSA_BACKEND_DEVICE;
-    o.algorithm = algorithm;
-    o.progress = progress;
-    if (tune) setenv("CLSA_TUNE", tune, 1);
-    clsa_context *c = NULL;
-    char err[512];
-    clsa_status st = clsa_create_ex(&o, &c, err, sizeof err);
-    unsetenv("CLSA_TUNE");
-    if (st != CLSA_OK) {
-        const char *req = getenv("CLSA_TEST_REQUIRE");
-        fprintf(stderr, "device not available: %s\n", err);
-        exit(req && !strcmp(req, "1") ? 1 : TU_SKIP);
-    }
-    return c;
-}
 
 /* Contexts: the reduced text on the host (defaults), by prefix doubling
  * and by skew on the device (skew_host=0); every one runs runlen on any
@@ -39,7 +17,7 @@ static const char *tunes[3] = {NULL, "skew_host=0,runlen_inner=1,runlen_floor=0"
 static int setup(void **state)
 {
     (void)state;
-    for (int i = 0; i < 3; i++) ctxs[i] = runlen_context(tunes[i], CLSA_ALGORITHM_RUNLEN, NULL);
+    for (int i = 0; i < 3; i++) ctxs[i] = algo_context(CLSA_ALGORITHM_RUNLEN, tunes[i], NULL);
     return 0;
 }
 
@@ -48,29 +26,6 @@ static int teardown(void **state)
     (void)state;
     for (int i = 0; i < 3; i++) clsa_destroy(ctxs[i]);
     return 0;
-}
-
-/* The device SA of t (sym bytes a symbol) on c against the host's. */
-static void check(clsa_context *c, const void *t, int sym, size_t n, int index64,
-                  const char *what)
-{
-    size_t w = index64 ? 8 : 4;
-    void *dev = tu_malloc(n * w + 8), *ref = tu_malloc(n * w + 8);
-    int64_t nn = (int64_t)n;
-    if (sym == 1) TU_OK(c, index64 ? clsa_sa64(c, t, dev, nn) : clsa_sa32(c, t, dev, nn));
-    if (sym == 2) TU_OK(c, index64 ? clsa_sa64_u16(c, t, dev, nn) : clsa_sa32_u16(c, t, dev, nn));
-    if (sym == 4) TU_OK(c, index64 ? clsa_sa64_u32(c, t, dev, nn) : clsa_sa32_u32(c, t, dev, nn));
-    if (sym == 1) assert_int_equal(index64 ? clsa_sa64(NULL, t, ref, nn) : clsa_sa32(NULL, t, ref, nn), CLSA_OK);
-    if (sym == 2) assert_int_equal(index64 ? clsa_sa64_u16(NULL, t, ref, nn) : clsa_sa32_u16(NULL, t, ref, nn), CLSA_OK);
-    if (sym == 4) assert_int_equal(index64 ? clsa_sa64_u32(NULL, t, ref, nn) : clsa_sa32_u32(NULL, t, ref, nn), CLSA_OK);
-    if (memcmp(dev, ref, n * w) != 0) {
-        size_t i = 0;
-        while (i < n && !memcmp((char *)dev + i * w, (char *)ref + i * w, w)) i++;
-        fail_msg("%s (n=%zu, %d-bit, %d-byte symbols): first difference at SA[%zu]", what, n,
-                 index64 ? 64 : 32, sym, i);
-    }
-    free(dev);
-    free(ref);
 }
 
 /* Runs of 1..longest symbols (uniform) over sigma symbols from base, a
@@ -135,7 +90,7 @@ static void hard_inputs(void **state)
                     continue; /* Oclgrind: shapes 1, 3, 5, 7 once, each context */
                 char msg[96];
                 snprintf(msg, sizeof msg, "runlen (context %d) on %s", i, what);
-                check(ctxs[i], t, 1, n, index64, msg);
+                algo_check(ctxs[i], t, 1, n, index64, msg);
                 clsa_stats s;
                 TU_OK(ctxs[i], clsa_get_stats(ctxs[i], &s));
                 assert_int_equal(s.sa_algorithm, CLSA_ALGORITHM_RUNLEN);
@@ -156,7 +111,7 @@ static void tiny(void **state)
             if ((tu_small() && n > 2 && bits % 7) || (n > 5 && bits % 11)) continue;
             if (tu_lean() && n > 2 && bits != 22) continue;
             for (int j = 0; j < n; j++) t[j] = bits >> j & 1 ? 255 : 0;
-            check(ctxs[(bits + (unsigned)n) % 3], t, 1, (size_t)n, (int)(bits & 1), "tiny");
+            algo_check(ctxs[(bits + (unsigned)n) % 3], t, 1, (size_t)n, (int)(bits & 1), "tiny");
         }
 }
 
@@ -179,7 +134,7 @@ static void integer_alphabets(void **state)
                     else t[j] = v;
                 }
             }
-            check(ctxs[i], t, sym, n, i == 1, "runlen, integer alphabet");
+            algo_check(ctxs[i], t, sym, n, i == 1, "runlen, integer alphabet");
         }
     free(t);
 }
@@ -236,7 +191,7 @@ static void declines(void **state)
     if (tu_lean()) skip(); /* prefix doubling's kernels: tested elsewhere */
     uint8_t *t = tu_malloc(n);
     gen_fill(t, n, GEN_RANDOM, 256, 3);
-    check(ctxs[0], t, 1, n, 0, "runlen declining");
+    algo_check(ctxs[0], t, 1, n, 0, "runlen declining");
     clsa_stats s;
     TU_OK(ctxs[0], clsa_get_stats(ctxs[0], &s));
     assert_int_equal(s.sa_algorithm, CLSA_ALGORITHM_DOUBLING);
@@ -249,12 +204,12 @@ static void auto_picks(void **state)
 {
     (void)state;
     size_t n = tu_sizes(40000, 600, 600);
-    clsa_context *c = runlen_context("skew_min=0,skew_window=16,skew_host=64", CLSA_ALGORITHM_AUTO,
-                                     NULL);
+    clsa_context *c =
+        algo_context(CLSA_ALGORITHM_AUTO, "skew_min=0,skew_window=16,skew_host=64", NULL);
     uint8_t *t = tu_malloc(n);
     for (int i = 0; i < 2 - tu_lean(); i++) {
         gen_fill(t, n, i ? GEN_FIBONACCI : GEN_RUNS, 8, 3);
-        check(c, t, 1, n, 0, i ? "auto on fibonacci" : "auto on runs:8");
+        algo_check(c, t, 1, n, 0, i ? "auto on fibonacci" : "auto on runs:8");
         clsa_stats s;
         TU_OK(c, clsa_get_stats(c, &s));
         if ((s.sa_algorithm == CLSA_ALGORITHM_RUNLEN) != !i)
@@ -272,11 +227,11 @@ static void peak_memory(void **state)
     (void)state;
     if (tu_small()) skip();
     size_t n = 1 << 18;
-    clsa_context *c = runlen_context("skew_host=0,runlen_inner=1", CLSA_ALGORITHM_RUNLEN, NULL);
+    clsa_context *c = algo_context(CLSA_ALGORITHM_RUNLEN, "skew_host=0,runlen_inner=1", NULL);
     uint8_t *t = tu_malloc(n);
     for (unsigned mean = 2; mean <= 8; mean += 6) {
         gen_fill(t, n, GEN_RUNS, mean, 1);
-        check(c, t, 1, n, 0, "runlen, peak");
+        algo_check(c, t, 1, n, 0, "runlen, peak");
         clsa_stats s;
         TU_OK(c, clsa_get_stats(c, &s));
         assert_int_equal(s.sa_algorithm, CLSA_ALGORITHM_RUNLEN);
@@ -300,13 +255,13 @@ static void cancels(void **state)
     (void)state;
     size_t n = tu_sizes(3000, 200, 100);
     if (tu_lean()) skip(); /* host logic, and its kernels run above */
-    clsa_context *c = runlen_context(NULL, CLSA_ALGORITHM_RUNLEN, cancel_at_half);
+    clsa_context *c = algo_context(CLSA_ALGORITHM_RUNLEN, NULL, cancel_at_half);
     uint8_t *t = tu_malloc(n);
     int32_t *sa = tu_malloc(n * 4);
     gen_fill(t, n, GEN_RUNS, 8, 2);
     assert_int_equal(clsa_sa32(c, t, sa, (int64_t)n), CLSA_ERR_CANCELLED);
     clsa_destroy(c);
-    check(ctxs[0], t, 1, n, 0, "after a cancelled one");
+    algo_check(ctxs[0], t, 1, n, 0, "after a cancelled one");
     free(t);
     free(sa);
 }

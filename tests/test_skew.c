@@ -3,7 +3,7 @@
  * integer-alphabet suffix array on the inputs that are hard for prefix
  * doubling and on many small generated texts; auto's pick on a periodic
  * text and on random bytes. */
-#include "testutil.h"
+#include "algo_util.h"
 #include "gen.h"
 
 static const char *algo_name[] = {"auto", "doubling", "skew", "hybrid", "runlen"};
@@ -29,21 +29,7 @@ static clsa_context *context_for(int algorithm, const char *tune)
         tune = tu_small() ? "skew_host=8,sa64_narrow=0,runlen_floor=0,runlen_inner=2"
                           : "skew_host=64,sa64_narrow=0,runlen_floor=0,runlen_inner=2";
     if (!tune) tune = tu_small() ? "skew_host=48" : "skew_host=256";
-    clsa_options o;
-    clsa_options_init(&o);
-    o.backend = CLSA_BACKEND_DEVICE;
-    o.algorithm = algorithm;
-    if (tune) setenv("CLSA_TUNE", tune, 1);
-    clsa_context *c = NULL;
-    char err[512];
-    clsa_status st = clsa_create_ex(&o, &c, err, sizeof err);
-    unsetenv("CLSA_TUNE");
-    if (st != CLSA_OK) {
-        const char *req = getenv("CLSA_TEST_REQUIRE");
-        fprintf(stderr, "device not available: %s\n", err);
-        exit(req && !strcmp(req, "1") ? 1 : TU_SKIP);
-    }
-    return c;
+    return algo_context(algorithm, tune, NULL);
 }
 
 /* One context per algorithm for every case (program builds dominate
@@ -66,32 +52,6 @@ static int teardown(void **state)
     return 0;
 }
 
-/* The device SA of t (sym bytes a symbol) on c against the host's. */
-static void check(clsa_context *c, const void *t, int sym, size_t n, int index64,
-                  const char *what)
-{
-    size_t w = index64 ? 8 : 4;
-    void *dev = tu_malloc(n * w), *ref = tu_malloc(n * w);
-    int64_t nn = (int64_t)n;
-    if (sym == 1 && index64) TU_OK(c, clsa_sa64(c, t, dev, nn));
-    if (sym == 1 && !index64) TU_OK(c, clsa_sa32(c, t, dev, nn));
-    if (sym == 2 && index64) TU_OK(c, clsa_sa64_u16(c, t, dev, nn));
-    if (sym == 2 && !index64) TU_OK(c, clsa_sa32_u16(c, t, dev, nn));
-    if (sym == 4 && index64) TU_OK(c, clsa_sa64_u32(c, t, dev, nn));
-    if (sym == 4 && !index64) TU_OK(c, clsa_sa32_u32(c, t, dev, nn));
-    if (sym == 1) assert_int_equal(index64 ? clsa_sa64(NULL, t, ref, nn) : clsa_sa32(NULL, t, ref, nn), CLSA_OK);
-    if (sym == 2) assert_int_equal(index64 ? clsa_sa64_u16(NULL, t, ref, nn) : clsa_sa32_u16(NULL, t, ref, nn), CLSA_OK);
-    if (sym == 4) assert_int_equal(index64 ? clsa_sa64_u32(NULL, t, ref, nn) : clsa_sa32_u32(NULL, t, ref, nn), CLSA_OK);
-    if (memcmp(dev, ref, n * w) != 0) {
-        size_t i = 0;
-        while (i < n && !memcmp((char *)dev + i * w, (char *)ref + i * w, w)) i++;
-        fail_msg("%s (n=%zu, %d-bit, %d-byte symbols): first difference at SA[%zu]", what, n,
-                 index64 ? 64 : 32, sym, i);
-    }
-    free(dev);
-    free(ref);
-}
-
 static void check_kind(clsa_context *c, int algorithm, gen_kind kind, unsigned param, size_t n,
                        int index64)
 {
@@ -99,7 +59,7 @@ static void check_kind(clsa_context *c, int algorithm, gen_kind kind, unsigned p
     gen_fill(t, n, kind, param, 7 + n);
     char what[96];
     snprintf(what, sizeof what, "%s on %s:%u", algo_name[algorithm], gen_name(kind), param);
-    check(c, t, 1, n, index64, what);
+    algo_check(c, t, 1, n, index64, what);
     free(t);
 }
 
@@ -155,7 +115,7 @@ static void generated(void **state)
             for (size_t j = 0; j < n; j++) t[j] = generated_symbol(t, j, i, sigma, &r);
             char what[64];
             snprintf(what, sizeof what, "%s case %d", algo_name[a], i);
-            check(c, t, 1, n, i % 4 == 3, what);
+            algo_check(c, t, 1, n, i % 4 == 3, what);
             free(t);
         }
     }
@@ -178,7 +138,7 @@ static void integer_alphabets(void **state)
                     if (sym == 2) ((uint16_t *)t)[j] = (uint16_t)v;
                     else t[j] = v;
                 }
-                check(c, t, sym, n, kind, algo_name[a]);
+                algo_check(c, t, sym, n, kind, algo_name[a]);
             }
     }
     free(t);
@@ -197,7 +157,7 @@ static void auto_picks(void **state)
     static const int want[] = {CLSA_ALGORITHM_SKEW, CLSA_ALGORITHM_SKEW, CLSA_ALGORITHM_DOUBLING};
     for (int i = tu_small(); i < 3; i++) {
         gen_fill(t, n, kinds[i], kinds[i] == GEN_RANDOM ? 256 : 3, 3);
-        check(c, t, 1, n, 0, gen_name(kinds[i]));
+        algo_check(c, t, 1, n, 0, gen_name(kinds[i]));
         clsa_stats s;
         TU_OK(c, clsa_get_stats(c, &s));
         if (s.sa_algorithm != want[i])

@@ -291,18 +291,10 @@ clsa_status clsa__sa_device_runlen(clsa_context *ctx, cl_mem text, int sym, int 
                                    cl_mem sa, int64_t n, int index64)
 {
     rl_text t = {text, (cl_uint)sym, (cl_ulong)n, 0, 0, 0, 0};
-    int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT);
+    int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT), go = 0;
     clsa_status st = CLSA_OK;
-    ctx->stats.doubling_passes = 0;
-    ctx->stats.skew_levels = 0;
-    if (n <= 0) goto done;
-    if ((uint64_t)n > UINT32_MAX) {
-        st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
-                        "device suffix array (runlen): %lld symbols; at most 2^32-1 on the "
-                        "device; use the host backend", (long long)n);
-        goto done;
-    }
-    CLSA_TRY(clsa__progress(ctx, "runlen", 0.0));
+    CLSA_TRY(clsa__sa_device_start(ctx, n, "runlen", &go));
+    if (!go) goto done;
     CLSA_TRY(build(ctx, &t, text_writable, sa, index64));
     CLSA_TRY(clsa__progress(ctx, "runlen", 1.0));
 done:

@@ -283,23 +283,27 @@ done:
     return st;
 }
 
+clsa_status clsa__sa_device_start(clsa_context *ctx, int64_t n, const char *name, int *go)
+{
+    ctx->stats.doubling_passes = 0;
+    ctx->stats.skew_levels = 0;
+    *go = n > 0 && (uint64_t)n <= UINT32_MAX;
+    if ((uint64_t)n > UINT32_MAX && n > 0)
+        return clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
+                          "device suffix array (%s): %lld symbols; at most 2^32-1 on the "
+                          "device; use the host backend", name, (long long)n);
+    return *go ? clsa__progress(ctx, name, 0.0) : CLSA_OK;
+}
+
 clsa_status clsa__sa_device_skew(clsa_context *ctx, cl_mem text, int sym, int text_writable,
                                  cl_mem sa, int64_t n, int index64, int doubling_at)
 {
     sk_text t = {text, NULL, (cl_uint)sym, (cl_ulong)n, 0};
     cl_mem owned = NULL;
-    int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT);
+    int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT), go = 0;
     clsa_status st = CLSA_OK;
-    ctx->stats.doubling_passes = 0;
-    ctx->stats.skew_levels = 0;
-    if (n <= 0) goto done;
-    if ((uint64_t)n > UINT32_MAX) {
-        st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
-                        "device suffix array (skew): %lld symbols; at most 2^32-1 on the "
-                        "device; use the host backend", (long long)n);
-        goto done;
-    }
-    CLSA_TRY(clsa__progress(ctx, "skew", 0.0));
+    CLSA_TRY(clsa__sa_device_start(ctx, n, "skew", &go));
+    if (!go) goto done;
     if (sym < 4) CLSA_TRY(table_codes(ctx, &t));
     else CLSA_TRY(sort_codes(ctx, &t, text_writable, sa, &owned));
     CLSA_TRY(level(ctx, &t, sa, index64, 0, doubling_at));
