@@ -155,8 +155,8 @@ done:
 }
 
 /* Step 2 whole: *sa_r (m words, made here) = the run starts' order;
- * r (at least m words) is scratch. */
-static clsa_status run_order(clsa_context *ctx, const rl_text *t, cl_mem starts, cl_mem r,
+ * r (at least m words) is scratch; *starts freed once the runs are named. */
+static clsa_status run_order(clsa_context *ctx, const rl_text *t, cl_mem *starts, cl_mem r,
                              cl_mem *sa_r)
 {
     cl_mem names = NULL, vals = NULL;
@@ -164,7 +164,8 @@ static clsa_status run_order(clsa_context *ctx, const rl_text *t, cl_mem starts,
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__alloc(ctx, t->m * 4, &vals));
     CLSA_TRY(clsa__alloc(ctx, t->m * 4, &names));
-    CLSA_TRY(sort_runs(ctx, t, starts, vals, names, &k));
+    CLSA_TRY(sort_runs(ctx, t, *starts, vals, names, &k));
+    clsa__free(ctx, starts); /* made again for step 3: R's sort has that room */
     if (k == t->m) { /* every run's key differs: their order is the sort's */
         *sa_r = vals;
         vals = NULL;
@@ -204,30 +205,29 @@ done:
     return st;
 }
 
-/* Step 3: vals (n words) gets the suffix array; frees *sa_r and *starts
- * once used. */
-static clsa_status place(clsa_context *ctx, rl_text *t, cl_mem *starts, cl_mem *sa_r,
-                         cl_mem vals)
+/* Step 3: vals (n words) gets the suffix array; frees *sa_r once used. */
+static clsa_status place(clsa_context *ctx, rl_text *t, cl_mem *sa_r, cl_mem vals)
 {
-    cl_mem off = NULL, run = NULL, keys = NULL;
+    cl_mem off = NULL, run = NULL, starts = NULL, keys = NULL;
     clsa_status st = CLSA_OK;
-    CLSA_TRY(clsa__alloc(ctx, t->m * 4, &off));
-    CLSA_TRY(run_offsets(ctx, t, *starts, *sa_r, off));
-    clsa__free(ctx, sa_r);
     CLSA_TRY(clsa__alloc(ctx, t->n * 4, &run));
-    CLSA_TRY(count_runs(ctx, t, run, NULL));
+    CLSA_TRY(count_runs(ctx, t, run, &starts));
+    CLSA_TRY(clsa__alloc(ctx, t->m * 4, &off));
+    CLSA_TRY(run_offsets(ctx, t, starts, *sa_r, off));
+    clsa__free(ctx, sa_r);
     CLSA_TRY(clsa__alloc(ctx, t->n * 4, &keys));
     CLSA_TRY(CLSA_SA_RUN(ctx, "runlen", 0, "rl_place", t->n, 0, CLSA_KARG(t->text),
-                         CLSA_KARG(t->sym), CLSA_KARG(t->n), CLSA_KARG(run), CLSA_KARG(*starts),
+                         CLSA_KARG(t->sym), CLSA_KARG(t->n), CLSA_KARG(run), CLSA_KARG(starts),
                          CLSA_KARG(off), CLSA_KARG(t->maxrun), CLSA_KARG(t->ab),
                          CLSA_KARG(t->part), CLSA_KARG(vals), CLSA_KARG(keys)));
     clsa__free(ctx, &run);
     clsa__free(ctx, &off);
-    clsa__free(ctx, starts);
+    clsa__free(ctx, &starts);
     CLSA_TRY(sort_by_key(ctx, t, keys, vals, (size_t)t->n, "rl_sym_keys", NULL));
 done:
     clsa__free(ctx, &off);
     clsa__free(ctx, &run);
+    clsa__free(ctx, &starts);
     clsa__free(ctx, &keys);
     return st;
 }
@@ -272,10 +272,10 @@ static clsa_status build(clsa_context *ctx, rl_text *t, int writable, cl_mem sa,
         goto done;
     }
     CLSA_TRY(clsa__progress(ctx, "runlen", 0.1));
-    CLSA_TRY(run_order(ctx, t, starts, sa, &sa_r));
+    CLSA_TRY(run_order(ctx, t, &starts, sa, &sa_r));
     CLSA_TRY(clsa__progress(ctx, "runlen", 0.6));
     if (index64) CLSA_TRY(clsa__alloc(ctx, t->n * 4, &vals));
-    CLSA_TRY(place(ctx, t, &starts, &sa_r, index64 ? vals : sa));
+    CLSA_TRY(place(ctx, t, &sa_r, index64 ? vals : sa));
     if (index64)
         CLSA_TRY(CLSA_SA_RUN(ctx, "sa_small", 0, "sm_widen", t->n, 0, CLSA_KARG(vals),
                              CLSA_KARG(sa), CLSA_KARG(n32)));
