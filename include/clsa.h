@@ -110,11 +110,12 @@ typedef struct clsa_options {
      * mask, capped by a cgroup v2 cpu.max quota).  Results do not depend
      * on it. */
     int threads;
-    /* Device suffix array construction, a clsa_sa_algorithm (0..3; other
+    /* Device suffix array construction, a clsa_sa_algorithm (0..4; other
      * values are refused by clsa_create with CLSA_ERR_INVALID_ARG): AUTO
      * (0, the default) reads env CLSA_ALGORITHM (auto, doubling, skew,
-     * hybrid), and where that is unset or auto picks per text by a cheap
-     * measurement of its repeats (docs/SA.md "Choosing the algorithm").
+     * hybrid, runlen), and where that is unset or auto picks per text by a
+     * cheap measurement of its runs and repeats (docs/SA.md "Choosing the
+     * algorithm").
      * Generalized suffix arrays, ranks (ISA, BWT) and the out-of-core
      * route always use prefix doubling; the result never depends on it. */
     int algorithm;
@@ -122,14 +123,19 @@ typedef struct clsa_options {
 
 /* clsa_options.algorithm. */
 typedef enum clsa_sa_algorithm {
-    CLSA_ALGORITHM_AUTO = 0,     /* skew where sampled suffixes mostly share their
+    CLSA_ALGORITHM_AUTO = 0,     /* runlen where the sampled mean run is 4 or more,
+                                    else skew where sampled suffixes mostly share their
                                     first 256 symbols with one another (periodic,
                                     Fibonacci, Thue-Morse, many copies of a short
                                     block), else prefix doubling */
     CLSA_ALGORITHM_DOUBLING = 1, /* prefix doubling (docs/SA.md) */
     CLSA_ALGORITHM_SKEW = 2,     /* skew / DC3, recursion to the end */
-    CLSA_ALGORITHM_HYBRID = 3    /* one skew level, then prefix doubling on the
+    CLSA_ALGORITHM_HYBRID = 3,   /* one skew level, then prefix doubling on the
                                     reduced text */
+    CLSA_ALGORITHM_RUNLEN = 4    /* run-length reduction: the suffixes at run
+                                    starts sorted as a text of one symbol a run,
+                                    the others placed from them (texts of long
+                                    runs; mean run below 2: prefix doubling) */
 } clsa_sa_algorithm;
 
 /* Fills *opt with the defaults (all NULL/0, backend DEFAULT). */

@@ -56,6 +56,33 @@ static void sa_then_check(void **state)
     free(t);
 }
 
+/* --algorithm runlen on a text of runs: the suffix array, and --stats
+ * naming it (Oclgrind's lean mode: the kernels run in test_runlen). */
+static void runlen_by_name(void **state)
+{
+    (void)state;
+    if (tu_lean()) skip();
+    size_t n = tu_size(20000, 500);
+    uint8_t *t = tu_malloc(n);
+    gen_fill(t, n, GEN_RUNS, 8, 2);
+    char in[300], out[300];
+    snprintf(in, sizeof in, "%s/runs.bin", dir);
+    snprintf(out, sizeof out, "%s/runs.sa", dir);
+    write_file(in, t, n);
+    assert_int_equal(run("sa --backend device --algorithm runlen --stats %s %s", in, out), 0);
+    size_t len, bytes;
+    char *err = (char *)read_file(in_dir("stderr"), &len);
+    assert_non_null(strstr(err, "stats: algorithm runlen"));
+    int32_t *sa = (int32_t *)(void *)read_file(out, &bytes), *ref = tu_malloc(n * 4);
+    assert_int_equal(bytes, n * 4);
+    assert_int_equal(divsufsort(t, ref, (saidx_t)n), 0);
+    assert_memory_equal(sa, ref, n * 4);
+    free(err);
+    free(sa);
+    free(ref);
+    free(t);
+}
+
 static void failures_leave_nothing(void **state)
 {
     (void)state;
@@ -148,7 +175,8 @@ int main(void)
     if (cli_dir_create("clsa-cli-sa")) return 1;
     clsa_destroy(tu_context()); /* skips cleanly when the device is missing */
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(sa_then_check), cmocka_unit_test(failures_leave_nothing),
+        cmocka_unit_test(sa_then_check), cmocka_unit_test(runlen_by_name),
+        cmocka_unit_test(failures_leave_nothing),
         cmocka_unit_test(empty_input), cmocka_unit_test(progress_flags),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

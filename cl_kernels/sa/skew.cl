@@ -219,13 +219,22 @@ static ulong sk_addmod(ulong a, ulong b)
     return r >= SK_P61 ? r - SK_P61 : r;
 }
 
-/* fp[s] = the fingerprint of the window at pos[s]. */
+/* fp[s] = the fingerprint of the window at pos[s]; cuts[s] = how many of
+ * its len - 1 neighbouring pairs differ (run starts: runlen's measure). */
 __kernel void sk_fp_sample(const __global uchar *text, uint sym, const __global ulong *pos,
-                           ulong count, ulong len, ulong base, __global ulong *fp)
+                           ulong count, ulong len, ulong base, __global ulong *fp,
+                           __global uint *cuts)
 {
     ulong s = get_global_id(0);
     if (s >= count) return;
-    ulong h = 0;
-    for (ulong i = 0; i < len; i++) h = sk_addmod(sk_mulmod(h, base), sk_raw(text, sym, pos[s] + i));
+    ulong h = 0, prev = 0;
+    uint c = 0;
+    for (ulong i = 0; i < len; i++) {
+        ulong v = sk_raw(text, sym, pos[s] + i);
+        c += i > 0 && v != prev;
+        prev = v;
+        h = sk_addmod(sk_mulmod(h, base), v);
+    }
     fp[s] = h;
+    cuts[s] = c;
 }

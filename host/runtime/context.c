@@ -293,12 +293,12 @@ static int resolve_backend(int b, clsa_status *st)
  * a value out of range or an unknown name. */
 static int resolve_algorithm(const clsa_options *opt)
 {
-    static const char *names[] = {"auto", "doubling", "skew", "hybrid"};
+    static const char *names[] = {"auto", "doubling", "skew", "hybrid", "runlen"};
     int a = opt ? opt->algorithm : CLSA_ALGORITHM_AUTO;
-    if (a < CLSA_ALGORITHM_AUTO || a > CLSA_ALGORITHM_HYBRID) return -1;
+    if (a < CLSA_ALGORITHM_AUTO || a > CLSA_ALGORITHM_RUNLEN) return -1;
     const char *e = getenv("CLSA_ALGORITHM");
     if (a != CLSA_ALGORITHM_AUTO || !e || !*e) return a;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         if (!strcmp(e, names[i])) return i;
     return -1;
 }
@@ -430,8 +430,8 @@ clsa_status clsa__create_ex(const clsa_options *opt, clsa_context **out, char *e
     uint64_t env_limit;
     if (!(opt && opt->mem_limit) && env_mem_limit(&env_limit, err, cap)) return CLSA_ERR_INVALID_ARG;
     if (resolve_algorithm(opt) < 0) {
-        snprintf(err, cap, "bad algorithm (0..3; CLSA_ALGORITHM must be auto, doubling, skew "
-                           "or hybrid)");
+        snprintf(err, cap, "bad algorithm (0..4; CLSA_ALGORITHM must be auto, doubling, skew, "
+                           "hybrid or runlen)");
         return CLSA_ERR_INVALID_ARG;
     }
     clsa_context *ctx = new_context(opt);

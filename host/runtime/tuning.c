@@ -72,6 +72,9 @@ static const default_row defaults[] = {
     {ANY, "skew_min", 12 << 20, "H200 run 42: the measurement costs about 1-1.5 ms, 20% of text@10M"},
     {ANY, "skew_pick", 2, "skew to the end"},
     {ANY, "skew_host", 4096, "a level's launches and reads cost more than the host's sort below it"},
+    {ANY, "runlen_min_run", 4, "no run recorded: n / 4 suffixes left to sort (issue 50's guess)"},
+    {ANY, "runlen_floor", 2, "memory: the reduced text's sort of n / 2 symbols fits 20 B/n beside the n arrays"},
+    {ANY, "runlen_inner", 0, "the reduced text of a periodic text with runs is periodic: skew where measured so"},
     {ANY, "pack_once", 1, "several devices: one packing for all uploads"},
     {ANY, "sa64_narrow", 1, "32-bit entries halve memory and the download (33 -> 17-20 B/n)"},
 };

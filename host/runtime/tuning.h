@@ -145,6 +145,12 @@ typedef struct clsa_tuning {
     uint64_t skew_min;        /* auto: prefix doubling below this many symbols */
     unsigned skew_pick;       /* what auto picks past skew_tied: 2 skew, 3 hybrid */
     uint64_t skew_host;       /* skew: reduced texts shorter than this sorted on the host */
+    unsigned runlen_min_run;  /* algorithm auto: runlen where the sampled mean run is at
+                               * least this many symbols (0: never) */
+    unsigned runlen_floor;    /* runlen: prefix doubling instead below this mean run
+                               * (the memory bound; 0: never) */
+    unsigned runlen_inner;    /* runlen's reduced text by 0 auto's measurement of
+                               * repeats, 1 prefix doubling, 2 skew */
     unsigned pack_once;       /* several devices: 1 the text packed once on the host
                                * for all members' uploads, 0 each packs its own */
     unsigned pool;            /* 1: small scratch buffers are kept and reused within a

@@ -12,6 +12,7 @@
 #include "cpu/reference.h"
 #include "sa/out_of_core.h"
 #include "sa/sa.h"
+#include "sa/runlen.h"
 #include "sa/skew.h"
 
 #include <stdlib.h>
@@ -29,6 +30,8 @@ clsa_status clsa__sa_device_chosen(clsa_context *ctx, cl_mem dtext, int sym, int
     if ((algorithm == CLSA_ALGORITHM_DOUBLING) != (ctx->sa_ran == CLSA_ALGORITHM_DOUBLING))
         clsa__pool_drain(ctx, 1);
     ctx->sa_ran = algorithm;
+    if (algorithm == CLSA_ALGORITHM_RUNLEN)
+        return clsa__sa_device_runlen(ctx, dtext, sym, writable, dsa, n, index64);
     if (algorithm == CLSA_ALGORITHM_SKEW || algorithm == CLSA_ALGORITHM_HYBRID)
         return clsa__sa_device_skew(ctx, dtext, sym, writable, dsa, n, index64,
                                     algorithm == CLSA_ALGORITHM_HYBRID);

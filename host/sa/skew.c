@@ -97,6 +97,19 @@ done:
 static clsa_status level(clsa_context *ctx, const sk_text *t, cl_mem sa, int out64, int depth,
                          int doubling_at);
 
+clsa_status clsa__sa_host_short(clsa_context *ctx, cl_mem r, uint64_t n, cl_mem sa)
+{
+    uint32_t *h = malloc(2 * n * sizeof *h);
+    clsa_status st = h ? CLSA_OK : clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "reduced text: %llu words",
+                                              (unsigned long long)(2 * n));
+    CLSA_TRY(clsa__read(ctx, r, 0, h, n * 4));
+    CLSA_TRY(clsa__sa_host_int(NULL, h, 4, h + n, (int64_t)n, 0)); /* no progress of its own */
+    CLSA_TRY(clsa__write(ctx, sa, 0, h + n, n * 4));
+done:
+    free(h);
+    return st;
+}
+
 /* The reduced text r (n symbols, codes 1..k) sorted into sa12: on the
  * host when short, by prefix doubling at depth doubling_at, else by the
  * next skew level.  r may be overwritten. */
@@ -108,15 +121,7 @@ static clsa_status sort_reduced(clsa_context *ctx, cl_mem r, uint64_t n, uint32_
         sk_text c = {r, NULL, 4, n, k};
         return level(ctx, &c, sa12, 0, depth, doubling_at);
     }
-    uint32_t *h = malloc(2 * n * sizeof *h);
-    clsa_status st = h ? CLSA_OK : clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "skew: %llu words",
-                                              (unsigned long long)(2 * n));
-    CLSA_TRY(clsa__read(ctx, r, 0, h, n * 4));
-    CLSA_TRY(clsa__sa_host_int(NULL, h, 4, h + n, (int64_t)n, 0)); /* no progress of its own */
-    CLSA_TRY(clsa__write(ctx, sa12, 0, h + n, n * 4));
-done:
-    free(h);
-    return st;
+    return clsa__sa_host_short(ctx, r, n, sa12);
 }
 
 /* Steps 1 and 2: sa12 (n02 words) gets the sample's order; sa (at least
@@ -278,23 +283,27 @@ done:
     return st;
 }
 
+clsa_status clsa__sa_device_start(clsa_context *ctx, int64_t n, const char *name, int *go)
+{
+    ctx->stats.doubling_passes = 0;
+    ctx->stats.skew_levels = 0;
+    *go = n > 0 && (uint64_t)n <= UINT32_MAX;
+    if ((uint64_t)n > UINT32_MAX && n > 0)
+        return clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
+                          "device suffix array (%s): %lld symbols; at most 2^32-1 on the "
+                          "device; use the host backend", name, (long long)n);
+    return *go ? clsa__progress(ctx, name, 0.0) : CLSA_OK;
+}
+
 clsa_status clsa__sa_device_skew(clsa_context *ctx, cl_mem text, int sym, int text_writable,
                                  cl_mem sa, int64_t n, int index64, int doubling_at)
 {
     sk_text t = {text, NULL, (cl_uint)sym, (cl_ulong)n, 0};
     cl_mem owned = NULL;
-    int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT);
+    int prev = clsa__set_phase(ctx, CLSA_PHASE_INITIAL_SORT), go = 0;
     clsa_status st = CLSA_OK;
-    ctx->stats.doubling_passes = 0;
-    ctx->stats.skew_levels = 0;
-    if (n <= 0) goto done;
-    if ((uint64_t)n > UINT32_MAX) {
-        st = clsa__fail(ctx, CLSA_ERR_TOO_LARGE,
-                        "device suffix array (skew): %lld symbols; at most 2^32-1 on the "
-                        "device; use the host backend", (long long)n);
-        goto done;
-    }
-    CLSA_TRY(clsa__progress(ctx, "skew", 0.0));
+    CLSA_TRY(clsa__sa_device_start(ctx, n, "skew", &go));
+    if (!go) goto done;
     if (sym < 4) CLSA_TRY(table_codes(ctx, &t));
     else CLSA_TRY(sort_codes(ctx, &t, text_writable, sa, &owned));
     CLSA_TRY(level(ctx, &t, sa, index64, 0, doubling_at));

@@ -130,7 +130,7 @@ def test_device_lost_status():
 def test_algorithm(impl, host):
     """Every algorithm gives the host's suffix array; a bad name is refused."""
     t = gen("fibonacci", 3001, 1)
-    for algorithm in ("doubling", "skew", "hybrid", "auto"):
+    for algorithm in ("doubling", "skew", "hybrid", "runlen", "auto"):
         c = clsa.Context(device=impl, backend="device", algorithm=algorithm)
         assert list(c.sa(t)) == list(host.sa(t)), algorithm
         c.close()

@@ -39,7 +39,7 @@ static void usage(FILE *f)
 "            FILE               a file (first SIZE bytes); relative names also under --dir\n"
 "            cat:F1+F2+...      files back to back (cut at SIZE)\n"
 "            repeat:FILE        a file repeated up to SIZE\n"
-"            random:4 random:256 equal periodic:3 fibonacci thue-morse mutated:65536\n"
+"            random:4 random:256 equal periodic:3 fibonacci thue-morse mutated:65536 runs:8\n"
 "            words[:VOCAB]      generated English-like text (tools/gen gen_words)\n"
 "          SIZE: 100M = 10^6 bytes x 100, 16Mi = 2^20 x 16, 1G, 2^28, 12345;\n"
 "          A..B doubles from A up to B (scaling series; stops growing after a failure\n"

@@ -76,8 +76,8 @@ void row_stats(bench_row *row, clsa_context *ctx)
     row->peak_per_n = row->n ? (double)s.peak_device_bytes / (double)row->n : NAN;
     row->passes = s.doubling_passes + s.skew_levels;
     row->backend = s.last_backend;
-    static const char *names[] = {"auto", "doubling", "skew", "hybrid"};
-    if (s.last_backend == CLSA_BACKEND_DEVICE && s.sa_algorithm >= 0 && s.sa_algorithm < 4 &&
+    static const char *names[] = {"auto", "doubling", "skew", "hybrid", "runlen"};
+    if (s.last_backend == CLSA_BACKEND_DEVICE && s.sa_algorithm >= 0 && s.sa_algorithm < 5 &&
         s.sa_algorithm_why[0] && !row->note[0])
         row_note(row, "%s, %u skew levels, %u doubling passes: %s", names[s.sa_algorithm],
                  s.skew_levels, s.doubling_passes, s.sa_algorithm_why);

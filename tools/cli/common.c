@@ -85,10 +85,10 @@ static int parse_option(int argc, char **argv, int *i, unsigned allowed, cli_arg
         if (num_value(arg, v, CLSA_NUM_SIZE, 1, SIZE_MAX, &x)) return -4;
         a->mem_limit = (size_t)x;
     } else if ((allowed & OPT_ALGO) && is_opt(arg, NULL, "--algorithm")) {
-        static const char *names[] = {"auto", "doubling", "skew", "hybrid"};
+        static const char *names[] = {"auto", "doubling", "skew", "hybrid", "runlen"};
         if (value_of(argc, argv, i, &v)) return -1;
         a->algorithm = -1;
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 5; k++)
             if (!strcmp(v, names[k])) a->algorithm = k;
         if (a->algorithm < 0) return -2;
     } else if ((allowed & OPT_BATCH) && is_opt(arg, NULL, "--batch")) {
@@ -241,9 +241,9 @@ void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds)
     fprintf(stderr, "stats: peak device memory %llu bytes (%.2f bytes per input byte)\n",
             (unsigned long long)s.peak_device_bytes,
             n ? (double)s.peak_device_bytes / (double)n : 0.0);
-    static const char *algos[] = {"auto", "doubling", "skew", "hybrid"};
+    static const char *algos[] = {"auto", "doubling", "skew", "hybrid", "runlen"};
     if (s.last_backend == CLSA_BACKEND_DEVICE && s.sa_algorithm_why[0] && s.sa_algorithm >= 0 &&
-        s.sa_algorithm < 4)
+        s.sa_algorithm < 5)
         fprintf(stderr, "stats: algorithm %s, skew levels %u (%s)\n", algos[s.sa_algorithm],
                 s.skew_levels, s.sa_algorithm_why);
     fprintf(stderr, "stats: doubling passes %u, kernel launches %llu\n", s.doubling_passes,
@@ -276,8 +276,9 @@ void cli_print_plan(const clsa_sa_plan_info *p)
                                                           : " (32-bit host arrays)") : "",
             whys[w]);
     static const char *algos[] = {"auto (picked when the text is read; --stats says what)",
-                                  "prefix doubling", "skew", "hybrid"};
-    if (p->algorithm >= 0 && p->algorithm < 4)
+                                  "prefix doubling", "skew", "hybrid",
+                                  "run-length reduction"};
+    if (p->algorithm >= 0 && p->algorithm < 5)
         fprintf(stderr, "plan: algorithm %s\n", algos[p->algorithm]);
     if (p->max_alloc_bytes)
         fprintf(stderr, "plan: largest allocation %llu bytes\n",

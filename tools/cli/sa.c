@@ -7,7 +7,7 @@
 
 static const char *sa_usage =
     "clsa sa [-d DEV[,DEV...]|all] [--backend B] [--index 32|64] [--mem SIZE] "
-    "[--algorithm auto|doubling|skew|hybrid] [--stats] [-q] [-v] "
+    "[--algorithm auto|doubling|skew|hybrid|runlen] [--stats] [-q] [-v] "
     "[--fasta [--keep-case] [--revcomp] [--doc FILE] [--seqs FILE]] INPUT OUTPUT "
     "| --batch LIST (one 'INPUT OUTPUT' pair a line)";
 

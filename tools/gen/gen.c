@@ -38,6 +38,17 @@ static void fibonacci(uint8_t *buf, size_t n)
     }
 }
 
+/* Runs of uniform lengths 1..2 mean - 1, each letter other than the last's. */
+static void runs(uint8_t *buf, size_t n, unsigned mean, uint64_t *s)
+{
+    unsigned letter = 0;
+    for (size_t i = 0; i < n;) {
+        size_t len = 1 + (size_t)(next(s) % (2 * (uint64_t)mean - 1));
+        letter = (letter + 1 + (unsigned)(next(s) % 3)) % 4;
+        for (size_t end = i + len < n ? i + len : n; i < end; i++) buf[i] = (uint8_t)('a' + letter);
+    }
+}
+
 void gen_fill(uint8_t *buf, size_t n, gen_kind kind, unsigned param, uint64_t seed)
 {
     uint64_t s = seed * 0x2545f4914f6cdd1dull + 1;
@@ -69,13 +80,16 @@ void gen_fill(uint8_t *buf, size_t n, gen_kind kind, unsigned param, uint64_t se
             if (next(&s) % 1000 == 0) buf[i] = (uint8_t)(' ' + next(&s) % 95);
         break;
     }
+    case GEN_RUNS:
+        runs(buf, n, param < 1 ? 1 : param, &s);
+        break;
     default:
         memset(buf, 0, n);
     }
 }
 
 static const char *names[GEN_KIND_COUNT] = {"random", "equal", "periodic", "fibonacci",
-                                            "thue-morse", "mutated"};
+                                            "thue-morse", "mutated", "runs"};
 
 const char *gen_name(gen_kind kind)
 {
@@ -89,7 +103,7 @@ int gen_parse(const char *spec, gen_kind *kind, unsigned *param)
         if (strncmp(spec, names[k], len) != 0) continue;
         if (spec[len] == 0) {
             *kind = (gen_kind)k;
-            *param = k == GEN_RANDOM ? 256 : (k == GEN_PERIODIC ? 2 : 65536);
+            *param = k == GEN_RANDOM ? 256 : k == GEN_PERIODIC ? 2 : k == GEN_RUNS ? 8 : 65536;
             return 0;
         }
         if (spec[len] == ':') {

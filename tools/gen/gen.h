@@ -14,6 +14,8 @@ typedef enum gen_kind {
     GEN_FIBONACCI,   /* Fibonacci word over {a, b} */
     GEN_THUE_MORSE,  /* Thue-Morse word over {a, b} */
     GEN_MUTATED,     /* a random block of `param` bytes repeated, 0.1% of bytes mutated */
+    GEN_RUNS,        /* runs of 1..2 param - 1 symbols (mean param) over 4 letters,
+                        no two neighbouring runs of one letter */
     GEN_KIND_COUNT
 } gen_kind;
 
@@ -22,7 +24,7 @@ typedef enum gen_kind {
  * param >= 2. */
 void gen_fill(uint8_t *buf, size_t n, gen_kind kind, unsigned param, uint64_t seed);
 /* Parses "random:4", "equal", "periodic:3", "fibonacci", "thue-morse",
- * "mutated:65536"; returns 0 on success. */
+ * "mutated:65536", "runs:8"; returns 0 on success. */
 int gen_parse(const char *spec, gen_kind *kind, unsigned *param);
 const char *gen_name(gen_kind kind);
 

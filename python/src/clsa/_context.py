@@ -15,7 +15,7 @@ from ._args import (
     _ptr, _strings, _text, _width, _int_arg, INT64_MAX)
 
 _BACKENDS = {None: -1, "default": -1, "auto": 0, "device": 1, "host": 2}
-_ALGORITHMS = {"auto": 0, "doubling": 1, "skew": 2, "hybrid": 3}
+_ALGORITHMS = {"auto": 0, "doubling": 1, "skew": 2, "hybrid": 3, "runlen": 4}
 
 
 def opencl_available() -> Tuple[bool, str]:
@@ -59,7 +59,7 @@ class Context:
                None: env CLSA_BACKEND, else auto.
       profile  time kernels (see the C clsa_get_stats).
       algorithm  device suffix arrays by "auto" (per text), "doubling",
-               "skew" or "hybrid" (clsa_options.algorithm, docs/SA.md);
+               "skew", "hybrid" or "runlen" (clsa_options.algorithm, docs/SA.md);
                None: env CLSA_ALGORITHM, else auto.  Results are the same.
 
     Every function of the module is also a method here (ctx.sa(data), ...);
@@ -76,7 +76,7 @@ class Context:
         if backend not in _BACKENDS:
             raise ValueError(f"backend must be auto, device or host, not {backend!r}")
         if algorithm is not None and algorithm not in _ALGORITHMS:
-            raise ValueError("algorithm must be auto, doubling, skew or hybrid, "
+            raise ValueError("algorithm must be auto, doubling, skew, hybrid or runlen, "
                              f"not {algorithm!r}")
         opt = ffi.new("clsa_options *")
         lib.clsa_options_init(opt)
