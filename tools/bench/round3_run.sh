@@ -18,6 +18,7 @@
 #   dropin  tools/bench/dropin_bench.sh; sais  tools/bench/sais_bench.sh
 #   batch   tools/bench/batch_bench.sh;  clmem tools/bench/cl_mem_bench.sh
 #   small   tools/bench/small_bench.sh;  skew  tools/bench/skew_bench.sh (auto, doubling)
+#   runlen  tools/bench/runlen_bench.sh (runs-heavy rows, every algorithm)
 #   cpu     tools/bench/cpu_bench.sh (CPU only, PoCL left out); genome tools/bench/genome_bench.sh
 # Env: R3_LIMIT (seconds for everything after the build, default 500).
 set -uo pipefail
@@ -109,6 +110,10 @@ fi
 if on skew; then
     say "skew_bench (ALGOS=${R3_SKEW_ALGOS:-auto doubling})"
     ALGOS="${R3_SKEW_ALGOS:-auto doubling}" timeout 200 bash tools/bench/skew_bench.sh 2>&1 | tail -40
+fi
+if on runlen; then
+    say "runlen_bench (ROWS=runlen)"
+    timeout 200 bash tools/bench/runlen_bench.sh 2>&1 | grep -v '^\[bench' | tail -40
 fi
 if on cpu; then
     say "cpu_bench"
