@@ -5,10 +5,13 @@
  *   FN(x) the instance's name for x; REC(x) the reduced texts' instance
  * No type array: a suffix's type comes from the symbols (scans from the
  * right) or, inside the suffix array, from its place in its bucket.  The
- * sentinel is virtual: suffix n-1 is L-type.  The induction scans go in
- * blocks: the threads read each block's entries and their preceding
- * symbols (the random reads), then the caller places them in order,
- * redoing the entries that land inside the block being placed. */
+ * sentinel is virtual: suffix n-1 is L-type.  The induction scans: on one
+ * thread, each entry's predecessor placed at once; on several with a small
+ * alphabet, in runs of filled entries (whatever a run places lands outside
+ * it), each thread counting then placing its share from per-symbol
+ * offsets; else in blocks: the threads read each block's entries and their
+ * preceding symbols (the random reads), then the caller places them in
+ * order, redoing the entries that land inside the block being placed. */
 
 typedef struct FN(lv) {
     const SYM *t;
@@ -23,6 +26,8 @@ typedef struct FN(lv) {
     IDX *cd; /* and where it goes when outside the block (else -1) */
     int defer; /* the block's writes outside it by the threads (cd) */
     int scan_l; /* the scan under way: L (1) or S */
+    int mark; /* the S scan marks (stage 1) */
+    IDX *cnt; /* runs: per thread, a count or offset of each symbol */
     int parts; /* chunks of the text scans (one a thread) */
     IDX lms[CLSA_PAR_MAX_THREADS], first[CLSA_PAR_MAX_THREADS]; /* per chunk: LMS
                  suffixes, the leftmost one (-1: none) */
@@ -266,6 +271,135 @@ static void FN(scatter_block)(FN(lv) *L)
     if (L->defer) clsa__pool_run(L->env->pool, FN(scatter), L);
 }
 
+/* ---- one thread: each entry's predecessor placed at once ------------ */
+
+/* The L scan over [lo, hi) (see induce_l). */
+static void FN(serial_l)(FN(lv) *L, IDX lo, IDX hi)
+{
+    const SYM *t = L->t;
+    IDX *sa = L->sa, *b = L->b;
+    for (IDX i = lo; i < hi; i++) {
+        if (i + PF_DIST < hi) PREFETCH(&t[sa[i + PF_DIST] - 1]);
+        IDX p = sa[i];
+        if (p > 0 && t[p - 1] >= t[p]) sa[b[t[p - 1]]++] = p - 1;
+    }
+}
+
+/* The S scan over [lo, hi), right to left, marking as place_s does. */
+static void FN(serial_s)(FN(lv) *L, IDX lo, IDX hi, int mark)
+{
+    const SYM *t = L->t;
+    IDX *sa = L->sa, *b = L->b;
+    for (IDX i = hi - 1; i >= lo; i--) {
+        if (i - PF_DIST >= lo) PREFETCH(&t[sa[i - PF_DIST] - 1]);
+        IDX p = sa[i];
+        if (p <= 0) {
+            if (mark) sa[i] = ~p;
+            continue;
+        }
+        SYM c = t[p], d = t[p - 1];
+        int s = i >= L->sstart[c], pred = d < c || (d == c && s);
+        if (mark && (pred || !s)) sa[i] = ~p;
+        if (pred) sa[--b[d]] = p - 1;
+    }
+}
+
+/* ---- several threads on runs of filled entries (small alphabets) ----- */
+
+/* A thread's share of the run: the gather, and its count of each symbol
+ * placed (cnt, k a thread). */
+static void FN(run_count)(void *arg, int tid, int threads)
+{
+    FN(lv) *L = arg;
+    IDX a, z, *cnt = L->cnt + (size_t)tid * (size_t)L->k;
+    FN(share)(L->lo, L->hi, tid, threads, &a, &z);
+    memset(cnt, 0, (size_t)L->k * sizeof(IDX));
+    for (IDX i = a; i < z; i++) {
+        if (i + PF_DIST < z) PREFETCH(&L->t[L->sa[i + PF_DIST] - 1]);
+        if (L->scan_l) FN(gather_l_at)(L, i);
+        else FN(gather_s_at)(L, i);
+        if (L->cq[i - L->lo] >= 0) cnt[L->cs[i - L->lo]]++;
+    }
+}
+
+/* The counts turned into each thread's first destination in each bucket:
+ * threads in scan order, the L scan upwards, the S scan downwards. */
+static void FN(run_offsets)(FN(lv) *L, int threads)
+{
+    IDX k = L->k, *b = L->b;
+    for (int p = 0; p < threads; p++) {
+        IDX *cnt = L->cnt + (size_t)(L->scan_l ? p : threads - 1 - p) * (size_t)k;
+        for (IDX c = 0; c < k; c++) {
+            IDX v = cnt[c];
+            cnt[c] = b[c];
+            b[c] += L->scan_l ? v : -v;
+        }
+    }
+}
+
+/* A thread's share placed from its offsets (the S scan marking as
+ * place_s does). */
+static void FN(run_place)(void *arg, int tid, int threads)
+{
+    FN(lv) *L = arg;
+    IDX a, z, *cnt = L->cnt + (size_t)tid * (size_t)L->k, *sa = L->sa, lo = L->lo;
+    FN(share)(L->lo, L->hi, tid, threads, &a, &z);
+    if (L->scan_l) {
+        for (IDX i = a; i < z; i++)
+            if (L->cq[i - lo] >= 0) sa[cnt[L->cs[i - lo]]++] = L->cq[i - lo];
+        return;
+    }
+    for (IDX i = z - 1; i >= a; i--) {
+        IDX q = L->cq[i - lo];
+        if (L->mark && q != -2) sa[i] = ~sa[i];
+        if (q >= 0) sa[--cnt[L->cs[i - lo]]] = q;
+    }
+}
+
+/* One run [lo, hi) of filled entries: every entry it places lands in an
+ * empty one outside it, so the threads share it without redoing any. */
+static void FN(run_block)(FN(lv) *L)
+{
+    int threads = clsa__pool_threads(L->env->pool);
+    if ((size_t)(L->hi - L->lo) * 16 < L->env->grain) {
+        if (L->scan_l) FN(serial_l)(L, L->lo, L->hi);
+        else FN(serial_s)(L, L->lo, L->hi, L->mark);
+        return;
+    }
+    clsa__pool_run(L->env->pool, FN(run_count), L);
+    FN(run_offsets)(L, threads);
+    clsa__pool_run(L->env->pool, FN(run_place), L);
+}
+
+/* The L scan in runs of filled entries (-1: empty), a block at most. */
+static void FN(runs_l)(FN(lv) *L)
+{
+    IDX n = L->n, blk = (IDX)L->env->block, *sa = L->sa;
+    L->scan_l = 1;
+    for (L->lo = 0; L->lo < n; L->lo = L->hi) {
+        IDX cap = n - L->lo > blk ? L->lo + blk : n;
+        for (L->hi = L->lo; L->hi < cap && sa[L->hi] != -1; L->hi++) {}
+        if (L->hi == L->lo) L->hi++;
+        else FN(run_block)(L);
+    }
+}
+
+/* The S scan the same way, right to left, after the S parts of the
+ * buckets are emptied (their LMS suffixes are induced again). */
+static void FN(runs_s)(FN(lv) *L)
+{
+    IDX blk = (IDX)L->env->block, *sa = L->sa;
+    for (IDX c = 0; c < L->k; c++)
+        memset(sa + L->sstart[c], 0xff, (size_t)(L->head[c + 1] - L->sstart[c]) * sizeof(IDX));
+    L->scan_l = 0;
+    for (L->hi = L->n; L->hi > 0; L->hi = L->lo) {
+        IDX cap = L->hi > blk ? L->hi - blk : 0;
+        for (L->lo = L->hi; L->lo > cap && sa[L->lo - 1] != -1; L->lo--) {}
+        if (L->hi == L->lo) L->lo--;
+        else FN(run_block)(L);
+    }
+}
+
 /* L-type suffixes from the placed ones, left to right.  Every suffix in
  * the array during this scan is L-type or LMS, so a predecessor is L-type
  * exactly when its symbol is not smaller. */
@@ -274,6 +408,11 @@ static void FN(induce_l)(FN(lv) *L)
     IDX n = L->n, blk = (IDX)L->env->block;
     memcpy(L->b, L->head, (size_t)L->k * sizeof(IDX));
     L->sa[L->b[L->t[n - 1]]++] = n - 1;
+    if (L->parts == 1 || L->cnt) {
+        if (L->cnt) FN(runs_l)(L);
+        else FN(serial_l)(L, 0, n);
+        return;
+    }
     for (L->lo = 0; L->lo < n; L->lo = L->hi) {
         L->hi = n - L->lo > blk ? L->lo + blk : n;
         FN(gather)(L, 1);
@@ -287,6 +426,12 @@ static void FN(induce_s)(FN(lv) *L, int mark)
 {
     IDX blk = (IDX)L->env->block;
     memcpy(L->b, L->head + 1, (size_t)L->k * sizeof(IDX));
+    L->mark = mark;
+    if (L->parts == 1 || L->cnt) {
+        if (L->cnt) FN(runs_s)(L);
+        else FN(serial_s)(L, 0, L->n, mark);
+        return;
+    }
     for (L->hi = L->n; L->hi > 0; L->hi = L->lo) {
         L->lo = L->hi > blk ? L->hi - blk : 0;
         FN(gather)(L, 0);
@@ -605,9 +750,14 @@ static int FN(sais)(const SYM *t, IDX *sa, IDX n, IDX k, IDX *spare, IDX spare_l
     int threads = clsa__pool_threads(env->pool);
     L.parts = (size_t)n >= env->grain ? threads : 1;
     size_t hist = (size_t)L.parts * 3 * (size_t)k;
+    size_t cnt = (size_t)threads * (size_t)k;
     if (L.parts > 1 && hist <= (size_t)n / 4 && !(L.hist = malloc(hist * sizeof(IDX)))) rc = -2;
+    else if (L.parts > 1 && (cnt * 8 <= env->block || cnt <= 4096) &&
+             !(L.cnt = malloc(cnt * sizeof(IDX))))
+        rc = -2;
     else rc = FN(run)(&L, depth);
     free(L.hist);
+    free(L.cnt);
     if (mem != spare) free(mem);
     return rc;
 }
