@@ -26,6 +26,7 @@ static int clsa__par_tick(clsa_par_env *env, double f)
 
 #define SYM int32_t
 #define IDX int32_t
+#define IDX_MAX INT32_MAX
 #define FN(x) x##_i32
 #define REC(x) x##_i32
 #include "par_sais_tmpl.h"
@@ -49,11 +50,13 @@ static int clsa__par_tick(clsa_par_env *env, double f)
 #include "par_sais_tmpl.h"
 #undef SYM
 #undef IDX
+#undef IDX_MAX
 #undef FN
 #undef REC
 
 #define SYM int64_t
 #define IDX int64_t
+#define IDX_MAX INT64_MAX
 #define FN(x) x##_i64
 #define REC(x) x##_i64
 #include "par_sais_tmpl.h"
@@ -77,6 +80,7 @@ static int clsa__par_tick(clsa_par_env *env, double f)
 #include "par_sais_tmpl.h"
 #undef SYM
 #undef IDX
+#undef IDX_MAX
 #undef FN
 #undef REC
 

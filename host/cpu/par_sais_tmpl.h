@@ -304,6 +304,63 @@ static void FN(serial_s)(FN(lv) *L, IDX lo, IDX hi, int mark)
     }
 }
 
+/* The scans on one thread: an entry they place carries a flag (the sign
+ * bit, FLAG) when its predecessor is S-type, so each scan reads the text
+ * only for the entries whose predecessor it places.  Entries are >= 0
+ * (placed, predecessor L-type or none), FLAG | p, or -1 (empty). */
+#define FLAG (-IDX_MAX - 1)
+
+static void FN(flag_l)(FN(lv) *L)
+{
+    const SYM *t = L->t;
+    IDX n = L->n, *sa = L->sa, *b = L->b;
+    sa[b[t[n - 1]]++] = (n - 1) | (t[n - 2] < t[n - 1] ? FLAG : 0);
+    for (IDX i = 0; i < n; i++) {
+        if (i + PF_DIST < n) PREFETCH(&t[sa[i + PF_DIST] - 2]);
+        IDX p = sa[i] - 1;
+        if (p < 0) continue;
+        SYM c = t[p];
+        sa[b[c]++] = p | (p > 0 && t[p - 1] < c ? FLAG : 0);
+    }
+}
+
+/* Right to left: the flagged entries place their S-type predecessors and
+ * lose their flags. */
+static void FN(flag_s)(FN(lv) *L)
+{
+    const SYM *t = L->t;
+    IDX *sa = L->sa, *b = L->b;
+    for (IDX i = L->n - 1; i >= 0; i--) {
+        if (i >= PF_DIST) PREFETCH(&t[(sa[i - PF_DIST] & IDX_MAX) - 2]);
+        IDX p = sa[i];
+        if (p >= -1) continue;
+        p &= IDX_MAX;
+        sa[i] = p--;
+        SYM c = t[p];
+        sa[--b[c]] = p | (p > 0 && t[p - 1] <= c ? FLAG : 0);
+    }
+}
+
+/* The same, marking as place_s does (every entry not an LMS suffix ends
+ * as ~p): it places the LMS suffixes as ~p (in [-n, -2], apart from the
+ * flagged ones while n < IDX_MAX / 2) and flips every entry it passes. */
+static void FN(flag_s_mark)(FN(lv) *L)
+{
+    const SYM *t = L->t;
+    IDX n = L->n, *sa = L->sa, *b = L->b;
+    for (IDX i = n - 1; i >= 0; i--) {
+        if (i >= PF_DIST) PREFETCH(&t[(sa[i - PF_DIST] & IDX_MAX) - 2]);
+        IDX p = sa[i];
+        sa[i] = ~p;
+        if (p >= -n) continue;
+        p &= IDX_MAX;
+        sa[i] = ~p--;
+        SYM c = t[p];
+        sa[--b[c]] = p == 0 ? 0 : t[p - 1] <= c ? p | FLAG : ~p;
+    }
+}
+#undef FLAG
+
 /* ---- several threads on runs of filled entries (small alphabets) ----- */
 
 /* A thread's share of the run: the gather, and its count of each symbol
@@ -438,6 +495,22 @@ static void FN(induce_s)(FN(lv) *L, int mark)
         FN(place_s)(L, mark);
         FN(scatter_block)(L);
     }
+}
+
+/* Both scans: flagged on one thread (stage 1's marking while
+ * n < IDX_MAX / 2), else in runs or blocks. */
+static void FN(induce)(FN(lv) *L, int mark)
+{
+    if (L->parts == 1 && (!mark || L->n < IDX_MAX / 2)) {
+        memcpy(L->b, L->head, (size_t)L->k * sizeof(IDX));
+        FN(flag_l)(L);
+        memcpy(L->b, L->head + 1, (size_t)L->k * sizeof(IDX));
+        if (mark) FN(flag_s_mark)(L);
+        else FN(flag_s)(L);
+        return;
+    }
+    FN(induce_l)(L);
+    FN(induce_s)(L, mark);
 }
 
 /* ---- parallel maps over ranges ------------------------------------- */
@@ -708,8 +781,7 @@ static void FN(stage3)(FN(lv) *L, IDX m)
         sa[i] = -1;
         sa[--b[L->t[j]]] = j;
     }
-    FN(induce_l)(L);
-    FN(induce_s)(L, 0);
+    FN(induce)(L, 0);
 }
 
 static int FN(tick)(FN(lv) *L, int depth, double f)
@@ -723,8 +795,7 @@ static int FN(run)(FN(lv) *L, int depth)
     FN(buckets)(L);
     FN(clear)(L, 0, L->n);
     FN(place_lms)(L);
-    FN(induce_l)(L);
-    FN(induce_s)(L, 1);
+    FN(induce)(L, 1);
     if (FN(tick)(L, depth, 0.3)) return -3;
     IDX m = FN(compact_lms)(L);
     IDX names = FN(name_lms)(L, m);
