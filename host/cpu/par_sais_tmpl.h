@@ -694,6 +694,27 @@ static void FN(name_write)(void *arg, int tid, int threads)
     }
 }
 
+/* On one thread: each LMS substring's length read, compared with the one
+ * before and replaced by its name in the same pass.  Returns the names. */
+static IDX FN(name_serial)(FN(lv) *L, IDX m)
+{
+    IDX *sa = L->sa, *len = L->sa + m, names = 0, prev = -1, lprev = 0;
+    for (IDX i = 0; i < m; i++) {
+        IDX p = sa[i], lp = len[p / 2];
+        if (i + PF_DIST < m) {
+            PREFETCH(&len[sa[i + PF_DIST] / 2]);
+            PREFETCH(&L->t[sa[i + PF_DIST]]);
+        }
+        int same = prev >= 0 && lp == lprev && lp != 0;
+        for (IDX d = 0; same && d < lp; d++) same = L->t[p + d] == L->t[prev + d];
+        names += !same;
+        len[p / 2] = names - 1;
+        prev = p;
+        lprev = lp;
+    }
+    return names;
+}
+
 /* Sorted LMS substrings in sa[0..m) -> names in sa[n-m..n) in text order.
  * Returns the number of names. */
 static IDX FN(name_lms)(FN(lv) *L, IDX m)
@@ -703,6 +724,11 @@ static IDX FN(name_lms)(FN(lv) *L, IDX m)
     FN(lms_lengths)(L, m);
     FN(map) M = {.lo = 0, .hi = m, .m = m, .cnt = cnt};
     int threads = (size_t)m >= L->env->grain ? clsa__pool_threads(L->env->pool) : 1;
+    if (threads == 1) {
+        IDX names = FN(name_serial)(L, m);
+        FN(pack)(L, m, n, 1);
+        return names;
+    }
     for (int i = 0; i < threads; i++) cnt[2 * i] = 0;
     FN(run_map)(L, FN(name_prev), &M);
     FN(run_map)(L, FN(name_flag), &M);
