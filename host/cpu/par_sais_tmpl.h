@@ -271,113 +271,110 @@ static void FN(scatter_block)(FN(lv) *L)
     if (L->defer) clsa__pool_run(L->env->pool, FN(scatter), L);
 }
 
-/* ---- one thread: each entry's predecessor placed at once ------------ */
+/* ---- flagged scans: one thread, or runs of filled entries ------------ */
 
-/* The L scan over [lo, hi) (see induce_l). */
-static void FN(serial_l)(FN(lv) *L, IDX lo, IDX hi)
-{
-    const SYM *t = L->t;
-    IDX *sa = L->sa, *b = L->b;
-    for (IDX i = lo; i < hi; i++) {
-        if (i + PF_DIST < hi) PREFETCH(&t[sa[i + PF_DIST] - 1]);
-        IDX p = sa[i];
-        if (p > 0 && t[p - 1] >= t[p]) sa[b[t[p - 1]]++] = p - 1;
-    }
-}
-
-/* The S scan over [lo, hi), right to left, marking as place_s does. */
-static void FN(serial_s)(FN(lv) *L, IDX lo, IDX hi, int mark)
-{
-    const SYM *t = L->t;
-    IDX *sa = L->sa, *b = L->b;
-    for (IDX i = hi - 1; i >= lo; i--) {
-        if (i - PF_DIST >= lo) PREFETCH(&t[sa[i - PF_DIST] - 1]);
-        IDX p = sa[i];
-        if (p <= 0) {
-            if (mark) sa[i] = ~p;
-            continue;
-        }
-        SYM c = t[p], d = t[p - 1];
-        int s = i >= L->sstart[c], pred = d < c || (d == c && s);
-        if (mark && (pred || !s)) sa[i] = ~p;
-        if (pred) sa[--b[d]] = p - 1;
-    }
-}
-
-/* The scans on one thread: an entry they place carries a flag (the sign
- * bit, FLAG) when its predecessor is S-type, so each scan reads the text
- * only for the entries whose predecessor it places.  Entries are >= 0
- * (placed, predecessor L-type or none), FLAG | p, or -1 (empty). */
+/* An entry these scans place carries a flag (the sign bit, FLAG) when its
+ * predecessor is S-type, so each scan reads the text only for the entries
+ * whose predecessor it places.  Entries are >= 0 (placed, predecessor
+ * L-type or none), FLAG | p, or -1 (empty); stage 1's S scan also leaves
+ * the LMS suffixes it places as ~p (in [-n, -2], below every flagged
+ * entry while n < IDX_MAX / 2) and flips every entry it passes, so that
+ * the entries left >= 0 are the LMS suffixes (see place_s). */
 #define FLAG (-IDX_MAX - 1)
 
-static void FN(flag_l)(FN(lv) *L)
+/* Entry i of the L scan: 1 with its predecessor to place (*q, flagged)
+ * and that one's symbol (*c), else 0. */
+static inline int FN(step_l)(const SYM *t, const IDX *sa, IDX i, IDX *q, SYM *c)
 {
-    const SYM *t = L->t;
-    IDX n = L->n, *sa = L->sa, *b = L->b;
-    sa[b[t[n - 1]]++] = (n - 1) | (t[n - 2] < t[n - 1] ? FLAG : 0);
-    for (IDX i = 0; i < n; i++) {
-        if (i + PF_DIST < n) PREFETCH(&t[sa[i + PF_DIST] - 2]);
-        IDX p = sa[i] - 1;
-        if (p < 0) continue;
-        SYM c = t[p];
-        sa[b[c]++] = p | (p > 0 && t[p - 1] < c ? FLAG : 0);
-    }
+    IDX p = sa[i] - 1;
+    if (p < 0) return 0;
+    *c = t[p];
+    *q = p | (p > 0 && t[p - 1] < *c ? FLAG : 0);
+    return 1;
 }
 
-/* Right to left: the flagged entries place their S-type predecessors and
- * lose their flags. */
-static void FN(flag_s)(FN(lv) *L)
+/* Entry i of the S scan, unflagged (or flipped: mark) in place; the same. */
+static inline int FN(step_s)(const SYM *t, IDX *sa, IDX n, int mark, IDX i, IDX *q, SYM *c)
 {
-    const SYM *t = L->t;
-    IDX *sa = L->sa, *b = L->b;
-    for (IDX i = L->n - 1; i >= 0; i--) {
-        if (i >= PF_DIST) PREFETCH(&t[(sa[i - PF_DIST] & IDX_MAX) - 2]);
-        IDX p = sa[i];
-        if (p >= -1) continue;
-        p &= IDX_MAX;
-        sa[i] = p--;
-        SYM c = t[p];
-        sa[--b[c]] = p | (p > 0 && t[p - 1] <= c ? FLAG : 0);
-    }
-}
-
-/* The same, marking as place_s does (every entry not an LMS suffix ends
- * as ~p): it places the LMS suffixes as ~p (in [-n, -2], apart from the
- * flagged ones while n < IDX_MAX / 2) and flips every entry it passes. */
-static void FN(flag_s_mark)(FN(lv) *L)
-{
-    const SYM *t = L->t;
-    IDX n = L->n, *sa = L->sa, *b = L->b;
-    for (IDX i = n - 1; i >= 0; i--) {
-        if (i >= PF_DIST) PREFETCH(&t[(sa[i - PF_DIST] & IDX_MAX) - 2]);
-        IDX p = sa[i];
+    IDX p = sa[i];
+    if (mark) {
         sa[i] = ~p;
-        if (p >= -n) continue;
+        if (p >= -n) return 0;
         p &= IDX_MAX;
         sa[i] = ~p--;
-        SYM c = t[p];
-        sa[--b[c]] = p == 0 ? 0 : t[p - 1] <= c ? p | FLAG : ~p;
+        *c = t[p];
+        *q = p == 0 ? 0 : t[p - 1] <= *c ? p | FLAG : ~p;
+        return 1;
+    }
+    if (p >= -1) return 0;
+    p &= IDX_MAX;
+    sa[i] = p--;
+    *c = t[p];
+    *q = p | (p > 0 && t[p - 1] <= *c ? FLAG : 0);
+    return 1;
+}
+
+/* Prefetch the text of the entry at i, flag or not. */
+#define PF_ENTRY(t, sa, i) PREFETCH(&(t)[((sa)[i] & IDX_MAX) - 2])
+
+/* The L scan over [lo, hi) on one thread, each predecessor placed at once. */
+static void FN(flag_l)(FN(lv) *L, IDX lo, IDX hi)
+{
+    const SYM *t = L->t;
+    IDX q, *sa = L->sa, *b = L->b;
+    SYM c;
+    for (IDX i = lo; i < hi; i++) {
+        if (i + PF_DIST < hi) PF_ENTRY(t, sa, i + PF_DIST);
+        if (FN(step_l)(t, sa, i, &q, &c)) sa[b[c]++] = q;
     }
 }
-#undef FLAG
 
-/* ---- several threads on runs of filled entries (small alphabets) ----- */
+/* The S scan over [lo, hi), right to left (mark: a constant). */
+static inline void FN(flag_s_as)(FN(lv) *L, IDX lo, IDX hi, int mark)
+{
+    const SYM *t = L->t;
+    IDX q, *sa = L->sa, *b = L->b, n = L->n;
+    SYM c;
+    for (IDX i = hi - 1; i >= lo; i--) {
+        if (i - PF_DIST >= lo) PF_ENTRY(t, sa, i - PF_DIST);
+        if (FN(step_s)(t, sa, n, mark, i, &q, &c)) sa[--b[c]] = q;
+    }
+}
 
-/* A thread's share of the run: the gather, and its count of each symbol
- * placed (cnt, k a thread). */
+static void FN(flag_s)(FN(lv) *L, IDX lo, IDX hi)
+{
+    if (L->mark) FN(flag_s_as)(L, lo, hi, 1);
+    else FN(flag_s_as)(L, lo, hi, 0);
+}
+
+/* A thread's share of the run: each entry's step into the block cache
+ * (cq, -1: none; cs), and its count of each symbol (cnt, k a thread, when
+ * the alphabet is small). */
+static inline void FN(count_as)(FN(lv) *L, int tid, int threads, int scan, int mark)
+{
+    const SYM *t = L->t;
+    IDX a, z, q, *cnt = L->cnt + (size_t)tid * (size_t)L->k, lo = L->lo, *sa = L->sa, n = L->n;
+    IDX *cq = L->cq;
+    SYM c = 0, *cs = L->cs;
+    FN(share)(L->lo, L->hi, tid, threads, &a, &z);
+    if (L->cnt) memset(cnt, 0, (size_t)L->k * sizeof(IDX));
+    for (IDX i = a; i < z; i++) {
+        if (i + PF_DIST < z) PF_ENTRY(t, sa, i + PF_DIST);
+        int go = scan ? FN(step_l)(t, sa, i, &q, &c) : FN(step_s)(t, sa, n, mark, i, &q, &c);
+        cq[i - lo] = go ? q : -1;
+        cs[i - lo] = c;
+        if (L->cnt) cnt[c] += go;
+    }
+}
+
 static void FN(run_count)(void *arg, int tid, int threads)
 {
     FN(lv) *L = arg;
-    IDX a, z, *cnt = L->cnt + (size_t)tid * (size_t)L->k;
-    FN(share)(L->lo, L->hi, tid, threads, &a, &z);
-    memset(cnt, 0, (size_t)L->k * sizeof(IDX));
-    for (IDX i = a; i < z; i++) {
-        if (i + PF_DIST < z) PREFETCH(&L->t[L->sa[i + PF_DIST] - 1]);
-        if (L->scan_l) FN(gather_l_at)(L, i);
-        else FN(gather_s_at)(L, i);
-        if (L->cq[i - L->lo] >= 0) cnt[L->cs[i - L->lo]]++;
-    }
+    if (L->scan_l) FN(count_as)(L, tid, threads, 1, 0);
+    else if (L->mark) FN(count_as)(L, tid, threads, 0, 1);
+    else FN(count_as)(L, tid, threads, 0, 0);
 }
+#undef PF_ENTRY
 
 /* The counts turned into each thread's first destination in each bucket:
  * threads in scan order, the L scan upwards, the S scan downwards. */
@@ -394,37 +391,51 @@ static void FN(run_offsets)(FN(lv) *L, int threads)
     }
 }
 
-/* A thread's share placed from its offsets (the S scan marking as
- * place_s does). */
+/* Large alphabets: each entry's destination (cd) in scan order. */
+static void FN(run_dest)(FN(lv) *L)
+{
+    IDX len = L->hi - L->lo, *b = L->b, *cq = L->cq, *cd = L->cd;
+    if (L->scan_l) {
+        for (IDX j = 0; j < len; j++)
+            if (cq[j] != -1) cd[j] = b[L->cs[j]]++;
+        return;
+    }
+    for (IDX j = len - 1; j >= 0; j--)
+        if (cq[j] != -1) cd[j] = --b[L->cs[j]];
+}
+
+/* A thread's share placed from its offsets, or from cd. */
 static void FN(run_place)(void *arg, int tid, int threads)
 {
     FN(lv) *L = arg;
     IDX a, z, *cnt = L->cnt + (size_t)tid * (size_t)L->k, *sa = L->sa, lo = L->lo;
     FN(share)(L->lo, L->hi, tid, threads, &a, &z);
-    if (L->scan_l) {
+    if (!L->cnt) {
         for (IDX i = a; i < z; i++)
-            if (L->cq[i - lo] >= 0) sa[cnt[L->cs[i - lo]]++] = L->cq[i - lo];
+            if (L->cq[i - lo] != -1) sa[L->cd[i - lo]] = L->cq[i - lo];
         return;
     }
-    for (IDX i = z - 1; i >= a; i--) {
-        IDX q = L->cq[i - lo];
-        if (L->mark && q != -2) sa[i] = ~sa[i];
-        if (q >= 0) sa[--cnt[L->cs[i - lo]]] = q;
+    if (L->scan_l) {
+        for (IDX i = a; i < z; i++)
+            if (L->cq[i - lo] != -1) sa[cnt[L->cs[i - lo]]++] = L->cq[i - lo];
+        return;
     }
+    for (IDX i = z - 1; i >= a; i--)
+        if (L->cq[i - lo] != -1) sa[--cnt[L->cs[i - lo]]] = L->cq[i - lo];
 }
 
 /* One run [lo, hi) of filled entries: every entry it places lands in an
  * empty one outside it, so the threads share it without redoing any. */
 static void FN(run_block)(FN(lv) *L)
 {
-    int threads = clsa__pool_threads(L->env->pool);
     if ((size_t)(L->hi - L->lo) * 16 < L->env->grain) {
-        if (L->scan_l) FN(serial_l)(L, L->lo, L->hi);
-        else FN(serial_s)(L, L->lo, L->hi, L->mark);
+        if (L->scan_l) FN(flag_l)(L, L->lo, L->hi);
+        else FN(flag_s)(L, L->lo, L->hi);
         return;
     }
     clsa__pool_run(L->env->pool, FN(run_count), L);
-    FN(run_offsets)(L, threads);
+    if (L->cnt) FN(run_offsets)(L, clsa__pool_threads(L->env->pool));
+    else FN(run_dest)(L);
     clsa__pool_run(L->env->pool, FN(run_place), L);
 }
 
@@ -457,6 +468,23 @@ static void FN(runs_s)(FN(lv) *L)
     }
 }
 
+/* Both flagged scans; the first entry placed is suffix n - 1 (L-type). */
+static void FN(flagged)(FN(lv) *L)
+{
+    const SYM *t = L->t;
+    IDX n = L->n;
+    memcpy(L->b, L->head, (size_t)L->k * sizeof(IDX));
+    L->sa[L->b[t[n - 1]]++] = (n - 1) | (t[n - 2] < t[n - 1] ? FLAG : 0);
+    if (L->parts > 1) FN(runs_l)(L);
+    else FN(flag_l)(L, 0, n);
+    memcpy(L->b, L->head + 1, (size_t)L->k * sizeof(IDX));
+    if (L->parts > 1) FN(runs_s)(L);
+    else FN(flag_s)(L, 0, n);
+}
+#undef FLAG
+
+/* ---- blocks: several threads, large alphabets ------------------------ */
+
 /* L-type suffixes from the placed ones, left to right.  Every suffix in
  * the array during this scan is L-type or LMS, so a predecessor is L-type
  * exactly when its symbol is not smaller. */
@@ -465,11 +493,6 @@ static void FN(induce_l)(FN(lv) *L)
     IDX n = L->n, blk = (IDX)L->env->block;
     memcpy(L->b, L->head, (size_t)L->k * sizeof(IDX));
     L->sa[L->b[L->t[n - 1]]++] = n - 1;
-    if (L->parts == 1 || L->cnt) {
-        if (L->cnt) FN(runs_l)(L);
-        else FN(serial_l)(L, 0, n);
-        return;
-    }
     for (L->lo = 0; L->lo < n; L->lo = L->hi) {
         L->hi = n - L->lo > blk ? L->lo + blk : n;
         FN(gather)(L, 1);
@@ -483,12 +506,6 @@ static void FN(induce_s)(FN(lv) *L, int mark)
 {
     IDX blk = (IDX)L->env->block;
     memcpy(L->b, L->head + 1, (size_t)L->k * sizeof(IDX));
-    L->mark = mark;
-    if (L->parts == 1 || L->cnt) {
-        if (L->cnt) FN(runs_s)(L);
-        else FN(serial_s)(L, 0, L->n, mark);
-        return;
-    }
     for (L->hi = L->n; L->hi > 0; L->hi = L->lo) {
         L->lo = L->hi > blk ? L->hi - blk : 0;
         FN(gather)(L, 0);
@@ -497,16 +514,13 @@ static void FN(induce_s)(FN(lv) *L, int mark)
     }
 }
 
-/* Both scans: flagged on one thread (stage 1's marking while
- * n < IDX_MAX / 2), else in runs or blocks. */
+/* Both scans; mark: stage 1's.  Flagged (stage 1 while n < IDX_MAX / 2),
+ * else in blocks. */
 static void FN(induce)(FN(lv) *L, int mark)
 {
-    if (L->parts == 1 && (!mark || L->n < IDX_MAX / 2)) {
-        memcpy(L->b, L->head, (size_t)L->k * sizeof(IDX));
-        FN(flag_l)(L);
-        memcpy(L->b, L->head + 1, (size_t)L->k * sizeof(IDX));
-        if (mark) FN(flag_s_mark)(L);
-        else FN(flag_s)(L);
+    L->mark = mark;
+    if (!L->env->blocks && (!mark || L->n < IDX_MAX / 2)) {
+        FN(flagged)(L);
         return;
     }
     FN(induce_l)(L);
