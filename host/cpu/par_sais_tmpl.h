@@ -5,12 +5,14 @@
  *   FN(x) the instance's name for x; REC(x) the reduced texts' instance
  * No type array: a suffix's type comes from the symbols (scans from the
  * right) or, inside the suffix array, from its place in its bucket.  The
- * sentinel is virtual: suffix n-1 is L-type.  The induction scans: on one
- * thread, each entry's predecessor placed at once; on several with a small
- * alphabet, in runs of filled entries (whatever a run places lands outside
- * it), each thread counting then placing its share from per-symbol
- * offsets; else in blocks: the threads read each block's entries and their
- * preceding symbols (the random reads), then the caller places them in
+ * sentinel is virtual: suffix n-1 is L-type.  The induction scans flag
+ * the entries whose predecessor is S-type (see FLAG): on one thread each
+ * entry's predecessor is placed at once; on several, in runs of filled
+ * entries (whatever a run places lands outside it), the threads step their
+ * shares, then place them from per-thread, per-symbol offsets (small
+ * alphabets) or from destinations computed in order.  Stage 1 from n >=
+ * IDX_MAX / 2 goes unflagged in blocks: the threads read each block's
+ * entries and their preceding symbols, then the caller places them in
  * order, redoing the entries that land inside the block being placed. */
 
 typedef struct FN(lv) {
