@@ -485,7 +485,7 @@ static void FN(flagged)(FN(lv) *L)
 }
 #undef FLAG
 
-/* ---- blocks: several threads, large alphabets ------------------------ */
+/* ---- unflagged blocks: stage 1 from n >= IDX_MAX / 2 ------------------ */
 
 /* L-type suffixes from the placed ones, left to right.  Every suffix in
  * the array during this scan is L-type or LMS, so a predecessor is L-type
