@@ -10,6 +10,7 @@
 typedef struct clsa_par_env {
     clsa_pool *pool;
     size_t block, grain; /* scan block; least entries shared out */
+    int blocks; /* the block induction at any n (tests) */
     void *cache, *cache_sym, *cache_dst;
     int (*tick)(void *arg, double fraction);
     void *tick_arg;
@@ -26,6 +27,7 @@ static int clsa__par_tick(clsa_par_env *env, double f)
 
 #define SYM int32_t
 #define IDX int32_t
+#define IDX_MAX INT32_MAX
 #define FN(x) x##_i32
 #define REC(x) x##_i32
 #include "par_sais_tmpl.h"
@@ -49,11 +51,13 @@ static int clsa__par_tick(clsa_par_env *env, double f)
 #include "par_sais_tmpl.h"
 #undef SYM
 #undef IDX
+#undef IDX_MAX
 #undef FN
 #undef REC
 
 #define SYM int64_t
 #define IDX int64_t
+#define IDX_MAX INT64_MAX
 #define FN(x) x##_i64
 #define REC(x) x##_i64
 #include "par_sais_tmpl.h"
@@ -77,6 +81,7 @@ static int clsa__par_tick(clsa_par_env *env, double f)
 #include "par_sais_tmpl.h"
 #undef SYM
 #undef IDX
+#undef IDX_MAX
 #undef FN
 #undef REC
 
@@ -104,7 +109,7 @@ static size_t block_for(int threads, int64_t n)
 
 uint64_t clsa__par_sa_work_bytes(int64_t n, int threads)
 {
-    clsa_par_opts o = {threads, NULL, NULL, 0, 0};
+    clsa_par_opts o = {threads, NULL, NULL, 0, 0, 0};
     return 24 * (uint64_t)block_for(threads_for(&o, n), n) + (3 * 256 + 1) * 8;
 }
 
@@ -123,6 +128,7 @@ static int env_init(clsa_par_env *e, const clsa_par_opts *o, int64_t n)
     memset(e, 0, sizeof *e);
     e->block = o && o->grain > 0 ? (size_t)o->grain : block_for(t, n);
     e->grain = (size_t)grain_of(o);
+    e->blocks = o && o->blocks;
     e->pool = clsa__pool_new(t);
     e->cache = malloc(e->block * 8);
     e->cache_sym = malloc(e->block * 8);

@@ -17,8 +17,10 @@ typedef struct clsa_par_opts {
     int (*tick)(void *arg, double fraction);
     void *tick_arg;
     /* tests: several threads from this many entries on, scan blocks of
-     * it (0: 64 Ki and 32 Ki a thread); wide: 64-bit instances at any n */
-    int grain, wide;
+     * it (0: 64 Ki and 32 Ki a thread); wide: 64-bit instances at any n;
+     * blocks: the unflagged block induction at any n (otherwise only
+     * stage 1 of 2^30 entries or more in 32-bit entries uses it) */
+    int grain, wide, blocks;
 } clsa_par_opts;
 
 /* Bytes a byte-text construction of n symbols allocates beside its output

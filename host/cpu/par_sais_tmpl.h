@@ -5,10 +5,15 @@
  *   FN(x) the instance's name for x; REC(x) the reduced texts' instance
  * No type array: a suffix's type comes from the symbols (scans from the
  * right) or, inside the suffix array, from its place in its bucket.  The
- * sentinel is virtual: suffix n-1 is L-type.  The induction scans go in
- * blocks: the threads read each block's entries and their preceding
- * symbols (the random reads), then the caller places them in order,
- * redoing the entries that land inside the block being placed. */
+ * sentinel is virtual: suffix n-1 is L-type.  The induction scans flag
+ * the entries whose predecessor is S-type (see FLAG): on one thread each
+ * entry's predecessor is placed at once; on several, in runs of filled
+ * entries (whatever a run places lands outside it), the threads step their
+ * shares, then place them from per-thread, per-symbol offsets (small
+ * alphabets) or from destinations computed in order.  Stage 1 from n >=
+ * IDX_MAX / 2 goes unflagged in blocks: the threads read each block's
+ * entries and their preceding symbols, then the caller places them in
+ * order, redoing the entries that land inside the block being placed. */
 
 typedef struct FN(lv) {
     const SYM *t;
@@ -23,6 +28,8 @@ typedef struct FN(lv) {
     IDX *cd; /* and where it goes when outside the block (else -1) */
     int defer; /* the block's writes outside it by the threads (cd) */
     int scan_l; /* the scan under way: L (1) or S */
+    int mark; /* the S scan marks (stage 1) */
+    IDX *cnt; /* runs: per thread, a count or offset of each symbol */
     int parts; /* chunks of the text scans (one a thread) */
     IDX lms[CLSA_PAR_MAX_THREADS], first[CLSA_PAR_MAX_THREADS]; /* per chunk: LMS
                  suffixes, the leftmost one (-1: none) */
@@ -266,6 +273,220 @@ static void FN(scatter_block)(FN(lv) *L)
     if (L->defer) clsa__pool_run(L->env->pool, FN(scatter), L);
 }
 
+/* ---- flagged scans: one thread, or runs of filled entries ------------ */
+
+/* An entry these scans place carries a flag (the sign bit, FLAG) when its
+ * predecessor is S-type, so each scan reads the text only for the entries
+ * whose predecessor it places.  Entries are >= 0 (placed, predecessor
+ * L-type or none), FLAG | p, or -1 (empty); stage 1's S scan also leaves
+ * the LMS suffixes it places as ~p (in [-n, -2], below every flagged
+ * entry while n < IDX_MAX / 2) and flips every entry it passes, so that
+ * the entries left >= 0 are the LMS suffixes (see place_s). */
+#define FLAG (-IDX_MAX - 1)
+
+/* Entry i of the L scan: 1 with its predecessor to place (*q, flagged)
+ * and that one's symbol (*c), else 0. */
+static inline int FN(step_l)(const SYM *t, const IDX *sa, IDX i, IDX *q, SYM *c)
+{
+    IDX p = sa[i] - 1;
+    if (p < 0) return 0;
+    *c = t[p];
+    *q = p | (p > 0 && t[p - 1] < *c ? FLAG : 0);
+    return 1;
+}
+
+/* Entry i of the S scan, unflagged (or flipped: mark) in place; the same. */
+static inline int FN(step_s)(const SYM *t, IDX *sa, IDX n, int mark, IDX i, IDX *q, SYM *c)
+{
+    IDX p = sa[i];
+    if (mark) {
+        sa[i] = ~p;
+        if (p >= -n) return 0;
+        p &= IDX_MAX;
+        sa[i] = ~p--;
+        *c = t[p];
+        *q = p == 0 ? 0 : t[p - 1] <= *c ? p | FLAG : ~p;
+        return 1;
+    }
+    if (p >= -1) return 0;
+    p &= IDX_MAX;
+    sa[i] = p--;
+    *c = t[p];
+    *q = p | (p > 0 && t[p - 1] <= *c ? FLAG : 0);
+    return 1;
+}
+
+/* Prefetch the text of the entry at i, flag or not. */
+#define PF_ENTRY(t, sa, i) PREFETCH(&(t)[((sa)[i] & IDX_MAX) - 2])
+
+/* The L scan over [lo, hi) on one thread, each predecessor placed at once. */
+static void FN(flag_l)(FN(lv) *L, IDX lo, IDX hi)
+{
+    const SYM *t = L->t;
+    IDX q, *sa = L->sa, *b = L->b;
+    SYM c;
+    for (IDX i = lo; i < hi; i++) {
+        if (i + PF_DIST < hi) PF_ENTRY(t, sa, i + PF_DIST);
+        if (FN(step_l)(t, sa, i, &q, &c)) sa[b[c]++] = q;
+    }
+}
+
+/* The S scan over [lo, hi), right to left (mark: a constant). */
+static inline void FN(flag_s_as)(FN(lv) *L, IDX lo, IDX hi, int mark)
+{
+    const SYM *t = L->t;
+    IDX q, *sa = L->sa, *b = L->b, n = L->n;
+    SYM c;
+    for (IDX i = hi - 1; i >= lo; i--) {
+        if (i - PF_DIST >= lo) PF_ENTRY(t, sa, i - PF_DIST);
+        if (FN(step_s)(t, sa, n, mark, i, &q, &c)) sa[--b[c]] = q;
+    }
+}
+
+static void FN(flag_s)(FN(lv) *L, IDX lo, IDX hi)
+{
+    if (L->mark) FN(flag_s_as)(L, lo, hi, 1);
+    else FN(flag_s_as)(L, lo, hi, 0);
+}
+
+/* A thread's share of the run: each entry's step into the block cache
+ * (cq, -1: none; cs), and its count of each symbol (cnt, k a thread, when
+ * the alphabet is small). */
+static inline void FN(count_as)(FN(lv) *L, int tid, int threads, int scan, int mark)
+{
+    const SYM *t = L->t;
+    IDX a, z, q, *cnt = L->cnt + (size_t)tid * (size_t)L->k, lo = L->lo, *sa = L->sa, n = L->n;
+    IDX *cq = L->cq;
+    SYM c = 0, *cs = L->cs;
+    FN(share)(L->lo, L->hi, tid, threads, &a, &z);
+    if (L->cnt) memset(cnt, 0, (size_t)L->k * sizeof(IDX));
+    for (IDX i = a; i < z; i++) {
+        if (i + PF_DIST < z) PF_ENTRY(t, sa, i + PF_DIST);
+        int go = scan ? FN(step_l)(t, sa, i, &q, &c) : FN(step_s)(t, sa, n, mark, i, &q, &c);
+        cq[i - lo] = go ? q : -1;
+        cs[i - lo] = c;
+        if (L->cnt) cnt[c] += go;
+    }
+}
+
+static void FN(run_count)(void *arg, int tid, int threads)
+{
+    FN(lv) *L = arg;
+    if (L->scan_l) FN(count_as)(L, tid, threads, 1, 0);
+    else if (L->mark) FN(count_as)(L, tid, threads, 0, 1);
+    else FN(count_as)(L, tid, threads, 0, 0);
+}
+#undef PF_ENTRY
+
+/* The counts turned into each thread's first destination in each bucket:
+ * threads in scan order, the L scan upwards, the S scan downwards. */
+static void FN(run_offsets)(FN(lv) *L, int threads)
+{
+    IDX k = L->k, *b = L->b;
+    for (int p = 0; p < threads; p++) {
+        IDX *cnt = L->cnt + (size_t)(L->scan_l ? p : threads - 1 - p) * (size_t)k;
+        for (IDX c = 0; c < k; c++) {
+            IDX v = cnt[c];
+            cnt[c] = b[c];
+            b[c] += L->scan_l ? v : -v;
+        }
+    }
+}
+
+/* Large alphabets: each entry's destination (cd) in scan order. */
+static void FN(run_dest)(FN(lv) *L)
+{
+    IDX len = L->hi - L->lo, *b = L->b, *cq = L->cq, *cd = L->cd;
+    if (L->scan_l) {
+        for (IDX j = 0; j < len; j++)
+            if (cq[j] != -1) cd[j] = b[L->cs[j]]++;
+        return;
+    }
+    for (IDX j = len - 1; j >= 0; j--)
+        if (cq[j] != -1) cd[j] = --b[L->cs[j]];
+}
+
+/* A thread's share placed from its offsets, or from cd. */
+static void FN(run_place)(void *arg, int tid, int threads)
+{
+    FN(lv) *L = arg;
+    IDX a, z, *cnt = L->cnt + (size_t)tid * (size_t)L->k, *sa = L->sa, lo = L->lo;
+    FN(share)(L->lo, L->hi, tid, threads, &a, &z);
+    if (!L->cnt) {
+        for (IDX i = a; i < z; i++)
+            if (L->cq[i - lo] != -1) sa[L->cd[i - lo]] = L->cq[i - lo];
+        return;
+    }
+    if (L->scan_l) {
+        for (IDX i = a; i < z; i++)
+            if (L->cq[i - lo] != -1) sa[cnt[L->cs[i - lo]]++] = L->cq[i - lo];
+        return;
+    }
+    for (IDX i = z - 1; i >= a; i--)
+        if (L->cq[i - lo] != -1) sa[--cnt[L->cs[i - lo]]] = L->cq[i - lo];
+}
+
+/* One run [lo, hi) of filled entries: every entry it places lands in an
+ * empty one outside it, so the threads share it without redoing any. */
+static void FN(run_block)(FN(lv) *L)
+{
+    if ((size_t)(L->hi - L->lo) * 16 < L->env->grain) {
+        if (L->scan_l) FN(flag_l)(L, L->lo, L->hi);
+        else FN(flag_s)(L, L->lo, L->hi);
+        return;
+    }
+    clsa__pool_run(L->env->pool, FN(run_count), L);
+    if (L->cnt) FN(run_offsets)(L, clsa__pool_threads(L->env->pool));
+    else FN(run_dest)(L);
+    clsa__pool_run(L->env->pool, FN(run_place), L);
+}
+
+/* The L scan in runs of filled entries (-1: empty), a block at most. */
+static void FN(runs_l)(FN(lv) *L)
+{
+    IDX n = L->n, blk = (IDX)L->env->block, *sa = L->sa;
+    L->scan_l = 1;
+    for (L->lo = 0; L->lo < n; L->lo = L->hi) {
+        IDX cap = n - L->lo > blk ? L->lo + blk : n;
+        for (L->hi = L->lo; L->hi < cap && sa[L->hi] != -1; L->hi++) {}
+        if (L->hi == L->lo) L->hi++;
+        else FN(run_block)(L);
+    }
+}
+
+/* The S scan the same way, right to left, after the S parts of the
+ * buckets are emptied (their LMS suffixes are induced again). */
+static void FN(runs_s)(FN(lv) *L)
+{
+    IDX blk = (IDX)L->env->block, *sa = L->sa;
+    for (IDX c = 0; c < L->k; c++)
+        memset(sa + L->sstart[c], 0xff, (size_t)(L->head[c + 1] - L->sstart[c]) * sizeof(IDX));
+    L->scan_l = 0;
+    for (L->hi = L->n; L->hi > 0; L->hi = L->lo) {
+        IDX cap = L->hi > blk ? L->hi - blk : 0;
+        for (L->lo = L->hi; L->lo > cap && sa[L->lo - 1] != -1; L->lo--) {}
+        if (L->hi == L->lo) L->lo--;
+        else FN(run_block)(L);
+    }
+}
+
+/* Both flagged scans; the first entry placed is suffix n - 1 (L-type). */
+static void FN(flagged)(FN(lv) *L)
+{
+    const SYM *t = L->t;
+    IDX n = L->n;
+    memcpy(L->b, L->head, (size_t)L->k * sizeof(IDX));
+    L->sa[L->b[t[n - 1]]++] = (n - 1) | (t[n - 2] < t[n - 1] ? FLAG : 0);
+    if (L->parts > 1) FN(runs_l)(L);
+    else FN(flag_l)(L, 0, n);
+    memcpy(L->b, L->head + 1, (size_t)L->k * sizeof(IDX));
+    if (L->parts > 1) FN(runs_s)(L);
+    else FN(flag_s)(L, 0, n);
+}
+#undef FLAG
+
+/* ---- unflagged blocks: stage 1 from n >= IDX_MAX / 2 ------------------ */
+
 /* L-type suffixes from the placed ones, left to right.  Every suffix in
  * the array during this scan is L-type or LMS, so a predecessor is L-type
  * exactly when its symbol is not smaller. */
@@ -293,6 +514,19 @@ static void FN(induce_s)(FN(lv) *L, int mark)
         FN(place_s)(L, mark);
         FN(scatter_block)(L);
     }
+}
+
+/* Both scans; mark: stage 1's.  Flagged (stage 1 while n < IDX_MAX / 2),
+ * else in blocks. */
+static void FN(induce)(FN(lv) *L, int mark)
+{
+    L->mark = mark;
+    if (!L->env->blocks && (!mark || L->n < IDX_MAX / 2)) {
+        FN(flagged)(L);
+        return;
+    }
+    FN(induce_l)(L);
+    FN(induce_s)(L, mark);
 }
 
 /* ---- parallel maps over ranges ------------------------------------- */
@@ -476,6 +710,27 @@ static void FN(name_write)(void *arg, int tid, int threads)
     }
 }
 
+/* On one thread: each LMS substring's length read, compared with the one
+ * before and replaced by its name in the same pass.  Returns the names. */
+static IDX FN(name_serial)(FN(lv) *L, IDX m)
+{
+    IDX *sa = L->sa, *len = L->sa + m, names = 0, prev = -1, lprev = 0;
+    for (IDX i = 0; i < m; i++) {
+        IDX p = sa[i], lp = len[p / 2];
+        if (i + PF_DIST < m) {
+            PREFETCH(&len[sa[i + PF_DIST] / 2]);
+            PREFETCH(&L->t[sa[i + PF_DIST]]);
+        }
+        int same = prev >= 0 && lp == lprev && lp != 0;
+        for (IDX d = 0; same && d < lp; d++) same = L->t[p + d] == L->t[prev + d];
+        names += !same;
+        len[p / 2] = names - 1;
+        prev = p;
+        lprev = lp;
+    }
+    return names;
+}
+
 /* Sorted LMS substrings in sa[0..m) -> names in sa[n-m..n) in text order.
  * Returns the number of names. */
 static IDX FN(name_lms)(FN(lv) *L, IDX m)
@@ -485,6 +740,11 @@ static IDX FN(name_lms)(FN(lv) *L, IDX m)
     FN(lms_lengths)(L, m);
     FN(map) M = {.lo = 0, .hi = m, .m = m, .cnt = cnt};
     int threads = (size_t)m >= L->env->grain ? clsa__pool_threads(L->env->pool) : 1;
+    if (threads == 1) {
+        IDX names = FN(name_serial)(L, m);
+        FN(pack)(L, m, n, 1);
+        return names;
+    }
     for (int i = 0; i < threads; i++) cnt[2 * i] = 0;
     FN(run_map)(L, FN(name_prev), &M);
     FN(run_map)(L, FN(name_flag), &M);
@@ -563,8 +823,7 @@ static void FN(stage3)(FN(lv) *L, IDX m)
         sa[i] = -1;
         sa[--b[L->t[j]]] = j;
     }
-    FN(induce_l)(L);
-    FN(induce_s)(L, 0);
+    FN(induce)(L, 0);
 }
 
 static int FN(tick)(FN(lv) *L, int depth, double f)
@@ -578,8 +837,7 @@ static int FN(run)(FN(lv) *L, int depth)
     FN(buckets)(L);
     FN(clear)(L, 0, L->n);
     FN(place_lms)(L);
-    FN(induce_l)(L);
-    FN(induce_s)(L, 1);
+    FN(induce)(L, 1);
     if (FN(tick)(L, depth, 0.3)) return -3;
     IDX m = FN(compact_lms)(L);
     IDX names = FN(name_lms)(L, m);
@@ -605,9 +863,14 @@ static int FN(sais)(const SYM *t, IDX *sa, IDX n, IDX k, IDX *spare, IDX spare_l
     int threads = clsa__pool_threads(env->pool);
     L.parts = (size_t)n >= env->grain ? threads : 1;
     size_t hist = (size_t)L.parts * 3 * (size_t)k;
+    size_t cnt = (size_t)threads * (size_t)k;
     if (L.parts > 1 && hist <= (size_t)n / 4 && !(L.hist = malloc(hist * sizeof(IDX)))) rc = -2;
+    else if (L.parts > 1 && (cnt * 8 <= env->block || cnt <= 4096) &&
+             !(L.cnt = malloc(cnt * sizeof(IDX))))
+        rc = -2;
     else rc = FN(run)(&L, depth);
     free(L.hist);
+    free(L.cnt);
     if (mem != spare) free(mem);
     return rc;
 }
