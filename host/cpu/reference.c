@@ -31,7 +31,9 @@ static clsa_status sorter(clsa_context *ctx, const void *text, int sym, int64_t 
     host_tick h = {ctx, "sort (host)", CLSA_OK};
     clsa_status st = clsa__progress(ctx, h.phase, 0.0);
     if (st) return st;
-    clsa_par_opts o = {threads, tick, &h, 0, 0, 0};
+    unsigned from = ctx ? ctx->tune.host_par_blocks : 0;
+    int t = threads > 0 ? threads : clsa__cpu_threads();
+    clsa_par_opts o = {threads, tick, &h, 0, 0, from && (unsigned)t >= from};
     int rc = sym == 1 ? clsa__par_sa_bytes(text, sa, n, index64, &o)
                       : clsa__par_sa_sym(text, sym, k, sa, n, index64, &o);
     if (rc == -3) return h.st;

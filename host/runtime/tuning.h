@@ -78,6 +78,8 @@ typedef struct clsa_tuning {
     uint64_t host_threshold;  /* AUTO: inputs shorter than this go to the host */
     unsigned host_par_threads; /* host backend: byte texts sorted by libdivsufsort
                                   below this many threads, else by par_sa.c */
+    unsigned host_par_blocks; /* host sorter: the block induction from this many threads
+                                 (0: never), else runs of filled entries */
     unsigned zero_copy;       /* host-pointer calls wrap the caller's memory instead of
                                  copying (devices sharing memory with the host: APUs) */
     unsigned sa_path;         /* SA doubling: a mode (CLSA_SA_MODE) and flags

@@ -43,6 +43,7 @@ static const clsa_tune_key key_table[] = {
     NUM("r2", r2, 0, 0, UINT64_MAX, "largest group of the middle class"),
     NUM("host_threshold", host_threshold, 0, 0, UINT64_MAX, "AUTO: inputs shorter than this go to the host"),
     NUM("host_par_threads", host_par_threads, 0, 0, UINT32_MAX, "host backend: byte texts below this many threads go to libdivsufsort"),
+    NUM("host_par_blocks", host_par_blocks, 0, 0, UINT32_MAX, "host sorter: the block induction from this many threads (0: never)"),
     NUM("zero_copy", zero_copy, 0, 0, UINT32_MAX, "host-pointer calls wrap the caller's memory"),
     {"sa_path", FIELD(sa_path), CLSA_TUNE_PATH, 0, 0, UINT32_MAX,
      "SA doubling paths forced: a number or names joined by + (clsa_sa_path)"},
