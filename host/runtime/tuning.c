@@ -49,7 +49,7 @@ static const default_row defaults[] = {
     {ANY, "small_long", 1 << 15, "one work-group sorts a long group; past this the general path"},
     {ANY, "small_check", 2, "an empty pass costs two launches, a read about four"},
     {ANY, "host_threshold", UINT64_MAX, "cpu_bench.sh: host sorter faster than PoCL on 3 of 4 rows at 16 cores, all at 2"},
-    {ANY, "host_par_blocks", 8, "H200 host, 16 threads: text@10M 8.4 MB/s by runs, 19-25 by blocks (runs 41, 43)"},
+    {ANY, "host_par_blocks", 8, "run 43b, 16 threads: blocks 22-30 MB/s, runs 22-25 (within noise)"},
     {ANY, "host_par_threads", 4, "cpu_bench.sh: 20 MB text, 2 threads 5.5 s CPU against libdivsufsort's 2.1 s"},
     {GPU, "host_threshold", 1 << 15, "H200: the device wins from 8-32 KB (BENCHMARKS host fallback)"},
     {APU, "zero_copy", 1, "an integrated GPU reads host memory: no copies"},
