@@ -148,12 +148,16 @@ static void integer_alphabets(void **state)
             t16[i] = (uint16_t)v;
             t32[i] = k == 2 ? 0xfffffffeu + v % 2 : v;
         }
-        TU_OK(c, clsa_sa32_u16(c, t16, sa, (int64_t)n));
-        TU_OK(NULL, clsa_sa32_u16(NULL, t16, ref, (int64_t)n));
-        assert_memory_equal(sa, ref, n * 4);
-        TU_OK(c, clsa_sa64_u32(c, t32, sa64, (int64_t)n));
-        TU_OK(NULL, clsa_sa64_u32(NULL, t32, ref64, (int64_t)n));
-        assert_memory_equal(sa64, ref64, n * 8);
+        if (!tu_lean() || k == 1) { /* Oclgrind: 16 bits over their full range */
+            TU_OK(c, clsa_sa32_u16(c, t16, sa, (int64_t)n));
+            TU_OK(NULL, clsa_sa32_u16(NULL, t16, ref, (int64_t)n));
+            assert_memory_equal(sa, ref, n * 4);
+        }
+        if (!tu_lean() || k == 2) { /* and 32 bits at 2^32 - 2 and - 1 */
+            TU_OK(c, clsa_sa64_u32(c, t32, sa64, (int64_t)n));
+            TU_OK(NULL, clsa_sa64_u32(NULL, t32, ref64, (int64_t)n));
+            assert_memory_equal(sa64, ref64, n * 8);
+        }
     }
     clsa_destroy(c);
     free(t16);
@@ -169,6 +173,7 @@ static void integer_alphabets(void **state)
 static void automatic_switch(void **state)
 {
     (void)state;
+    if (tu_lean()) skip(); /* Oclgrind: plan_matches_call's first pass is this case */
     size_t n = tu_size(20000, 1500), limit = tu_size(64u << 10, 32u << 10);
     uint8_t *t = tu_malloc(n);
     gen_fill(t, n, GEN_RANDOM, 4, 5);
@@ -385,12 +390,16 @@ static void wide_integer_alphabets(void **state)
             t16[i] = (uint16_t)v;
             t32[i] = k == 2 ? 0xfffffffeu + v % 2 : v;
         }
-        TU_OK(c, clsa_sa64_u16(c, t16, sa64, (int64_t)m));
-        TU_OK(NULL, clsa_sa64_u16(NULL, t16, ref64, (int64_t)m));
-        assert_memory_equal(sa64, ref64, m * 8);
-        TU_OK(c, clsa_sa32_u32(c, t32, sa, (int64_t)m));
-        TU_OK(NULL, clsa_sa32_u32(NULL, t32, ref, (int64_t)m));
-        assert_memory_equal(sa, ref, m * 4);
+        if (!tu_lean() || k == 1) { /* Oclgrind: 16 bits over their full range */
+            TU_OK(c, clsa_sa64_u16(c, t16, sa64, (int64_t)m));
+            TU_OK(NULL, clsa_sa64_u16(NULL, t16, ref64, (int64_t)m));
+            assert_memory_equal(sa64, ref64, m * 8);
+        }
+        if (!tu_lean() || k != 1) { /* 32 bits at the top and over all of it */
+            TU_OK(c, clsa_sa32_u32(c, t32, sa, (int64_t)m));
+            TU_OK(NULL, clsa_sa32_u32(NULL, t32, ref, (int64_t)m));
+            assert_memory_equal(sa, ref, m * 4);
+        }
     }
     clsa_stats s;
     clsa_get_stats(c, &s);
@@ -433,6 +442,7 @@ static void plan_matches_call(void **state)
                 assert_int_equal(p.chunk_items, 0);
                 assert_int_equal(p.device_bytes, p.in_memory_bytes);
             }
+            if (tu_lean() && wide != pass) continue; /* Oclgrind: one width a route */
             clsa_reset_stats(c);
             check_one(c, t, n, wide, pass ? "planned in memory" : "planned out of core");
             clsa_stats s;
@@ -516,5 +526,7 @@ int main(void)
         cmocka_unit_test(wide_integer_alphabets), cmocka_unit_test(plan_matches_call),
         cmocka_unit_test(cli_plan),
     };
+    const char *filter = getenv("CLSA_TEST_FILTER"); /* e.g. "wide_*" while debugging */
+    if (filter) cmocka_set_test_filter(filter);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
