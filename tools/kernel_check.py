@@ -71,6 +71,7 @@ def variants():
         v += [(f, 0, GRP), (f, 1, GRP)]
     v.append(("skew", 0, GRP + " -DCLSA_PTX_LOAD=0"))  # 32-bit indices at every width
     v.append(("runlen", 0, GRP + " -DCLSA_PTX_LOAD=0"))
+    v.append(("sa_small", 0, GRP + " -DCLSA_PTX_LOAD=0"))  # n <= small_max: 32-bit
     def radix(kb, vb, items=32):
         return "-DKEY_BYTES=%d -DVAL_BYTES=%d -DRADIX_ITEMS=%d -DRADIX_SUB=4" % (kb, vb, items)
     for kb in (4, 8):
