@@ -268,8 +268,9 @@ void cli_print_plan(const clsa_sa_plan_info *p)
     int r = p->route >= 0 && p->route <= 2 ? p->route : 0;
     static const char *whys[] = {"the backend, the host threshold or no device",
                                  "fits the budget and the largest allocation", "n >= 2^32",
-                                 "CLSA_TUNE ooc=1", "an n-entry array would pass the largest "
-                                 "allocation", "the in-memory need passes the budget"};
+                                 "CLSA_TUNE ooc=1",
+                                 "an n-entry array would pass the largest allocation",
+                                 "the in-memory need passes the budget"};
     int w = p->why >= 0 && p->why <= 5 ? p->why : 0;
     fprintf(stderr, "plan: route %s%s: %s\n", routes[r],
             r == CLSA_ROUTE_DEVICE_OOC ? (p->index64_host ? " (64-bit host arrays)"
