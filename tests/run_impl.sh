@@ -2,7 +2,8 @@
 # run_impl.sh IMPL TEST_BINARY
 # Runs one test binary on one OpenCL implementation:
 #   pocl      PoCL's CPU device
-#   rusticl   Mesa rusticl on llvmpipe
+#   rusticl   Mesa rusticl on llvmpipe (the costliest binaries on small
+#             inputs: CLSA_RUSTICL_SMALL in tests/CMakeLists.txt)
 #   oclgrind  the Oclgrind simulator, small inputs (CLSA_TEST_SMALL) and
 #             one case per code path (CLSA_TEST_LEAN), with data-race,
 #             uninitialised-memory and API checks; any diagnostic it logs fails
