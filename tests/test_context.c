@@ -76,7 +76,7 @@ static void adopt_queue(void **state)
      * budget as the host-pointer call (text and SA counted: the same plan,
      * the same peak, at most 20 bytes per input byte) on a Fibonacci word,
      * which leaves every suffix unsorted for many passes. */
-    size_t tn = tu_small() ? 3000 : 60000;
+    size_t tn = tu_sizes(60000, 3000, 1000); /* lean: the same one-group passes */
     uint8_t *text = tu_malloc(tn);
     int32_t *sa = tu_malloc(tn * 4), *ref = tu_malloc(tn * 4);
     gen_fill(text, tn, GEN_FIBONACCI, 0, 1);

@@ -68,6 +68,9 @@ static void sa_over_alphabets(void **state)
         for (size_t k = 0; k < ns + nl; k++) {
             size_t n = k < ns ? small[k] : large[k - ns];
             if (tu_small() && sigmas[s] % 2 == 0 && n > 64) continue; /* Oclgrind: fewer */
+            /* lean (Oclgrind, where nothing is packed): the general path's
+             * one-group and several-group sorts, each alphabet once */
+            if (tu_lean() && n != (s % 2 ? 65 : 1000) && n > 3) continue;
             gen_fill(t, n, sigmas[s] == 1 ? GEN_ALL_EQUAL : GEN_RANDOM, sigmas[s],
                      (uint64_t)(31 * s + k + 1));
             unsigned d = distinct(t, n);
@@ -128,7 +131,7 @@ static void index_calls(void **state)
     clsa_context *ctx =
         packing_context("pack_min=1,pack_bits=4,stage_min=1,stage_slot=64,stage_threads=2");
     int up = packs(ctx, 5, 4);
-    size_t n = tu_size(30000, 3000);
+    size_t n = tu_sizes(30000, 3000, 1200);
     uint8_t *t = tu_malloc(n), *bwt = tu_malloc(n), *ref_bwt = tu_malloc(n), *back = tu_malloc(n);
     int32_t *ref = tu_malloc(n * 4), *got = tu_malloc(n * 4), *want = tu_malloc(n * 4);
     gen_fill(t, n, GEN_RANDOM, 4, 21);

@@ -205,6 +205,18 @@ typedef struct gcase {
     int64_t n;
 } gcase;
 
+/* Oclgrind's lean mode (CLSA_TEST_LEAN, run_impl.sh): the simulator looks
+ * for faults in the kernels the ranks launch, so one input of each kind
+ * (the alphabets 2 and 26 sort as 4 does, Thue-Morse as Fibonacci) and one
+ * of the two calls a case, in turns. */
+static int lean_skips(const char *name, size_t c, int part_only)
+{
+    const char *s = getenv("CLSA_TEST_LEAN");
+    if (!s || !*s || !strcmp(s, "0")) return 0;
+    return !strcmp(name, "random:2") || !strcmp(name, "random:26") ||
+           !strcmp(name, "thue-morse") || (int)(c % 2) != part_only;
+}
+
 static void run_cases(clsa_context *ctx, int small)
 {
     /* Oclgrind simulates every rank's sorts: a few hundred symbols */
@@ -228,8 +240,8 @@ static void run_cases(clsa_context *ctx, int small)
         gcase g = cases[c];
         uint8_t *text = malloc((size_t)g.n + 1);
         gen_fill(text, (size_t)g.n, g.kind, g.param, 1000 + c);
-        check_api(ctx, text, g.n, g.name, 0);
-        check_api(ctx, text, g.n, g.name, 1);
+        for (int part_only = 0; part_only < 2; part_only++)
+            if (!lean_skips(g.name, c, part_only)) check_api(ctx, text, g.n, g.name, part_only);
         if ((c % 2 == 0 && !small) || g.n < 3) check_file(ctx, text, g.n, g.name, c % 4 == 0 ? 64 : 32);
         free(text);
     }
