@@ -38,6 +38,18 @@ static scan_shape shape_of(const clsa_context *ctx)
     return s;
 }
 
+/* A single tile's shape cut to n: the work-group halved while half of it
+ * still covers n at the tuned items, then as many items a work-item as n
+ * needs (the kernels take both as arguments), so a short scan does not
+ * walk a full tile of padding. */
+static scan_shape fitted(scan_shape s, size_t n)
+{
+    while (s.wg > 32 && s.wg / 2 * s.items >= n) s.wg /= 2;
+    s.items = clsa__div_up(n, s.wg);
+    s.tile = s.wg * s.items;
+    return s;
+}
+
 /* The program's index width: that of the index written, or of the array
  * whose top bits are scanned (CLSA_SCAN_TOP_BITS). */
 static int program_width(int mode, cl_mem index, int index64)
@@ -324,7 +336,8 @@ static clsa_status scan_with(clsa_context *ctx, cl_mem in, cl_mem out, size_t n,
          * the total (it reads the whole tile before writing, so out may be
          * in). */
         if (total) CLSA_TRY(clsa__alloc(ctx, 4, &sums));
-        CLSA_TRY(downsweep(ctx, sh, in, out, n, mode, inclusive, NULL, sums, ix, 1, all));
+        CLSA_TRY(downsweep(ctx, fitted(sh, n), in, out, n, mode, inclusive, NULL, sums, ix, 1,
+                           all));
         if (total) CLSA_TRY(clsa__read(ctx, sums, 0, total, 4));
         goto done;
     }
