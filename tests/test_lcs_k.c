@@ -175,13 +175,13 @@ static void expect_same(clsa_context *c, const sset *g, int64_t m, int64_t len, 
                      (long long)off[s], (long long)want_off[s]);
 }
 
-/* Device and host against the naive search for one m. */
-static void check(const sset *g, int64_t m, const char *what)
+/* Device (where asked) and host against the naive search for one m. */
+static void check(const sset *g, int64_t m, int device, const char *what)
 {
     int64_t *want = tu_malloc((size_t)g->k * 8), *got = tu_malloc((size_t)g->k * 8);
     int64_t wl = naive(g, m, want), len;
     clsa_context *cs[2] = {ctx, NULL};
-    for (int b = 0; b < 2; b++) {
+    for (int b = !device; b < 2; b++) {
         memset(got, 0x5a, (size_t)g->k * 8);
         run(cs[b], g, m, &len, got, what);
         expect_same(cs[b], g, m, len, got, wl, want, what);
@@ -196,7 +196,7 @@ static void random_sets(void **state)
 {
     (void)state;
     tu_rng r = {20261125};
-    int count = (int)tu_size(400, 8);
+    int count = (int)tu_sizes(400, 8, 4); /* Oclgrind: each symbol width once */
     for (int i = 0; i < count; i++) {
         int sym = 1 << (i % 4), shape = (i / 4) % 5;
         int64_t k = i % 7 == 0 ? 1 : 0; /* 0: 1..8 strings */
@@ -204,7 +204,7 @@ static void random_sets(void **state)
         char what[96];
         snprintf(what, sizeof what, "random set %d: shape %d, u%d", i, shape, 8 * sym);
         int64_t ms[3] = {1, g.k, 1 + tu_below(&r, (uint32_t)g.k)};
-        for (int j = 0; j < (tu_small() ? 1 : 3); j++) check(&g, ms[(j + i) % 3], what);
+        for (int j = 0; j < (tu_small() ? 1 : 3); j++) check(&g, ms[(j + i) % 3], 1, what);
         free_set(&g);
     }
 }
@@ -240,7 +240,10 @@ static void edge_sets(void **state)
             }
             char what[64];
             snprintf(what, sizeof what, "edge set %d, u%d", c, 8 * sym);
-            for (int64_t m = 1; m <= g.k; m++) check(&g, m, what);
+            /* Oclgrind: the device's part (the suffix array) is the same for
+             * every m: one m a set there, the host all of them */
+            for (int64_t m = 1; m <= g.k; m++)
+                check(&g, m, !tu_lean() || m == 1 + (c + sym) % g.k, what);
             free_set(&g);
         }
 }
@@ -294,6 +297,12 @@ static void large_sets(void **state)
         int sym = 1 << (i % 4);
         sset g = gen(&r, sym, i % 5, 20 + tu_below(&r, 30), (int64_t)tu_size(800, 100), 1);
         int64_t m = 1 + tu_below(&r, (uint32_t)g.k);
+        /* Oclgrind: each symbol width once, set 5 for u16 (its suffix array
+         * ends by inversion, the others' in direct mode) */
+        if (tu_lean() && !(0x2d >> i & 1)) {
+            free_set(&g);
+            continue;
+        }
         int64_t *od = tu_malloc((size_t)g.k * 8), *oh = tu_malloc((size_t)g.k * 8), ld, lh;
         run(ctx, &g, m, &ld, od, "large set");
         run(NULL, &g, m, &lh, oh, "large set");
@@ -406,6 +415,8 @@ int main(void)
         cmocka_unit_test(progress),
         cmocka_unit_test(bad_arguments),
     };
+    const char *filter = getenv("CLSA_TEST_FILTER"); /* e.g. "large_*" while debugging */
+    if (filter) cmocka_set_test_filter(filter);
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     clsa_destroy(ctx);
     return rc;
