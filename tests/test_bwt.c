@@ -45,10 +45,19 @@ static void check_case(const idx_case *c, uint64_t seed)
     free(sa64);
 }
 
+/* Lean mode (Oclgrind) skips the cases cut to 300 symbols whose kind one
+ * before them had (random texts: over bytes or a smaller alphabet). */
 static void bwt_cases(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < IDX_NCASES; i++) check_case(&idx_cases[i], 300 + i);
+    for (size_t i = 0; i < IDX_NCASES; i++) {
+        const idx_case *c = &idx_cases[i];
+        int seen = 0;
+        for (size_t j = 0; tu_lean() && j < i; j++)
+            seen |= idx_cases[j].n >= 300 && idx_cases[j].kind == c->kind &&
+                    (c->kind != GEN_RANDOM || (idx_cases[j].param == 256) == (c->param == 256));
+        if (!seen || c->n < 300) check_case(c, 300 + i);
+    }
 }
 
 /* Inverse of byte strings that are no BWT of anything (psi has several

@@ -76,10 +76,12 @@ static void hard_inputs(void **state)
         clsa_context *c = ctxs[a];
         for (size_t i = 0; i < sizeof k / sizeof *k; i++)
             for (int index64 = 0; index64 < 2; index64++) {
+                /* small inputs: a few each; Oclgrind: one each (every kernel) */
                 if (tu_small() && (a == CLSA_ALGORITHM_RUNLEN ? i != 11 || !index64
                                                               : index64 != (int)(i % 2) ||
-                                                                    i % 4 != (size_t)a))
-                    continue; /* Oclgrind: a few each */
+                                                                    i % 4 != (size_t)a ||
+                                                                    (tu_lean() && i != (size_t)a)))
+                    continue;
                 check_kind(c, a, k[i].kind, k[i].param, n + i, index64);
             }
         clsa_stats s;
