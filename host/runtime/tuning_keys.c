@@ -18,7 +18,7 @@
 
 static const clsa_tune_key key_table[] = {
     POW2("wg", wg, "work-group size of 1-D kernels"),
-    NUM("scan_items", scan_items, 0, 0, UINT64_MAX, "items per work-item in scan and compaction tiles"),
+    NUM("scan_items", scan_items, 0, 0, UINT64_MAX, "items per work-item in scan and compaction tiles (a lone tile: what n needs)"),
     NUM("scan_serial", scan_serial, 1, 0, UINT64_MAX, "scans of up to this many values in one work-group"),
     NUM("scan_sums_raw", scan_sums_raw, 1, 0, UINT64_MAX, "scans of up to this many tiles in two launches"),
     POW2("sort_wg", sort_wg, "work-group size of the radix sort"),
