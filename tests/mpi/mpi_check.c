@@ -205,14 +205,21 @@ typedef struct gcase {
     int64_t n;
 } gcase;
 
+/* A test switch of run_impl.sh (CLSA_TEST_SMALL, CLSA_TEST_LEAN): set,
+ * not empty and not "0", as tests/testutil.h reads them. */
+static int env_flag(const char *name)
+{
+    const char *s = getenv(name);
+    return s && *s && strcmp(s, "0") != 0;
+}
+
 /* Oclgrind's lean mode (CLSA_TEST_LEAN, run_impl.sh): the simulator looks
  * for faults in the kernels the ranks launch, so one input of each kind
  * (the alphabets 2 and 26 sort as 4 does, Thue-Morse as Fibonacci) and one
  * of the two calls a case, in turns. */
 static int lean_skips(const char *name, size_t c, int part_only)
 {
-    const char *s = getenv("CLSA_TEST_LEAN");
-    if (!s || !*s || !strcmp(s, "0")) return 0;
+    if (!env_flag("CLSA_TEST_LEAN")) return 0;
     return !strcmp(name, "random:2") || !strcmp(name, "random:26") ||
            !strcmp(name, "thue-morse") || (int)(c % 2) != part_only;
 }
@@ -332,8 +339,7 @@ int main(int argc, char **argv)
      * 0's device (CLSA_TUNE part_decline=0); checked by its kernels */
     int split = device && argc > 2 && !strcmp(argv[2], "split");
     if (split) setenv("CLSA_TUNE", "part_decline=0", 1);
-    const char *s = getenv("CLSA_TEST_SMALL");
-    int small = s && *s && strcmp(s, "0");
+    int small = env_flag("CLSA_TEST_SMALL");
     clsa_context *ctx = device ? open_device(split) : NULL;
     if (faults) run_faults(ctx);
     else run_cases(ctx, small);
