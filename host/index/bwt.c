@@ -1,6 +1,7 @@
 /* Burrows-Wheeler transform (divbwt convention): device gather from the
  * suffix array, the host sorter on the host, public entry points. */
 #include "bwt.h"
+#include "dc_bwt.h"
 #include "index_run.h"
 #include "sa/sa.h"
 #include "sa/dispatch.h"
@@ -158,7 +159,12 @@ static clsa_status bwt_past_alloc(clsa_context *ctx, const uint8_t *text, const 
                                   uint8_t *bwt, int64_t n, int index64, int64_t *primary)
 {
     void *tmp = NULL;
-    clsa_status st = sa ? CLSA_OK : clsa__index_sa(ctx, text, n, index64, &tmp);
+    int declined = 1;
+    clsa_status st = CLSA_OK;
+    if (!sa && clsa__dc_bwt_wanted(ctx, 1))
+        st = clsa__dc_bwt(ctx, text, n, bwt, primary, NULL, &declined);
+    if (st || !declined) return st;
+    if (!sa) st = clsa__index_sa(ctx, text, n, index64, &tmp);
     if (st == CLSA_OK && bwt_from_sa_host(text, sa ? sa : tmp, bwt, n, index64, primary))
         st = clsa__fail(ctx, CLSA_ERR_INVALID_ARG, "BWT: the suffix array has no entry 0");
     free(tmp);
@@ -181,7 +187,7 @@ clsa_status clsa__bwt_run(clsa_context *ctx, const uint8_t *text, const void *sa
     clsa_status st = clsa__index_args(ctx, "BWT", n, index64, text && bwt);
     int device;
     if (st || n == 0 || (st = clsa__index_begin(ctx, n, &device))) return st;
-    if (device && clsa__index_past_alloc(ctx, n, index64))
+    if (device && (clsa__index_past_alloc(ctx, n, index64) || (!sa && ctx->tune.dc_bwt == 2)))
         st = bwt_past_alloc(ctx, text, sa, bwt, n, index64, primary);
     else if (device) st = bwt_on_device(ctx, text, sa, bwt, n, index64, primary);
     else if (!sa) st = clsa__bwt_host(ctx, text, bwt, n, primary);

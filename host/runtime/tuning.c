@@ -77,6 +77,7 @@ static const default_row defaults[] = {
     {ANY, "runlen_floor", 2, "memory: the reduced text's sort of n / 2 symbols fits 20 B/n beside the n arrays"},
     {ANY, "runlen_inner", 0, "the reduced text of a periodic text with runs is periodic: skew where measured so"},
     {ANY, "pack_once", 1, "several devices: one packing for all uploads"},
+    {ANY, "dc_bwt", 1, "no 64-bit suffix array in host memory past the device's (issue 44)"},
     {ANY, "sa64_narrow", 1, "32-bit entries halve memory and the download (33 -> 17-20 B/n)"},
 };
 

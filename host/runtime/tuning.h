@@ -162,6 +162,10 @@ typedef struct clsa_tuning {
                                  at any n (tests); else only for n > UINT32_MAX */
     uint64_t ooc_groups;      /* out-of-core: most groups in one batch (0: as many as
                                  the tag bits allow); tests use small values */
+    unsigned dc_bwt;          /* BWT by buckets over a difference-cover sample
+                                 (host/index/dc_bwt.c): 0 never, 1 where the suffix
+                                 array would leave the device, 2 always (tests) */
+    uint64_t dc_bwt_bucket;   /* its bucket cap in suffixes (0: what the device holds) */
     unsigned ooc_threads;     /* out-of-core host threads (0: one per core, up to 16);
                                  set, it splits even small loops (tests) */
 } clsa_tuning;

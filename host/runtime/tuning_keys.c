@@ -83,6 +83,8 @@ static const clsa_tune_key key_table[] = {
     NUM("ooc_groups", ooc_groups, 0, 0, UINT64_MAX, "out of core: most groups in one batch"),
     FLAG("idle_by", idle_by, 0, "profiles: the device's idle time by the commands around it"),
     FLAG("flush", flush, 1, "clFlush after every kernel launch"),
+    NUM("dc_bwt", dc_bwt, 1, 0, 2, "BWT by buckets over a difference-cover sample: 0 never, 1 past the device's memory, 2 always"),
+    NUM("dc_bwt_bucket", dc_bwt_bucket, 1, 0, UINT32_MAX, "that route's bucket cap in suffixes (0: what the device holds; tests)"),
     NUM("ooc_threads", ooc_threads, 0, 0, 16, "out of core: host threads (0: one a core)"),
     CAP("max_alloc", max_alloc, 1, "tests: a largest allocation below the device's (routes around it at small sizes)"),
     NUM("chunk", chunk, 0, 8, UINT64_MAX, "bytes of a piece of every copy and fill, rounded down to 8 (0: 1 GiB)"),

@@ -251,6 +251,16 @@ done:
     return st;
 }
 
+clsa_status clsa__sa_byte_codes(clsa_context *ctx, cl_mem text, uint64_t n, cl_mem *codes,
+                                unsigned *sigma)
+{
+    sk_text t = {text, NULL, 1, n, 0};
+    clsa_status st = table_codes(ctx, &t);
+    *codes = t.codes;
+    *sigma = t.sigma;
+    return st;
+}
+
 /* Dense codes 1..sigma of a 4-byte alphabet, written over the text where
  * writable, else into *owned (m words): a sort of (symbol, position),
  * heads, their sum, scattered back.  sa (m words) is scratch. */

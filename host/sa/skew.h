@@ -35,4 +35,9 @@ clsa_status clsa__sa_pick_algorithm(clsa_context *ctx, cl_mem text, int sym, int
  * stats left as they are. */
 clsa_status clsa__sa_pick_repeats(clsa_context *ctx, cl_mem text, int sym, int64_t n,
                                   int *algorithm);
+/* *codes (a new buffer of 256 words: byte -> code 1..sigma, 0 for bytes
+ * not in the text; the caller frees it, also on failure) and *sigma for
+ * the n bytes of text. */
+clsa_status clsa__sa_byte_codes(clsa_context *ctx, cl_mem text, uint64_t n, cl_mem *codes,
+                                unsigned *sigma);
 #endif

@@ -1,0 +1,28 @@
+/* BWT and the FM-index's sampled suffix array without a suffix array in
+ * host memory (host/index/dc_bwt.c, docs/SA.md "Genome scale"). */
+#ifndef CLSA_INDEX_DC_BWT_H
+#define CLSA_INDEX_DC_BWT_H
+#include "clsa.h"
+
+/* Rows of the suffix array kept: rows[i] = SA[i * rate] for i <= (n - 1)
+ * / rate (rate >= 1). */
+typedef struct clsa__dc_samples {
+    uint64_t rate;
+    int64_t *rows;
+} clsa__dc_samples;
+
+/* Whether the BWT of a host text takes this route on ctx's device
+ * (CLSA_TUNE dc_bwt: 0 never, 1 where the suffix array would leave the
+ * device's memory, 2 always); past_alloc: whether it would. */
+int clsa__dc_bwt_wanted(const clsa_context *ctx, int past_alloc);
+
+/* bwt (n host bytes, divbwt convention) and *primary of text (n >= 1
+ * host bytes), and smp's rows where smp is not NULL, by buckets of
+ * suffixes sorted on the device through a difference-cover sample; host
+ * memory beyond the caller's arrays: the bucket table (at most 64 MB).
+ * Texts of more than 15 distinct bytes, and sizes whose sample or bucket
+ * arrays the device cannot hold, set *declined (nothing written): the
+ * caller takes another route.  ctx locked. */
+clsa_status clsa__dc_bwt(clsa_context *ctx, const uint8_t *text, int64_t n, uint8_t *bwt,
+                         int64_t *primary, const clsa__dc_samples *smp, int *declined);
+#endif
