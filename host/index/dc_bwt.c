@@ -23,6 +23,7 @@
 #include "status.h"
 #include "text_pack.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -319,6 +320,17 @@ done:
     return st;
 }
 
+/* --stats' algorithm line: the route, then why the sample's sort took its
+ * algorithm. */
+static void dcb_note(clsa_context *ctx, size_t count, uint64_t largest)
+{
+    char *why = ctx->stats.sa_algorithm_why, was[sizeof ctx->stats.sa_algorithm_why];
+    memcpy(was, why, sizeof was);
+    if (snprintf(why, sizeof was, "BWT by %zu buckets of at most %llu over a DC7 sample; its "
+                 "sort: %s", count, (unsigned long long)largest, was) < 0)
+        why[0] = 0; /* the return value used: truncation is expected */
+}
+
 /* Buckets planned from the histogram and sorted one by one. */
 static clsa_status dcb_all(clsa_context *ctx, const dcb *d, uint8_t *bwt, int64_t *primary,
                            const clsa__dc_samples *smp, int *declined)
@@ -340,6 +352,7 @@ static clsa_status dcb_all(clsa_context *ctx, const dcb *d, uint8_t *bwt, int64_
     if (*declined) goto done;
     CLSA_TRY(dcb_work_open(ctx, &w, largest, smp ? smp->rate : 0));
     CLSA_TRY(dcb_buckets(ctx, d, list, count, &w, bwt, primary, smp));
+    dcb_note(ctx, count, largest);
 done:
     dcb_work_close(ctx, &w);
     free(hist);

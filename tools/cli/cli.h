@@ -256,6 +256,9 @@ void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds);
  * the call (0: none, the call reports the error), printed after it. */
 int cli_sa_plan(clsa_context *ctx, uint64_t n, int sym, int index64, clsa_sa_plan_info *p);
 void cli_print_plan(const clsa_sa_plan_info *p);
+/* After a BWT: a line where it took the buckets over a difference-cover
+ * sample (host/index/dc_bwt.c) instead of the plan printed before. */
+void cli_print_bwt_route(clsa_context *ctx);
 
 /* Subcommands: each takes the words after its name and returns an exit code. */
 int cli_sa(int argc, char **argv);

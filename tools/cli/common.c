@@ -255,6 +255,14 @@ void cli_print_stats(clsa_context *ctx, uint64_t n, double seconds)
             fprintf(stderr, "stats: phase %-12s %10.3f ms\n", clsa_phase_name(p), s.phase_ms[p]);
 }
 
+void cli_print_bwt_route(clsa_context *ctx)
+{
+    clsa_stats s;
+    if (clsa_get_stats(ctx, &s) == CLSA_OK && !strncmp(s.sa_algorithm_why, "BWT by ", 7))
+        fprintf(stderr, "plan: bwt route buckets over a difference-cover sample, no suffix "
+                        "array in host memory (the route above was not taken)\n");
+}
+
 /* The memory plan of a suffix array (clsa_sa_plan), taken before the call
  * so the budget is the one the call saw. */
 int cli_sa_plan(clsa_context *ctx, uint64_t n, int sym, int index64, clsa_sa_plan_info *p)

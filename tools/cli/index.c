@@ -71,6 +71,7 @@ static int bytes_to_bytes(const cli_args *a, const char *what, bytes_fn fn, int6
         goto done;
     if (a->stats) cli_print_stats(ctx, src.n, t1 - t0);
     if (planned) cli_print_plan(&plan);
+    if (planned) cli_print_bwt_route(ctx);
 done:
     cli_in_close(&in);
     cli_buf_free(&src);
