@@ -60,7 +60,7 @@ SEG = "-DTILE=2048 -DWG=256"
 
 def variants():
     v = []
-    for f in ["buffer", "compact", "unbwt", "text_pack", "batch"]:
+    for f in ["buffer", "compact", "unbwt", "text_pack", "batch", "dc_bwt"]:
         v.append((f, 0, ""))
     for f in ["scan", "isa", "lcp", "bwt", "bwa", "lcs", "rmq"]:
         v += [(f, 0, ""), (f, 1, "")]

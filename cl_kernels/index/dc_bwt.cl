@@ -210,18 +210,20 @@ static ulong dc_row(const __global ulong *key, const __global ulong *pos, ulong 
 }
 
 /* Each suffix of the bucket to its row: bwt[row] = the symbol before it
- * (0 for suffix 0, whose row goes to primary[0]), and rows base + row
- * that are multiples of rate (> 0) give samples[(base + row) / rate -
- * first] its position. */
+ * (0 for suffix 0, whose row goes to primary[0]); a position p that is a
+ * multiple of rate (> 0) gets samples[p / rate] = base + row + 1, its row
+ * among the n + 1 suffixes (the empty one first).  p / rate is
+ * mul_hi(p, magic) >> shift (the host's constants; rate 1: p), no `/`. */
 __kernel void dcb_merge(const __global ulong *key, const __global ulong *pos, ulong mb,
                         const __global uchar *text, const __global uint *R, ulong c0, ulong c1,
-                        ulong base, ulong rate, ulong first, __global ulong *samples,
-                        __global uchar *bwt, __global ulong *primary)
+                        ulong base, ulong rate, ulong magic, uint shift,
+                        __global ulong *samples, __global uchar *bwt, __global ulong *primary)
 {
     for (ulong k = get_global_id(0); k < mb; k += get_global_size(0)) {
         ulong row = dc_row(key, pos, mb, R, c0, c1, k), p = pos[k];
         bwt[row] = p ? text[p - 1] : 0;
         if (!p) primary[0] = row;
-        if (rate && (base + row) % rate == 0) samples[(base + row) / rate - first] = p;
+        ulong q = rate == 1 ? p : mul_hi(p, magic) >> shift;
+        if (rate && q * rate == p) samples[q] = base + row + 1;
     }
 }

@@ -31,6 +31,7 @@
 #define DCB_ITEM_BYTES 34u          /* pos, key and both scratches, out, table */
 #define DCB_RESERVE ((uint64_t)64 << 20)
 #define DCB_MIN_CAP ((uint64_t)1 << 16)
+#define DCB_MAX_CAP ((uint64_t)1 << 30) /* a bucket's sorts run near full speed long before */
 #define DCB_NONE ((cl_ulong)-1)
 
 typedef struct dcb {
@@ -174,18 +175,20 @@ static dcb_bucket *dcb_plan(const uint32_t *hist, size_t bins, uint64_t cap, siz
 }
 
 /* The bucket cap: CLSA_TUNE dc_bwt_bucket, else what the device holds
- * beside the text and R, within the largest allocation and 32-bit slots. */
+ * beside the text and R, within the largest allocation, at most 2^30. */
 static uint64_t dcb_cap(clsa_context *ctx)
 {
     if (ctx->tune.dc_bwt_bucket) return ctx->tune.dc_bwt_bucket;
     uint64_t avail = clsa__mem_free(ctx), cap = 0;
+    avail -= avail / 16; /* the driver's own share: an H200 refused a bucket of all but 1% */
     if (avail > DCB_RESERVE) cap = (avail - DCB_RESERVE) / DCB_ITEM_BYTES;
     if (cap > ctx->tune.max_alloc / 8) cap = ctx->tune.max_alloc / 8;
-    if (cap > UINT32_MAX) cap = UINT32_MAX;
-    return cap;
+    return cap < DCB_MAX_CAP ? cap : DCB_MAX_CAP;
 }
 
-static clsa_status dcb_work_open(clsa_context *ctx, dcb_work *w, uint64_t largest, uint64_t rate)
+/* Buffers for buckets of up to largest suffixes, and samples entries. */
+static clsa_status dcb_work_open(clsa_context *ctx, dcb_work *w, uint64_t largest,
+                                 uint64_t samples)
 {
     size_t c = (size_t)largest;
     clsa_status st = CLSA_OK;
@@ -195,7 +198,7 @@ static clsa_status dcb_work_open(clsa_context *ctx, dcb_work *w, uint64_t larges
     CLSA_TRY(clsa__alloc(ctx, c * 8, &w->skey));
     CLSA_TRY(clsa__alloc(ctx, c * 8, &w->sval));
     CLSA_TRY(clsa__alloc(ctx, c, &w->out));
-    CLSA_TRY(clsa__alloc(ctx, (rate ? c / rate + 2 : 1) * 8, &w->samples));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)samples * 8, &w->samples));
     CLSA_TRY(clsa__alloc(ctx, 4, &w->count));
     CLSA_TRY(clsa__alloc(ctx, 8, &w->prim));
 done:
@@ -254,14 +257,19 @@ done:
 static clsa_status dcb_merge(clsa_context *ctx, const dcb *d, dcb_work *w, cl_ulong mb,
                              cl_ulong rate, cl_ulong *q)
 {
-    cl_ulong none = DCB_NONE, first = rate ? clsa__div_up((size_t)w->base, (size_t)rate) : 0;
-    cl_ulong base = w->base;
+    cl_ulong none = DCB_NONE, base = w->base, magic = 0;
+    cl_uint shift = 0;
     clsa_status st = CLSA_OK;
+    if (rate > 1) { /* p / rate = mul_hi(p, magic) >> shift for p < 2^63 */
+        shift = clsa__bits_of(rate - 1) - 1;
+        unsigned __int128 top = (unsigned __int128)1 << (64 + shift);
+        magic = (cl_ulong)((top + rate - 1) / rate);
+    }
     CLSA_TRY(clsa__write(ctx, w->prim, 0, &none, 8));
     CLSA_TRY(DCB_RUN(ctx, "dcb_merge", mb, CLSA_KARG(w->key), CLSA_KARG(w->pos), CLSA_KARG(mb),
                      CLSA_KARG(d->text), CLSA_KARG(d->rank), CLSA_KARG(d->c0), CLSA_KARG(d->c1),
-                     CLSA_KARG(base), CLSA_KARG(rate), CLSA_KARG(first), CLSA_KARG(w->samples),
-                     CLSA_KARG(w->out), CLSA_KARG(w->prim)));
+                     CLSA_KARG(base), CLSA_KARG(rate), CLSA_KARG(magic), CLSA_KARG(shift),
+                     CLSA_KARG(w->samples), CLSA_KARG(w->out), CLSA_KARG(w->prim)));
     CLSA_TRY(clsa__read(ctx, w->prim, 0, q, 8));
 done:
     return st;
@@ -291,13 +299,13 @@ done:
     return st;
 }
 
-static clsa_status dcb_samples_down(clsa_context *ctx, dcb_work *w, uint64_t mb,
+/* The samples' rows down, row 0 (the empty suffix) for position n. */
+static clsa_status dcb_samples_down(clsa_context *ctx, const dcb *d, dcb_work *w,
                                     const clsa__dc_samples *smp)
 {
-    uint64_t first = clsa__div_up((size_t)w->base, (size_t)smp->rate);
-    uint64_t end = clsa__div_up((size_t)(w->base + mb), (size_t)smp->rate);
-    if (end <= first) return CLSA_OK;
-    return clsa__read(ctx, w->samples, 0, smp->rows + first, (size_t)(end - first) * 8);
+    uint64_t whole = d->n / smp->rate, below = clsa__div_up((size_t)d->n, (size_t)smp->rate);
+    if (whole == below) smp->rows[whole] = 0;
+    return clsa__read(ctx, w->samples, 0, smp->rows, (size_t)below * 8);
 }
 
 static clsa_status dcb_buckets(clsa_context *ctx, const dcb *d, const dcb_bucket *list,
@@ -312,9 +320,8 @@ static clsa_status dcb_buckets(clsa_context *ctx, const dcb *d, const dcb_bucket
         CLSA_TRY(dcb_sort(ctx, d, w, mb));
         CLSA_TRY(dcb_merge(ctx, d, w, mb, rate, &q));
         CLSA_TRY(dcb_place(ctx, d, w, mb, q, bwt, primary));
-        if (smp) CLSA_TRY(dcb_samples_down(ctx, w, mb, smp));
         w->base += mb;
-        CLSA_TRY(clsa__progress(ctx, "bwt", 0.4 + 0.6 * (double)w->base / (double)d->n));
+        CLSA_TRY(clsa__progress(ctx, "bwt buckets", 0.4 + 0.6 * (double)w->base / (double)d->n));
     }
 done:
     return st;
@@ -347,11 +354,15 @@ static clsa_status dcb_all(clsa_context *ctx, const dcb *d, uint8_t *bwt, int64_
     if (total != d->n)
         CLSA_TRY(clsa__fail(ctx, CLSA_ERR_OPENCL, "BWT by buckets: bins count %llu suffixes "
                             "of %llu", (unsigned long long)total, (unsigned long long)d->n));
+    uint64_t samples = smp ? (d->n / smp->rate + 1) * 8 : 8;
     *declined = largest > UINT32_MAX || largest * 8 > ctx->tune.max_alloc ||
-                largest * DCB_ITEM_BYTES + DCB_RESERVE > clsa__mem_free(ctx);
+                samples > ctx->tune.max_alloc ||
+                largest * DCB_ITEM_BYTES + samples + DCB_RESERVE > clsa__mem_free(ctx);
     if (*declined) goto done;
-    CLSA_TRY(dcb_work_open(ctx, &w, largest, smp ? smp->rate : 0));
+    CLSA_TRY(clsa__progress(ctx, "bwt buckets", 0.4));
+    CLSA_TRY(dcb_work_open(ctx, &w, largest, smp ? d->n / smp->rate + 1 : 1));
     CLSA_TRY(dcb_buckets(ctx, d, list, count, &w, bwt, primary, smp));
+    if (smp) CLSA_TRY(dcb_samples_down(ctx, d, &w, smp));
     dcb_note(ctx, count, largest);
 done:
     dcb_work_close(ctx, &w);
@@ -370,9 +381,12 @@ clsa_status clsa__dc_bwt(clsa_context *ctx, const uint8_t *text, int64_t n, uint
     *declined = !dcb_fits(ctx, &d);
     if (*declined || n < 1) return CLSA_OK;
     int phase = clsa__set_phase(ctx, CLSA_PHASE_INDEX);
+    CLSA_TRY(clsa__progress(ctx, "bwt upload", 0.0));
     CLSA_TRY(dcb_upload(ctx, &d, text, declined));
     if (*declined) goto done;
+    CLSA_TRY(clsa__progress(ctx, "bwt sample", 0.01));
     CLSA_TRY(dcb_sample(ctx, &d));
+    CLSA_TRY(clsa__progress(ctx, "bwt histogram", 0.4));
     CLSA_TRY(dcb_all(ctx, &d, bwt, primary, smp, declined));
     if (!*declined) bwt[0] = text[n - 1];
 done:

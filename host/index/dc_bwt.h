@@ -4,8 +4,9 @@
 #define CLSA_INDEX_DC_BWT_H
 #include "clsa.h"
 
-/* Rows of the suffix array kept: rows[i] = SA[i * rate] for i <= (n - 1)
- * / rate (rate >= 1). */
+/* The FM-index's samples: rows[j] = the row of suffix j * rate among
+ * the n + 1 suffixes in order (row 0: the empty suffix at n), for j = 0
+ * .. n / rate (rate >= 1). */
 typedef struct clsa__dc_samples {
     uint64_t rate;
     int64_t *rows;

@@ -1,6 +1,7 @@
 /* FM-index on the device: build (SA -> BWT -> codes, checkpoints, samples),
  * batched count and locate (cl_kernels/fm_index.cl). */
 #include "fm_index.h"
+#include "dc_bwt.h"
 #include "fm_calls.h"
 #include "index/bwt.h"
 #include "index/index_run.h"
@@ -265,9 +266,36 @@ static void samples_host(const clsa_fm *fm, const void *sa, uint32_t *marks, voi
     *m = k;
 }
 
-/* Uploads the sampled rows of a host suffix array (marks, samples, the
- * marks' running counts). */
-static clsa_status upload_samples(clsa_fm *fm, const void *sa)
+/* The same from rows[j] = the row of position j * rate (clsa__dc_samples):
+ * the marks, then each sample at its mark's rank (running counts kept a
+ * block of 8 words). */
+static clsa_status samples_rows(const clsa_fm *fm, const int64_t *rows, uint32_t *marks,
+                                void *samples, int64_t *m)
+{
+    int64_t count = fm->n / fm->rate + 1, nb = fm->nmarks / 8 + 1;
+    uint64_t *blk = malloc((size_t)nb * 8), k = 0;
+    if (!blk) return CLSA_ERR_HOST_MEMORY;
+    memset(marks, 0, (size_t)fm->nmarks * 4);
+    for (int64_t j = 0; j < count; j++) marks[rows[j] / 32] |= 1u << (rows[j] % 32);
+    for (int64_t w = 0; w < fm->nmarks; w++) {
+        if (w % 8 == 0) blk[w / 8] = k;
+        k += (uint64_t)__builtin_popcount(marks[w]);
+    }
+    for (int64_t j = 0; j < count; j++) {
+        int64_t r = rows[j], w = r / 32, rank = (int64_t)blk[w / 8];
+        for (int64_t v = w - w % 8; v < w; v++) rank += __builtin_popcount(marks[v]);
+        rank += __builtin_popcount(marks[w] & ((1u << (r % 32)) - 1));
+        if (fm->index64) ((int64_t *)samples)[rank] = j * fm->rate;
+        else ((int32_t *)samples)[rank] = (int32_t)(j * fm->rate);
+    }
+    *m = (int64_t)k;
+    free(blk);
+    return CLSA_OK;
+}
+
+/* Uploads the sampled rows of a host suffix array sa, or of rows where sa
+ * is NULL (marks, samples, the marks' running counts). */
+static clsa_status upload_samples(clsa_fm *fm, const void *sa, const int64_t *rows)
 {
     clsa_context *ctx = fm->ctx;
     size_t iw = fm->index64 ? 8 : 4, most = (size_t)(fm->n / fm->rate) + 2;
@@ -278,7 +306,9 @@ static clsa_status upload_samples(clsa_fm *fm, const void *sa)
         st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory");
         goto done;
     }
-    samples_host(fm, sa, marks, samples, &fm->nsamples);
+    if (sa) samples_host(fm, sa, marks, samples, &fm->nsamples);
+    else if (samples_rows(fm, rows, marks, samples, &fm->nsamples))
+        CLSA_TRY(clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory"));
     CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nmarks * 4, &fm->marks));
     CLSA_TRY(clsa__write(ctx, fm->marks, 0, marks, (size_t)fm->nmarks * 4));
     CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nsamples * iw, &fm->samples));
@@ -287,6 +317,35 @@ static clsa_status upload_samples(clsa_fm *fm, const void *sa)
 done:
     free(marks);
     free(samples);
+    return st;
+}
+
+/* The BWT and the samples' rows by buckets over a difference-cover sample
+ * (host/index/dc_bwt.c): no suffix array in host memory.  *declined: the
+ * route could not take the text (nothing done). */
+static clsa_status bwt_samples_dc(clsa_fm *fm, const uint8_t *text, cl_mem *bwt, int *declined)
+{
+    clsa_context *ctx = fm->ctx;
+    clsa__dc_samples smp = {(uint64_t)fm->rate, malloc((size_t)(fm->n / fm->rate + 1) * 8)};
+    uint8_t *hb = malloc((size_t)fm->n);
+    clsa_status st = CLSA_OK;
+    if (!hb || !smp.rows) {
+        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory");
+        goto done;
+    }
+    clsa__progress_slice(ctx, 0.02, 0.8);
+    st = clsa__dc_bwt(ctx, text, fm->n, hb, &fm->primary, &smp, declined);
+    clsa__progress_slice(ctx, 0.0, 1.0);
+    if (st || *declined) goto done;
+    CLSA_TRY(clsa__alloc(ctx, (size_t)fm->n, bwt));
+    CLSA_TRY(clsa__write(ctx, *bwt, 0, hb, (size_t)fm->n));
+    free(hb);
+    hb = NULL;
+    CLSA_TRY(clsa__progress(ctx, "fm samples", 0.85));
+    CLSA_TRY(upload_samples(fm, NULL, smp.rows));
+done:
+    free(hb);
+    free(smp.rows);
     return st;
 }
 
@@ -299,7 +358,10 @@ static clsa_status bwt_samples_host(clsa_fm *fm, const uint8_t *text, cl_mem *bw
     clsa_context *ctx = fm->ctx;
     void *sa = NULL;
     uint8_t *hb = NULL;
-    clsa_status st = CLSA_OK;
+    int declined = 1;
+    clsa_status st = clsa__dc_bwt_wanted(ctx, 1) ? bwt_samples_dc(fm, text, bwt, &declined)
+                                                 : CLSA_OK;
+    if (st || !declined) return st;
     clsa__progress_slice(ctx, 0.02, 0.8);
     st = clsa__index_sa(ctx, text, fm->n, fm->index64, &sa);
     clsa__progress_slice(ctx, 0.0, 1.0);
@@ -315,7 +377,7 @@ static clsa_status bwt_samples_host(clsa_fm *fm, const uint8_t *text, cl_mem *bw
     free(hb);
     hb = NULL;
     CLSA_TRY(clsa__progress(ctx, "fm samples", 0.85));
-    CLSA_TRY(upload_samples(fm, sa));
+    CLSA_TRY(upload_samples(fm, sa, NULL));
 done:
     free(sa);
     free(hb);
@@ -360,7 +422,7 @@ static clsa_status create_locked(clsa_context *ctx, const uint8_t *text, int64_t
     CLSA_TRY(histogram(ctx, dtext, n, hist));
     CLSA_TRY(clsa__fm_new(ctx, n, rate, hist, &fm));
     fm->primary = 0;
-    if (n > 0 && clsa__index_past_alloc(ctx, n, fm->index64)) {
+    if (n > 0 && (clsa__index_past_alloc(ctx, n, fm->index64) || ctx->tune.dc_bwt == 2)) {
         clsa__free(ctx, &dtext); /* the route reads the host text */
         CLSA_TRY(bwt_samples_host(fm, text, &bwt));
     } else {

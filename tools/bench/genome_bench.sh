@@ -103,6 +103,7 @@ rows_for() { # rows_for TEXT LABEL BWT_S UNBWT_S INDEX_S (caps; 0: skip the row)
     if [ "$cap" = 0 ]; then
         :
     elif run "bwt $label" "$cap" "$CLSA" bwt --stats "$text" "$DIR/out.bwt"; then
+        [ "$label" = "$N2" ] && grep -E '^stats: (algorithm|phase)|^plan: bwt' "$DIR/out.err"
         primary=$(sed -n 's/^primary=//p' "$DIR/out.log")
         check=unchecked
         cap=0
@@ -122,6 +123,8 @@ rows_for() { # rows_for TEXT LABEL BWT_S UNBWT_S INDEX_S (caps; 0: skip the row)
             WALL=$w RSS=$r
         fi
         row bwt "$label" "$check"
+        [ "${GENOME_DC_CHECK:-0}" = 1 ] && [ "$label" = "$N" ] && mv "$DIR/out.bwt" "$DIR/out.ref" &&
+            echo "$primary" >"$DIR/out.refp"
     else
         row bwt "$label" failed
     fi
@@ -146,6 +149,22 @@ N=$((N2 / 2))
 head -c "$N" "$DIR/g.rc" >"$DIR/g.fwd"
 say "generated $N + $N bytes in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
 rows_for "$DIR/g.fwd" "$N" 90 60 90
+# GENOME_DC_CHECK=1: the same BWT by buckets over a difference-cover
+# sample (CLSA_TUNE dc_bwt=2, the route past the device's memory), timed
+# and compared byte for byte with the in-memory route's
+if [ -f "$DIR/out.ref" ] && [ "$(cap_of 120)" != 0 ]; then
+    say "$N: clsa bwt by buckets (dc_bwt=2)"
+    if CLSA_TUNE=dc_bwt=2 run "bwt-dc $N" "$(cap_of 120)" "$CLSA" bwt --stats "$DIR/g.fwd" "$DIR/out.bwt"; then
+        cmp -s "$DIR/out.ref" "$DIR/out.bwt" && check=same || check=DIFFERS
+        [ "$(sed -n 's/^primary=//p' "$DIR/out.log")" = "$(cat "$DIR/out.refp")" ] ||
+            check="$check,primary-DIFFERS"
+        row bwt-dc "$N" "$check"
+        grep -E '^stats: (algorithm|phase)|^plan: bwt' "$DIR/out.err"
+    else
+        row bwt-dc "$N" failed
+    fi
+    rm -f "$DIR/out.ref" "$DIR/out.refp" "$DIR/out.bwt"
+fi
 rm -f "$DIR/g.fwd"
 # past 2^32: the BWT first with what is left; the inversion runs on the
 # host there (one thread, minutes at 6.4 Gbp): only with GENOME_UNBWT_BIG
