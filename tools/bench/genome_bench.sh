@@ -102,8 +102,8 @@ rows_for() { # rows_for TEXT LABEL BWT_S UNBWT_S INDEX_S (caps; 0: skip the row)
     fi
     if [ "$cap" = 0 ]; then
         :
-    elif run "bwt $label" "$cap" "$CLSA" bwt --stats "$text" "$DIR/out.bwt"; then
-        [ "$label" = "$N2" ] && grep -E '^stats: (algorithm|phase)|^plan: bwt' "$DIR/out.err"
+    elif run "bwt $label" "$cap" "$CLSA" bwt --stats -v "$text" "$DIR/out.bwt"; then
+        [ "$label" = "$N2" ] && grep -E '^stats: (algorithm|phase)|^plan: bwt|^clsa: phase' "$DIR/out.err"
         primary=$(sed -n 's/^primary=//p' "$DIR/out.log")
         check=unchecked
         cap=0
@@ -133,8 +133,9 @@ rows_for() { # rows_for TEXT LABEL BWT_S UNBWT_S INDEX_S (caps; 0: skip the row)
     [ "$5" != 0 ] && cap=$(cap_of "$5")
     [ "$cap" = 0 ] && { say "$label: index skipped (time or GENOME_BIG_ROWS)"; return; }
     say "$label: clsa index"
-    if run "index $label" "$cap" "$CLSA" index --stats "$text" "$DIR/out.fm"; then
+    if run "index $label" "$cap" "$CLSA" index --stats -v "$text" "$DIR/out.fm"; then
         row index "$label" "written $(stat -c %s "$DIR/out.fm") B"
+        [ "$label" = "$N2" ] && grep -E '^stats: algorithm|^clsa: phase' "$DIR/out.err"
     else
         row index "$label" failed
     fi
@@ -154,12 +155,12 @@ rows_for "$DIR/g.fwd" "$N" 90 60 90
 # and compared byte for byte with the in-memory route's
 if [ -f "$DIR/out.ref" ] && [ "$(cap_of 120)" != 0 ]; then
     say "$N: clsa bwt by buckets (dc_bwt=2)"
-    if CLSA_TUNE=dc_bwt=2 run "bwt-dc $N" "$(cap_of 120)" "$CLSA" bwt --stats "$DIR/g.fwd" "$DIR/out.bwt"; then
+    if CLSA_TUNE=dc_bwt=2 run "bwt-dc $N" "$(cap_of 120)" "$CLSA" bwt --stats -v "$DIR/g.fwd" "$DIR/out.bwt"; then
         cmp -s "$DIR/out.ref" "$DIR/out.bwt" && check=same || check=DIFFERS
         [ "$(sed -n 's/^primary=//p' "$DIR/out.log")" = "$(cat "$DIR/out.refp")" ] ||
             check="$check,primary-DIFFERS"
         row bwt-dc "$N" "$check"
-        grep -E '^stats: (algorithm|phase)|^plan: bwt' "$DIR/out.err"
+        grep -E '^stats: (algorithm|phase)|^plan: bwt|^clsa: phase' "$DIR/out.err"
     else
         row bwt-dc "$N" failed
     fi
