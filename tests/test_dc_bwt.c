@@ -4,8 +4,8 @@
  * (DNA with N runs and lower case, repeats, runs of one symbol, periodic
  * texts, every length up to 40) under bucket caps that make one bucket,
  * a few, or one bucket a bin; a text of 16 symbols is declined and
- * takes the suffix array's route.  The FM-index made by the route saves
- * the same file as made from the suffix array. */
+ * takes the suffix array's route.  The FM-index and bwa's index files
+ * made by the route are the same bytes as made from the suffix array. */
 #include "testutil.h"
 #include "clsa_fm.h"
 
@@ -23,8 +23,8 @@ static void fill(uint8_t *t, size_t n, kind k, uint64_t seed)
         case GENOME: t[i] = (uint8_t)mix[tu_below(&r, 100) < 8 ? 4 + tu_below(&r, 6) : tu_below(&r, 4)]; break;
         case RUNS: t[i] = (uint8_t)(i % 97 < 80 ? 'N' : dna[tu_below(&r, 4)]); break;
         case PERIODIC: t[i] = (uint8_t)dna[(i % 5) % 4]; break;
-        case REPEATS: t[i] = i < n / 3 || tu_below(&r, 50) == 0 ? (uint8_t)dna[tu_below(&r, 4)]
-                                                                 : t[i % (n / 3)];
+        case REPEATS: t[i] = i < n / 3 + 1 || tu_below(&r, 50) == 0
+                                 ? (uint8_t)dna[tu_below(&r, 4)] : t[i % (n / 3 + 1)];
             break;
         case WIDE: t[i] = (uint8_t)('a' + tu_below(&r, 15)); break;
         case SIXTEEN: t[i] = (uint8_t)('a' + tu_below(&r, 16)); break;
@@ -95,13 +95,9 @@ static void declined(void **state)
     clsa_destroy(ctx);
 }
 
-static uint8_t *saved(clsa_fm *fm, const char *tag, size_t *len)
+/* The file at path, removed. */
+static uint8_t *slurp(const char *path, size_t *len)
 {
-    char path[256];
-    const char *dir = getenv("TMPDIR");
-    snprintf(path, sizeof path, "%s/clsa-dc-bwt-%d-%s", dir && *dir ? dir : "/tmp", (int)getpid(),
-             tag);
-    assert_int_equal(clsa_fm_save(fm, path), CLSA_OK);
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
     fseek(f, 0, SEEK_END);
@@ -112,6 +108,16 @@ static uint8_t *saved(clsa_fm *fm, const char *tag, size_t *len)
     fclose(f);
     remove(path);
     return d;
+}
+
+static uint8_t *saved(clsa_fm *fm, const char *tag, size_t *len)
+{
+    char path[256];
+    const char *dir = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/clsa-dc-bwt-%d-%s", dir && *dir ? dir : "/tmp", (int)getpid(),
+             tag);
+    assert_int_equal(clsa_fm_save(fm, path), CLSA_OK);
+    return slurp(path, len);
 }
 
 /* The FM-index by this route (its BWT and sampled rows) saves the same
@@ -144,6 +150,71 @@ static void fm_index(void **state)
     clsa_destroy(ref);
 }
 
+typedef struct mem_in {
+    const char *p;
+    size_t left;
+} mem_in;
+
+static long long read_mem(void *user, void *buf, size_t cap)
+{
+    mem_in *m = user;
+    size_t k = m->left < cap ? m->left : cap;
+    memcpy(buf, m->p, k);
+    m->p += k;
+    m->left -= k;
+    return (long long)k;
+}
+
+/* bwa's five files of fasta on ctx under prefix PREFIX-tag. */
+static void bwa_files(clsa_context *ctx, const char *fasta, const char *tag, char *prefix,
+                      size_t cap)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(prefix, cap, "%s/clsa-dc-bwa-%d-%s", dir && *dir ? dir : "/tmp", (int)getpid(), tag);
+    mem_in m = {fasta, strlen(fasta)};
+    TU_OK(ctx, clsa_bwa_index(ctx, read_mem, &m, "mem.fa", prefix));
+}
+
+/* bwa's index files by this route (the BWT and .sa's rows, by row, of the
+ * forward and reverse-complement text) are the same bytes as by the
+ * suffix array's. */
+static void bwa_index(void **state)
+{
+    (void)state;
+    clsa_context *dc = tu_context_tuned("dc_bwt=2,dc_bwt_bucket=500", 1);
+    clsa_context *ref = tu_context_tuned("dc_bwt=0", 0);
+    size_t n = tu_sizes(6000, 1500, 400), at = 0;
+    char *fa = tu_malloc(2 * n + 200), pa[256], pb[256];
+    uint8_t *seq = tu_malloc(n + 1);
+    fill(seq, n, REPEATS, 77);
+    for (int r = 0; r < 2; r++) {
+        at += (size_t)sprintf(fa + at, ">r%d x\n", r);
+        for (size_t i = r ? n / 2 : 0; i < (r ? n : n / 2); i++) {
+            fa[at++] = i % 97 == 5 ? 'N' : (char)seq[i];
+            if (i % 60 == 59) fa[at++] = '\n';
+        }
+        fa[at++] = '\n';
+    }
+    fa[at] = 0;
+    bwa_files(dc, fa, "a", pa, sizeof pa);
+    bwa_files(ref, fa, "b", pb, sizeof pb);
+    static const char *ext[] = {".bwt", ".sa", ".pac", ".ann", ".amb"};
+    for (int e = 0; e < 5; e++) {
+        char fa_path[300], fb_path[300];
+        snprintf(fa_path, sizeof fa_path, "%s%s", pa, ext[e]);
+        snprintf(fb_path, sizeof fb_path, "%s%s", pb, ext[e]);
+        size_t la, lb;
+        uint8_t *da = slurp(fa_path, &la), *db = slurp(fb_path, &lb);
+        assert_int_equal(la, lb);
+        assert_memory_equal(da, db, la);
+        free(da), free(db);
+    }
+    assert_true(tu_kernel_ran(dc, "dcb_merge"));
+    free(fa), free(seq);
+    clsa_destroy(dc);
+    clsa_destroy(ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -151,6 +222,7 @@ int main(void)
         cmocka_unit_test(kinds),
         cmocka_unit_test(declined),
         cmocka_unit_test(fm_index),
+        cmocka_unit_test(bwa_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

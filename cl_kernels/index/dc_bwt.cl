@@ -210,20 +210,22 @@ static ulong dc_row(const __global ulong *key, const __global ulong *pos, ulong 
 }
 
 /* Each suffix of the bucket to its row: bwt[row] = the symbol before it
- * (0 for suffix 0, whose row goes to primary[0]); a position p that is a
- * multiple of rate (> 0) gets samples[p / rate] = base + row + 1, its row
- * among the n + 1 suffixes (the empty one first).  p / rate is
- * mul_hi(p, magic) >> shift (the host's constants; rate 1: p), no `/`. */
+ * (0 for suffix 0, whose row goes to primary[0]).  Samples (rate > 0):
+ * by position, p a multiple of rate gets samples[p / rate] = base + row +
+ * 1, its row among the n + 1 suffixes (the empty one first); by_row, a
+ * row g = base + row with g + 1 a multiple of rate gets samples[(g + 1) /
+ * rate - 1] = p (bwa's .sa).  v / rate is mul_hi(v, magic) >> shift (the
+ * host's constants; rate 1: v), no `/`. */
 __kernel void dcb_merge(const __global ulong *key, const __global ulong *pos, ulong mb,
                         const __global uchar *text, const __global uint *R, ulong c0, ulong c1,
-                        ulong base, ulong rate, ulong magic, uint shift,
+                        ulong base, ulong rate, ulong magic, uint shift, uint by_row,
                         __global ulong *samples, __global uchar *bwt, __global ulong *primary)
 {
     for (ulong k = get_global_id(0); k < mb; k += get_global_size(0)) {
         ulong row = dc_row(key, pos, mb, R, c0, c1, k), p = pos[k];
         bwt[row] = p ? text[p - 1] : 0;
         if (!p) primary[0] = row;
-        ulong q = rate == 1 ? p : mul_hi(p, magic) >> shift;
-        if (rate && q * rate == p) samples[q] = base + row + 1;
+        ulong v = by_row ? base + row + 1 : p, q = rate == 1 ? v : mul_hi(v, magic) >> shift;
+        if (rate && q * rate == v) samples[q - by_row] = by_row ? p : base + row + 1;
     }
 }

@@ -254,6 +254,22 @@ __kernel void fm_samples(const __global idx_t *sa, idx_t n, const __global uint 
     samples[fm_sample_index(marks, mrank, r)] = r == 0 ? n : sa[r - 1];
 }
 
+/* The same marks from rows[j] = the row of position j * rate (the BWT by
+ * buckets, host/index/dc_bwt.c), marks zeroed before. */
+__kernel void fm_marks_rows(const __global ulong *rows, idx_t count, __global uint *marks)
+{
+    idx_t j = get_global_id(0);
+    if (j < count) atomic_or(&marks[rows[j] / 32], 1u << (rows[j] % 32));
+}
+
+__kernel void fm_samples_rows(const __global ulong *rows, idx_t count, idx_t rate,
+                              const __global uint *marks, const __global uint *mrank,
+                              __global idx_t *samples)
+{
+    idx_t j = get_global_id(0);
+    if (j < count) samples[fm_sample_index(marks, mrank, (idx_t)rows[j])] = j * rate;
+}
+
 /* Codes back to divbwt bytes (for saving): one work-item per row. */
 __kernel void fm_unpack(const __global uint *rec, uint rw, idx_t n, idx_t primary,
                         const __global uchar *unmap, __global uchar *bwt)

@@ -11,6 +11,7 @@
  * bits; the counts of the whole BWT last.
  * .sa: primary, L2[1..4], the interval 32, n, then the n / 32 samples. */
 #include "bwa_ref.h"
+#include "dc_bwt.h"
 #include "bwt.h"
 #include "index_run.h"
 #include "launch.h"
@@ -202,11 +203,40 @@ done:
     return st;
 }
 
+/* Past the device's memory: the BWT and samples by buckets over a
+ * difference-cover sample (host/index/dc_bwt.c), no suffix array in host
+ * memory; *declined where the route cannot take the text. */
+static clsa_status on_dc(clsa_context *ctx, bwa_index *x, int *declined)
+{
+    cl_mem rows = NULL;
+    clsa__dc_samples smp = {SA_RATE, &rows, 1};
+    uint8_t *bwt = malloc((size_t)x->n);
+    clsa_status st = CLSA_OK;
+    if (!bwt) CLSA_TRY(clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "bwa index: out of host memory"));
+    clsa__progress_slice(ctx, 0.1, 0.8);
+    st = clsa__dc_bwt(ctx, x->ref.codes, x->n, bwt, &x->primary, &smp, declined);
+    clsa__progress_slice(ctx, 0.0, 1.0);
+    if (st || *declined) goto done;
+    if (x->nsamples) CLSA_TRY(clsa__read(ctx, rows, 0, x->samples, (size_t)x->nsamples * 8));
+    free(x->ref.codes);
+    x->ref.codes = bwt;
+    bwt = NULL;
+done:
+    clsa__free(ctx, &rows);
+    free(bwt);
+    return st;
+}
+
 static clsa_status build(clsa_context *ctx, bwa_index *x, int route)
 {
-    int idx64 = x->n >= INT32_MAX;
+    int idx64 = x->n >= INT32_MAX, declined = 1;
     x->samples = malloc((size_t)(x->nsamples ? x->nsamples : 1) * 8);
     if (!x->samples) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "bwa index: out of host memory");
+    if (ctx && route != CLSA_ROUTE_HOST && x->n > 0 &&
+        clsa__dc_bwt_wanted(ctx, route == CLSA_ROUTE_DEVICE_OOC)) {
+        clsa_status st = on_dc(ctx, x, &declined);
+        if (st || !declined) return st;
+    }
     if (ctx && route == CLSA_ROUTE_DEVICE) {
         clsa_status st = on_device(ctx, x, idx64);
         if (st != CLSA_ERR_DEVICE_MEMORY) return st;

@@ -255,8 +255,10 @@ done:
 /* The bucket's rows: its BWT bytes into w->out, its samples, and *q = the
  * row of suffix 0 in it (DCB_NONE where not). */
 static clsa_status dcb_merge(clsa_context *ctx, const dcb *d, dcb_work *w, cl_ulong mb,
-                             cl_ulong rate, cl_ulong *q)
+                             const clsa__dc_samples *smp, cl_ulong *q)
 {
+    cl_ulong rate = smp ? smp->rate : 0;
+    cl_uint by_row = smp ? (cl_uint)smp->by_row : 0;
     cl_ulong none = DCB_NONE, base = w->base, magic = 0;
     cl_uint shift = 0;
     clsa_status st = CLSA_OK;
@@ -269,7 +271,8 @@ static clsa_status dcb_merge(clsa_context *ctx, const dcb *d, dcb_work *w, cl_ul
     CLSA_TRY(DCB_RUN(ctx, "dcb_merge", mb, CLSA_KARG(w->key), CLSA_KARG(w->pos), CLSA_KARG(mb),
                      CLSA_KARG(d->text), CLSA_KARG(d->rank), CLSA_KARG(d->c0), CLSA_KARG(d->c1),
                      CLSA_KARG(base), CLSA_KARG(rate), CLSA_KARG(magic), CLSA_KARG(shift),
-                     CLSA_KARG(w->samples), CLSA_KARG(w->out), CLSA_KARG(w->prim)));
+                     CLSA_KARG(by_row), CLSA_KARG(w->samples), CLSA_KARG(w->out),
+                     CLSA_KARG(w->prim)));
     CLSA_TRY(clsa__read(ctx, w->prim, 0, q, 8));
 done:
     return st;
@@ -299,26 +302,31 @@ done:
     return st;
 }
 
-/* The samples' rows down, row 0 (the empty suffix) for position n. */
-static clsa_status dcb_samples_down(clsa_context *ctx, const dcb *d, dcb_work *w,
-                                    const clsa__dc_samples *smp)
+/* The samples' rows to the caller, row 0 (the empty suffix) for position n. */
+static clsa_status dcb_samples_out(clsa_context *ctx, const dcb *d, dcb_work *w,
+                                   const clsa__dc_samples *smp)
 {
-    uint64_t whole = d->n / smp->rate, below = clsa__div_up((size_t)d->n, (size_t)smp->rate);
-    if (whole == below) smp->rows[whole] = 0;
-    return clsa__read(ctx, w->samples, 0, smp->rows, (size_t)below * 8);
+    uint64_t whole = d->n / smp->rate;
+    clsa_status st = CLSA_OK;
+    if (!smp->by_row && whole * smp->rate == d->n)
+        CLSA_TRY(clsa__fill_zero(ctx, w->samples, whole * 8, 8));
+    *smp->rows = w->samples;
+    w->samples = NULL;
+done:
+    return st;
 }
 
 static clsa_status dcb_buckets(clsa_context *ctx, const dcb *d, const dcb_bucket *list,
                                size_t count, dcb_work *w, uint8_t *bwt, int64_t *primary,
                                const clsa__dc_samples *smp)
 {
-    cl_ulong rate = smp ? smp->rate : 0, q = 0;
+    cl_ulong q = 0;
     clsa_status st = CLSA_OK;
     for (size_t i = 0; i < count; i++) {
         cl_ulong mb = list[i].size;
         CLSA_TRY(dcb_gather(ctx, d, w, &list[i]));
         CLSA_TRY(dcb_sort(ctx, d, w, mb));
-        CLSA_TRY(dcb_merge(ctx, d, w, mb, rate, &q));
+        CLSA_TRY(dcb_merge(ctx, d, w, mb, smp, &q));
         CLSA_TRY(dcb_place(ctx, d, w, mb, q, bwt, primary));
         w->base += mb;
         CLSA_TRY(clsa__progress(ctx, "bwt buckets", 0.4 + 0.6 * (double)w->base / (double)d->n));
@@ -362,7 +370,7 @@ static clsa_status dcb_all(clsa_context *ctx, const dcb *d, uint8_t *bwt, int64_
     CLSA_TRY(clsa__progress(ctx, "bwt buckets", 0.4));
     CLSA_TRY(dcb_work_open(ctx, &w, largest, smp ? d->n / smp->rate + 1 : 1));
     CLSA_TRY(dcb_buckets(ctx, d, list, count, &w, bwt, primary, smp));
-    if (smp) CLSA_TRY(dcb_samples_down(ctx, d, &w, smp));
+    if (smp) CLSA_TRY(dcb_samples_out(ctx, d, &w, smp));
     dcb_note(ctx, count, largest);
 done:
     dcb_work_close(ctx, &w);

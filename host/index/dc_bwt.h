@@ -4,12 +4,15 @@
 #define CLSA_INDEX_DC_BWT_H
 #include "clsa.h"
 
-/* The FM-index's samples: rows[j] = the row of suffix j * rate among
- * the n + 1 suffixes in order (row 0: the empty suffix at n), for j = 0
- * .. n / rate (rate >= 1). */
+/* Samples of the suffix array: *rows gets a device buffer (the caller
+ * frees it) of n / rate + 1 words (rate >= 1).  FM-index (by_row 0): word
+ * j = the row of suffix j * rate among the n + 1 suffixes in order (row 0:
+ * the empty suffix at n).  bwa's .sa (by_row 1): word j < n / rate =
+ * SA[(j + 1) rate - 1] (the n rows without the empty suffix). */
 typedef struct clsa__dc_samples {
     uint64_t rate;
-    int64_t *rows;
+    cl_mem *rows;
+    int by_row;
 } clsa__dc_samples;
 
 /* Whether the BWT of a host text takes this route on ctx's device

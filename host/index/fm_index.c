@@ -266,36 +266,9 @@ static void samples_host(const clsa_fm *fm, const void *sa, uint32_t *marks, voi
     *m = k;
 }
 
-/* The same from rows[j] = the row of position j * rate (clsa__dc_samples):
- * the marks, then each sample at its mark's rank (running counts kept a
- * block of 8 words). */
-static clsa_status samples_rows(const clsa_fm *fm, const int64_t *rows, uint32_t *marks,
-                                void *samples, int64_t *m)
-{
-    int64_t count = fm->n / fm->rate + 1, nb = fm->nmarks / 8 + 1;
-    uint64_t *blk = malloc((size_t)nb * 8), k = 0;
-    if (!blk) return CLSA_ERR_HOST_MEMORY;
-    memset(marks, 0, (size_t)fm->nmarks * 4);
-    for (int64_t j = 0; j < count; j++) marks[rows[j] / 32] |= 1u << (rows[j] % 32);
-    for (int64_t w = 0; w < fm->nmarks; w++) {
-        if (w % 8 == 0) blk[w / 8] = k;
-        k += (uint64_t)__builtin_popcount(marks[w]);
-    }
-    for (int64_t j = 0; j < count; j++) {
-        int64_t r = rows[j], w = r / 32, rank = (int64_t)blk[w / 8];
-        for (int64_t v = w - w % 8; v < w; v++) rank += __builtin_popcount(marks[v]);
-        rank += __builtin_popcount(marks[w] & ((1u << (r % 32)) - 1));
-        if (fm->index64) ((int64_t *)samples)[rank] = j * fm->rate;
-        else ((int32_t *)samples)[rank] = (int32_t)(j * fm->rate);
-    }
-    *m = (int64_t)k;
-    free(blk);
-    return CLSA_OK;
-}
-
-/* Uploads the sampled rows of a host suffix array sa, or of rows where sa
- * is NULL (marks, samples, the marks' running counts). */
-static clsa_status upload_samples(clsa_fm *fm, const void *sa, const int64_t *rows)
+/* Uploads the sampled rows of a host suffix array (marks, samples, the
+ * marks' running counts). */
+static clsa_status upload_samples(clsa_fm *fm, const void *sa)
 {
     clsa_context *ctx = fm->ctx;
     size_t iw = fm->index64 ? 8 : 4, most = (size_t)(fm->n / fm->rate) + 2;
@@ -306,9 +279,7 @@ static clsa_status upload_samples(clsa_fm *fm, const void *sa, const int64_t *ro
         st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory");
         goto done;
     }
-    if (sa) samples_host(fm, sa, marks, samples, &fm->nsamples);
-    else if (samples_rows(fm, rows, marks, samples, &fm->nsamples))
-        CLSA_TRY(clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory"));
+    samples_host(fm, sa, marks, samples, &fm->nsamples);
     CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nmarks * 4, &fm->marks));
     CLSA_TRY(clsa__write(ctx, fm->marks, 0, marks, (size_t)fm->nmarks * 4));
     CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nsamples * iw, &fm->samples));
@@ -320,16 +291,40 @@ done:
     return st;
 }
 
+/* Marks and samples from rows[j] = the row of position j * rate (a device
+ * buffer of n / rate + 1 entries). */
+static clsa_status samples_of_rows(clsa_fm *fm, cl_mem rows)
+{
+    clsa_context *ctx = fm->ctx;
+    int64_t count = fm->n / fm->rate + 1;
+    clsa_status st = CLSA_OK;
+    CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nmarks * 4, &fm->marks));
+    CLSA_TRY(clsa__fill_zero(ctx, fm->marks, 0, (size_t)fm->nmarks * 4));
+    CLSA_TRY(fm_run(fm, "fm_marks_rows", (size_t)count,
+                    CLSA_KARGS(CLSA_KARG(rows), CLSA_KIDX(fm->index64, count),
+                               CLSA_KARG(fm->marks))));
+    fm->nsamples = -1;
+    CLSA_TRY(clsa__fm_build_mrank(fm));
+    CLSA_TRY(clsa__alloc(ctx, (size_t)fm->nsamples * (fm->index64 ? 8 : 4), &fm->samples));
+    CLSA_TRY(fm_run(fm, "fm_samples_rows", (size_t)count,
+                    CLSA_KARGS(CLSA_KARG(rows), CLSA_KIDX(fm->index64, count),
+                               CLSA_KIDX(fm->index64, fm->rate), CLSA_KARG(fm->marks),
+                               CLSA_KARG(fm->mrank), CLSA_KARG(fm->samples))));
+done:
+    return st;
+}
+
 /* The BWT and the samples' rows by buckets over a difference-cover sample
  * (host/index/dc_bwt.c): no suffix array in host memory.  *declined: the
  * route could not take the text (nothing done). */
 static clsa_status bwt_samples_dc(clsa_fm *fm, const uint8_t *text, cl_mem *bwt, int *declined)
 {
     clsa_context *ctx = fm->ctx;
-    clsa__dc_samples smp = {(uint64_t)fm->rate, malloc((size_t)(fm->n / fm->rate + 1) * 8)};
+    cl_mem rows = NULL;
+    clsa__dc_samples smp = {(uint64_t)fm->rate, &rows, 0};
     uint8_t *hb = malloc((size_t)fm->n);
     clsa_status st = CLSA_OK;
-    if (!hb || !smp.rows) {
+    if (!hb) {
         st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory");
         goto done;
     }
@@ -342,10 +337,10 @@ static clsa_status bwt_samples_dc(clsa_fm *fm, const uint8_t *text, cl_mem *bwt,
     free(hb);
     hb = NULL;
     CLSA_TRY(clsa__progress(ctx, "fm samples", 0.85));
-    CLSA_TRY(upload_samples(fm, NULL, smp.rows));
+    CLSA_TRY(samples_of_rows(fm, rows));
 done:
     free(hb);
-    free(smp.rows);
+    clsa__free(ctx, &rows);
     return st;
 }
 
@@ -377,7 +372,7 @@ static clsa_status bwt_samples_host(clsa_fm *fm, const uint8_t *text, cl_mem *bw
     free(hb);
     hb = NULL;
     CLSA_TRY(clsa__progress(ctx, "fm samples", 0.85));
-    CLSA_TRY(upload_samples(fm, sa, NULL));
+    CLSA_TRY(upload_samples(fm, sa));
 done:
     free(sa);
     free(hb);
