@@ -22,7 +22,8 @@
 # its first half, one output at a time) in GENOME_DIR (default ./out-genome:
 # on disk, as /tmp may be memory), deleted as the rows go and at the end.
 # Env: CLSA_DEVICE (default gpu), BUILD, GENOME_SIZE, GENOME_LIMIT,
-# GENOME_DIR, GENOME_KEEP=1 (keep the files), GENOME_BIG_ROWS (rows of the
+# GENOME_DIR, GENOME_KEEP=1 (keep the files), GENOME_DC_CHECK=1 and
+# GENOME_BWA=1 (rows described where they run), GENOME_BIG_ROWS (rows of the
 # 2 x SIZE text: default "bwt index", in that order while time is left; on
 # the H200 its bwt takes about 270 s out of core, so "index" alone times
 # the FM-index there).
@@ -174,4 +175,19 @@ big_bwt=0 big_index=0
 case " $BIG " in *" bwt "*) big_bwt=400 ;; esac
 case " $BIG " in *" index "*) big_index=400 ;; esac
 rows_for "$DIR/g.rc" "$N2" "$big_bwt" "${GENOME_UNBWT_BIG:-0}" "$big_index"
+rm -f "$DIR/g.rc"
+# GENOME_BWA=1: `clsa index --format bwa` of a FASTA of SIZE bases in 24
+# records (bwa adds the reverse complement: a 2 x SIZE text)
+if [ "${GENOME_BWA:-0}" = 1 ] && [ "$(cap_of 200)" != 0 ]; then
+    say "generating a FASTA of $SIZE bases"
+    "$GEN" --records 24 "$SIZE" "$DIR/g.fa" || { say "generator failed"; exit 3; }
+    say "$N: clsa index --format bwa"
+    if run "bwa $N" "$(cap_of 200)" "$CLSA" index --format bwa -v "$DIR/g.fa"; then
+        row bwa-index "$N" "written $(cat "$DIR"/g.fa.{bwt,sa,pac,ann,amb} | wc -c) B"
+        grep -E '^clsa: phase' "$DIR/out.err"
+    else
+        row bwa-index "$N" failed
+    fi
+    rm -f "$DIR"/g.fa*
+fi
 say "done"
