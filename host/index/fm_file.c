@@ -31,6 +31,7 @@
 #include "safe_out.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,40 @@ static void out_put(out_file *o, const void *p, size_t n)
     if (o->bad || n == 0) return;
     o->h = fnv(o->h, p, n);
     if (fwrite(p, 1, n, o->f) != n) o->bad = 1;
+}
+
+/* The payload's pieces, written by a thread of their own while the
+ * caller's thread sums them: FNV-1a takes a byte at a time, about as long
+ * as the disk takes for the bytes (8.8 GB at 6.4 Gbp). */
+typedef struct out_piece {
+    const void *p;
+    size_t n;
+} out_piece;
+
+typedef struct out_writer {
+    FILE *f;
+    const out_piece *pc;
+    size_t k;
+    int bad;
+} out_writer;
+
+static void *write_pieces(void *arg)
+{
+    out_writer *w = arg;
+    for (size_t i = 0; i < w->k && !w->bad; i++)
+        if (w->pc[i].n && fwrite(w->pc[i].p, 1, w->pc[i].n, w->f) != w->pc[i].n) w->bad = 1;
+    return NULL;
+}
+
+static void out_pieces(out_file *o, const out_piece *pc, size_t k)
+{
+    out_writer w = {o->f, pc, k, o->bad};
+    pthread_t tid;
+    int started = !w.bad && !pthread_create(&tid, NULL, write_pieces, &w);
+    for (size_t i = 0; i < k; i++) o->h = fnv(o->h, pc[i].p, pc[i].n);
+    if (started) pthread_join(tid, NULL);
+    else if (!w.bad) write_pieces(&w);
+    o->bad |= w.bad;
 }
 
 static void encode_header(uint8_t *b, const char *magic, const fm_header *h)
@@ -155,12 +190,10 @@ static clsa_status write_file(clsa_context *ctx, const char *path, const uint8_t
     } else {
         static const uint8_t zeros[4] = {0};
         uint8_t sum[8];
-        out_put(&o, header, FM_HEADER);
-        out_put(&o, bwt, (size_t)n);
-        out_put(&o, zeros, (size_t)(pad4(n) - n));
-        out_put(&o, marks, mbytes);
-        out_put(&o, samples, sbytes);
-        out_put(&o, extra, ebytes);
+        const out_piece pc[] = {{header, FM_HEADER}, {bwt, (size_t)n},
+                                {zeros, (size_t)(pad4(n) - n)}, {marks, mbytes},
+                                {samples, sbytes}, {extra, ebytes}};
+        out_pieces(&o, pc, sizeof pc / sizeof pc[0]);
         clsa__put_u64le(sum, o.h);
         out_put(&o, sum, 8);
         if (fflush(o.f) != 0) o.bad = 1;
