@@ -214,7 +214,8 @@ static clsa_status on_dc(clsa_context *ctx, bwa_index *x, int *declined)
     clsa_status st = CLSA_OK;
     if (!bwt) CLSA_TRY(clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "bwa index: out of host memory"));
     clsa__progress_slice(ctx, 0.1, 0.8);
-    st = clsa__dc_bwt(ctx, x->ref.codes, x->n, bwt, &x->primary, &smp, declined);
+    st = clsa__dc_bwt(ctx, x->ref.codes, x->n, &(clsa__dc_out){bwt, NULL}, &x->primary, &smp,
+                      declined);
     clsa__progress_slice(ctx, 0.0, 1.0);
     if (st || *declined) goto done;
     if (x->nsamples) CLSA_TRY(clsa__read(ctx, rows, 0, x->samples, (size_t)x->nsamples * 8));

@@ -162,7 +162,7 @@ static clsa_status bwt_past_alloc(clsa_context *ctx, const uint8_t *text, const 
     int declined = 1;
     clsa_status st = CLSA_OK;
     if (!sa && clsa__dc_bwt_wanted(ctx, 1))
-        st = clsa__dc_bwt(ctx, text, n, bwt, primary, NULL, &declined);
+        st = clsa__dc_bwt(ctx, text, n, &(clsa__dc_out){bwt, NULL}, primary, NULL, &declined);
     if (st || !declined) return st;
     if (!sa) st = clsa__index_sa(ctx, text, n, index64, &tmp);
     if (st == CLSA_OK && bwt_from_sa_host(text, sa ? sa : tmp, bwt, n, index64, primary))

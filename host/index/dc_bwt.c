@@ -278,26 +278,34 @@ done:
     return st;
 }
 
-/* The bucket's BWT bytes to their places in bwt: rows before the row of
- * suffix 0 one place on (bwt[0] = text[n - 1]), that row skipped. */
+/* bytes of the bucket's BWT from slot from to place at of the output. */
+static clsa_status dcb_put(clsa_context *ctx, const dcb_work *w, const clsa__dc_out *out,
+                           uint64_t from, uint64_t at, uint64_t bytes)
+{
+    if (!bytes) return CLSA_OK;
+    if (out->host) return clsa__read(ctx, w->out, (size_t)from, out->host + at, (size_t)bytes);
+    return clsa__copy(ctx, w->out, (size_t)from, out->dev, (size_t)at, (size_t)bytes);
+}
+
+/* The bucket's BWT bytes to their places: rows before the row of suffix 0
+ * one place on (bwt[0] = text[n - 1]), that row skipped. */
 static clsa_status dcb_place(clsa_context *ctx, const dcb *d, dcb_work *w, uint64_t mb,
-                             cl_ulong q, uint8_t *bwt, int64_t *primary)
+                             cl_ulong q, const clsa__dc_out *out, int64_t *primary)
 {
     uint64_t base = w->base;
     clsa_status st = CLSA_OK;
     if (q == DCB_NONE && !w->seen) {
         if (base + mb >= d->n)
             return clsa__fail(ctx, CLSA_ERR_OPENCL, "BWT by buckets: no row for suffix 0");
-        return clsa__read(ctx, w->out, 0, bwt + base + 1, (size_t)mb);
+        return dcb_put(ctx, w, out, 0, base + 1, mb);
     }
-    if (q == DCB_NONE) return clsa__read(ctx, w->out, 0, bwt + base, (size_t)mb);
+    if (q == DCB_NONE) return dcb_put(ctx, w, out, 0, base, mb);
     if (q >= mb || w->seen)
         return clsa__fail(ctx, CLSA_ERR_OPENCL, "BWT by buckets: row of suffix 0 out of range");
     w->seen = 1;
     *primary = (int64_t)(base + q + 1);
-    if (q) CLSA_TRY(clsa__read(ctx, w->out, 0, bwt + base + 1, (size_t)q));
-    if (q + 1 < mb) CLSA_TRY(clsa__read(ctx, w->out, (size_t)q + 1, bwt + base + q + 1,
-                                        (size_t)(mb - q - 1)));
+    CLSA_TRY(dcb_put(ctx, w, out, 0, base + 1, q));
+    CLSA_TRY(dcb_put(ctx, w, out, q + 1, base + q + 1, mb - q - 1));
 done:
     return st;
 }
@@ -317,8 +325,8 @@ done:
 }
 
 static clsa_status dcb_buckets(clsa_context *ctx, const dcb *d, const dcb_bucket *list,
-                               size_t count, dcb_work *w, uint8_t *bwt, int64_t *primary,
-                               const clsa__dc_samples *smp)
+                               size_t count, dcb_work *w, const clsa__dc_out *out,
+                               int64_t *primary, const clsa__dc_samples *smp)
 {
     cl_ulong q = 0;
     clsa_status st = CLSA_OK;
@@ -327,7 +335,7 @@ static clsa_status dcb_buckets(clsa_context *ctx, const dcb *d, const dcb_bucket
         CLSA_TRY(dcb_gather(ctx, d, w, &list[i]));
         CLSA_TRY(dcb_sort(ctx, d, w, mb));
         CLSA_TRY(dcb_merge(ctx, d, w, mb, smp, &q));
-        CLSA_TRY(dcb_place(ctx, d, w, mb, q, bwt, primary));
+        CLSA_TRY(dcb_place(ctx, d, w, mb, q, out, primary));
         w->base += mb;
         CLSA_TRY(clsa__progress(ctx, "bwt buckets", 0.4 + 0.6 * (double)w->base / (double)d->n));
     }
@@ -347,8 +355,8 @@ static void dcb_note(clsa_context *ctx, size_t count, uint64_t largest)
 }
 
 /* Buckets planned from the histogram and sorted one by one. */
-static clsa_status dcb_all(clsa_context *ctx, const dcb *d, uint8_t *bwt, int64_t *primary,
-                           const clsa__dc_samples *smp, int *declined)
+static clsa_status dcb_all(clsa_context *ctx, const dcb *d, const clsa__dc_out *out,
+                           int64_t *primary, const clsa__dc_samples *smp, int *declined)
 {
     uint32_t *hist = NULL;
     dcb_bucket *list = NULL;
@@ -369,7 +377,7 @@ static clsa_status dcb_all(clsa_context *ctx, const dcb *d, uint8_t *bwt, int64_
     if (*declined) goto done;
     CLSA_TRY(clsa__progress(ctx, "bwt buckets", 0.4));
     CLSA_TRY(dcb_work_open(ctx, &w, largest, smp ? d->n / smp->rate + 1 : 1));
-    CLSA_TRY(dcb_buckets(ctx, d, list, count, &w, bwt, primary, smp));
+    CLSA_TRY(dcb_buckets(ctx, d, list, count, &w, out, primary, smp));
     if (smp) CLSA_TRY(dcb_samples_out(ctx, d, &w, smp));
     dcb_note(ctx, count, largest);
 done:
@@ -379,8 +387,17 @@ done:
     return st;
 }
 
-clsa_status clsa__dc_bwt(clsa_context *ctx, const uint8_t *text, int64_t n, uint8_t *bwt,
-                         int64_t *primary, const clsa__dc_samples *smp, int *declined)
+/* out[0] = text[n - 1] (divbwt's first byte). */
+static clsa_status dcb_first(clsa_context *ctx, const uint8_t *text, int64_t n,
+                             const clsa__dc_out *out)
+{
+    if (out->host) out->host[0] = text[n - 1];
+    return out->host ? CLSA_OK : clsa__write(ctx, out->dev, 0, text + n - 1, 1);
+}
+
+clsa_status clsa__dc_bwt(clsa_context *ctx, const uint8_t *text, int64_t n,
+                         const clsa__dc_out *out, int64_t *primary, const clsa__dc_samples *smp,
+                         int *declined)
 {
     dcb d = {0};
     clsa_status st = CLSA_OK;
@@ -395,8 +412,8 @@ clsa_status clsa__dc_bwt(clsa_context *ctx, const uint8_t *text, int64_t n, uint
     CLSA_TRY(clsa__progress(ctx, "bwt sample", 0.01));
     CLSA_TRY(dcb_sample(ctx, &d));
     CLSA_TRY(clsa__progress(ctx, "bwt histogram", 0.4));
-    CLSA_TRY(dcb_all(ctx, &d, bwt, primary, smp, declined));
-    if (!*declined) bwt[0] = text[n - 1];
+    CLSA_TRY(dcb_all(ctx, &d, out, primary, smp, declined));
+    if (!*declined) CLSA_TRY(dcb_first(ctx, text, n, out));
 done:
     clsa__free(ctx, &d.text);
     clsa__free(ctx, &d.codes);

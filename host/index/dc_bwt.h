@@ -20,13 +20,20 @@ typedef struct clsa__dc_samples {
  * device's memory, 2 always); past_alloc: whether it would. */
 int clsa__dc_bwt_wanted(const clsa_context *ctx, int past_alloc);
 
-/* bwt (n host bytes, divbwt convention) and *primary of text (n >= 1
+/* Where the BWT goes: n bytes of host memory, or else a device buffer. */
+typedef struct clsa__dc_out {
+    uint8_t *host;
+    cl_mem dev;
+} clsa__dc_out;
+
+/* The BWT (divbwt convention) into out and *primary of text (n >= 1
  * host bytes), and smp's rows where smp is not NULL, by buckets of
  * suffixes sorted on the device through a difference-cover sample; host
  * memory beyond the caller's arrays: the bucket table (at most 64 MB).
  * Texts of more than 15 distinct bytes, and sizes whose sample or bucket
  * arrays the device cannot hold, set *declined (nothing written): the
  * caller takes another route.  ctx locked. */
-clsa_status clsa__dc_bwt(clsa_context *ctx, const uint8_t *text, int64_t n, uint8_t *bwt,
-                         int64_t *primary, const clsa__dc_samples *smp, int *declined);
+clsa_status clsa__dc_bwt(clsa_context *ctx, const uint8_t *text, int64_t n,
+                         const clsa__dc_out *out, int64_t *primary, const clsa__dc_samples *smp,
+                         int *declined);
 #endif

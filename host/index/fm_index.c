@@ -322,24 +322,17 @@ static clsa_status bwt_samples_dc(clsa_fm *fm, const uint8_t *text, cl_mem *bwt,
     clsa_context *ctx = fm->ctx;
     cl_mem rows = NULL;
     clsa__dc_samples smp = {(uint64_t)fm->rate, &rows, 0};
-    uint8_t *hb = malloc((size_t)fm->n);
     clsa_status st = CLSA_OK;
-    if (!hb) {
-        st = clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "FM-index: out of host memory");
-        goto done;
-    }
+    CLSA_TRY(clsa__alloc(ctx, (size_t)fm->n, bwt));
     clsa__progress_slice(ctx, 0.02, 0.8);
-    st = clsa__dc_bwt(ctx, text, fm->n, hb, &fm->primary, &smp, declined);
+    st = clsa__dc_bwt(ctx, text, fm->n, &(clsa__dc_out){NULL, *bwt}, &fm->primary, &smp,
+                      declined);
     clsa__progress_slice(ctx, 0.0, 1.0);
     if (st || *declined) goto done;
-    CLSA_TRY(clsa__alloc(ctx, (size_t)fm->n, bwt));
-    CLSA_TRY(clsa__write(ctx, *bwt, 0, hb, (size_t)fm->n));
-    free(hb);
-    hb = NULL;
     CLSA_TRY(clsa__progress(ctx, "fm samples", 0.85));
     CLSA_TRY(samples_of_rows(fm, rows));
 done:
-    free(hb);
+    if (*declined) clsa__free(ctx, bwt);
     clsa__free(ctx, &rows);
     return st;
 }
