@@ -50,8 +50,8 @@ static inline void cli_command_line(char *cmd, size_t cap, const char *fmt, va_l
     snprintf(cmd, cap, "%s %s >%s/stdout 2>%s/stderr", CLSA_CLI, args, dir, dir);
 }
 
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
+static inline int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline int run(const char *fmt, ...)
 {
     char cmd[4096];
     va_list ap;
@@ -83,6 +83,21 @@ static inline uint8_t *read_file(const char *path, size_t *n)
     buf[*n] = 0;
     fclose(f);
     return buf;
+}
+
+/* A FASTA (or any input) in memory for clsa_bwa_index's read function. */
+typedef struct mem_input {
+    const char *p;
+    size_t left;
+} mem_input;
+
+static inline long long mem_read(void *user, void *buf, size_t cap)
+{
+    mem_input *m = user;
+    size_t k = m->left < cap ? m->left : cap;
+    memcpy(buf, m->p, k);
+    m->p += k, m->left -= k;
+    return (long long)k;
 }
 
 static inline int exists(const char *path)

@@ -175,23 +175,9 @@ static void bad_fasta(void **state)
     only_files("bad.fa", "bad.fa.bwt");
 }
 
-/* The library call: from memory through the read function, and a cancel
- * by the progress callback after the first file's temporary is written,
- * which leaves nothing. */
-typedef struct mem_input {
-    const char *p;
-    size_t left;
-} mem_input;
-
-static long long mem_read(void *user, void *buf, size_t cap)
-{
-    mem_input *m = user;
-    size_t k = m->left < cap ? m->left : cap;
-    memcpy(buf, m->p, k);
-    m->p += k, m->left -= k;
-    return (long long)k;
-}
-
+/* The library call: from memory through the read function (mem_read,
+ * cli_util.h), and a cancel by the progress callback after the first
+ * file's temporary is written, which leaves nothing. */
 static int writes_seen;
 static int stop_in_write(void *user, const char *phase, double f)
 {

@@ -6,10 +6,8 @@
  * a few, or one bucket a bin; a text of 16 symbols is declined and
  * takes the suffix array's route.  The FM-index and bwa's index files
  * made by the route are the same bytes as made from the suffix array. */
-#include "testutil.h"
+#include "cli_util.h"
 #include "clsa_fm.h"
-
-#include <unistd.h>
 
 typedef enum { DNA, GENOME, RUNS, PERIODIC, REPEATS, WIDE, SIXTEEN } kind;
 
@@ -98,14 +96,7 @@ static void declined(void **state)
 /* The file at path, removed. */
 static uint8_t *slurp(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    *len = (size_t)ftell(f);
-    rewind(f);
-    uint8_t *d = tu_malloc(*len + 1);
-    assert_int_equal(fread(d, 1, *len, f), *len);
-    fclose(f);
+    uint8_t *d = read_file(path, len);
     remove(path);
     return d;
 }
@@ -150,29 +141,14 @@ static void fm_index(void **state)
     clsa_destroy(ref);
 }
 
-typedef struct mem_in {
-    const char *p;
-    size_t left;
-} mem_in;
-
-static long long read_mem(void *user, void *buf, size_t cap)
-{
-    mem_in *m = user;
-    size_t k = m->left < cap ? m->left : cap;
-    memcpy(buf, m->p, k);
-    m->p += k;
-    m->left -= k;
-    return (long long)k;
-}
-
 /* bwa's five files of fasta on ctx under prefix PREFIX-tag. */
 static void bwa_files(clsa_context *ctx, const char *fasta, const char *tag, char *prefix,
                       size_t cap)
 {
     const char *dir = getenv("TMPDIR");
     snprintf(prefix, cap, "%s/clsa-dc-bwa-%d-%s", dir && *dir ? dir : "/tmp", (int)getpid(), tag);
-    mem_in m = {fasta, strlen(fasta)};
-    TU_OK(ctx, clsa_bwa_index(ctx, read_mem, &m, "mem.fa", prefix));
+    mem_input m = {fasta, strlen(fasta)};
+    TU_OK(ctx, clsa_bwa_index(ctx, mem_read, &m, "mem.fa", prefix));
 }
 
 /* bwa's index files by this route (the BWT and .sa's rows, by row, of the
