@@ -4,7 +4,9 @@
  * `bwa index` of bwa 0.7.17 writes them for the same FASTA (byte for byte),
  * so `bwa mem PREFIX reads.fq` reads them as its own.  The suffix array of
  * the forward + reverse-complement text is built by clsa (device, out of
- * core or host by the backend rules, as clsa_sa64). */
+ * core or host by the backend rules, as clsa_sa64); past the device's
+ * memory the BWT and the .sa rows come by buckets over a difference-cover
+ * sample instead, with no suffix array in host memory (docs/SA.md). */
 #ifndef CLSA_BWA_H
 #define CLSA_BWA_H
 
