@@ -259,6 +259,19 @@ primitives:
         if (primary != ref_primary || memcmp(bwt, ref_bwt, TEXT_N))
             fail_msg("clsa_bwt wrong after fault at %s", fi_failed_call() ? fi_failed_call() : "none");
     }
+    if (clsa_bwt && !tu_small()) { /* the BWT by buckets (host/index/dc_bwt.c) */
+        static uint8_t bwt[TEXT_N];
+        int64_t primary = -1;
+        *what = "clsa_bwt by buckets";
+        st = clsa_set_tuning(ctx, "dc_bwt=2,dc_bwt_bucket=300");
+        if (!st) st = clsa_bwt(ctx, text, bwt, TEXT_N, &primary);
+        assert_int_equal(clsa_set_tuning(ctx, "dc_bwt=1,dc_bwt_bucket=0"), CLSA_OK);
+        no_buffers_left(ctx, *what);
+        if (st) return st;
+        if (primary != ref_primary || memcmp(bwt, ref_bwt, TEXT_N))
+            fail_msg("clsa_bwt by buckets wrong after fault at %s",
+                     fi_failed_call() ? fi_failed_call() : "none");
+    }
     if (clsa_lcp32 && !tu_small()) {
         static int32_t lcp[TEXT_N];
         *what = "clsa_lcp32";

@@ -419,5 +419,10 @@ done:
     clsa__free(ctx, &d.codes);
     clsa__free(ctx, &d.rank);
     clsa__set_phase(ctx, phase);
+    if (st == CLSA_ERR_DEVICE_MEMORY) { /* a driver refused what the plan allowed */
+        ctx->message[0] = 0;
+        *declined = 1;
+        st = CLSA_OK;
+    }
     return st;
 }

@@ -30,9 +30,10 @@ typedef struct clsa__dc_out {
  * host bytes), and smp's rows where smp is not NULL, by buckets of
  * suffixes sorted on the device through a difference-cover sample; host
  * memory beyond the caller's arrays: the bucket table (at most 64 MB).
- * Texts of more than 15 distinct bytes, and sizes whose sample or bucket
- * arrays the device cannot hold, set *declined (nothing written): the
- * caller takes another route.  ctx locked. */
+ * Texts of more than 15 distinct bytes, sizes whose sample or bucket
+ * arrays the device cannot hold, and a device that refuses one of them
+ * (CLSA_ERR_DEVICE_MEMORY) set *declined: the caller takes another route
+ * (out may hold bytes of this one).  ctx locked. */
 clsa_status clsa__dc_bwt(clsa_context *ctx, const uint8_t *text, int64_t n,
                          const clsa__dc_out *out, int64_t *primary, const clsa__dc_samples *smp,
                          int *declined);
