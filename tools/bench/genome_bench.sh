@@ -22,8 +22,9 @@
 # its first half, one output at a time) in GENOME_DIR (default ./out-genome:
 # on disk, as /tmp may be memory), deleted as the rows go and at the end.
 # Env: CLSA_DEVICE (default gpu), BUILD, GENOME_SIZE, GENOME_LIMIT,
-# GENOME_DIR, GENOME_KEEP=1 (keep the files), GENOME_DC_CHECK=1 and
-# GENOME_BWA=1 (rows described where they run), GENOME_BIG_ROWS (rows of the
+# GENOME_DIR, GENOME_KEEP=1 (keep the files), GENOME_DC_CHECK=1,
+# GENOME_BWA=1 and GENOME_LOCATE=K (rows described where they run),
+# GENOME_BIG_ROWS (rows of the
 # 2 x SIZE text: default "bwt index", in that order while time is left; on
 # the H200 its bwt takes about 270 s out of core, so "index" alone times
 # the FM-index there).
@@ -92,6 +93,40 @@ cap_of() {
     echo "$want"
 }
 
+# GENOME_LOCATE=K: K 32-mers of the text at random positions (half of them
+# past 2^32; none in an N gap) looked up in the index just built (`clsa
+# locate`): each must list its own position
+locate_check() {
+    local text=$1 t0
+    command -v python3 >/dev/null || { say "locate check: no python3"; return; }
+    python3 - "$text" "$GENOME_LOCATE" "$DIR/out.pat" "$DIR/out.want" <<'PY'
+import os, random, sys
+path, k = sys.argv[1], int(sys.argv[2])
+n = os.path.getsize(path)
+rng = random.Random(44)
+with open(path, "rb") as f, open(sys.argv[3], "wb") as pat, open(sys.argv[4], "w") as want:
+    for i in range(k):
+        for tries in range(100):  # not in an N gap (millions of occurrences)
+            p = rng.randrange(0, n - 32) if i % 2 else rng.randrange(min(1 << 32, n - 33), n - 32)
+            f.seek(p)
+            s = f.read(32)
+            if b"N" not in s:
+                break
+        pat.write(s + b"\n")
+        want.write("%d\n" % p)
+PY
+    t0=$(date +%s.%N)
+    if timeout "$(cap_of 120)" "$CLSA" locate "$DIR/out.fm" "$DIR/out.pat" >"$DIR/out.loc" 2>"$DIR/out.lerr"; then
+        local bad
+        bad=$(paste -d'|' "$DIR/out.want" "$DIR/out.loc" |
+              awk -F'|' '{ n = split($2, a, " "); ok = 0; for (i = 1; i <= n; i++) if (a[i] == $1) ok = 1; if (!ok) b++ } END { print b + 0 }')
+        echo "row locate $N2 patterns $GENOME_LOCATE wall_s $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}') check $([ "$bad" = 0 ] && echo ok || echo "$bad MISSING")"
+    else
+        echo "row locate $N2 failed: $(tail -1 "$DIR/out.lerr")"
+    fi
+    rm -f "$DIR"/out.pat "$DIR"/out.want "$DIR"/out.loc "$DIR"/out.lerr
+}
+
 rows_for() { # rows_for TEXT LABEL BWT_S UNBWT_S INDEX_S (caps; 0: skip the row)
     local text=$1 label=$2 cap primary check
     cap=0
@@ -137,6 +172,7 @@ rows_for() { # rows_for TEXT LABEL BWT_S UNBWT_S INDEX_S (caps; 0: skip the row)
     if run "index $label" "$cap" "$CLSA" index --stats -v "$text" "$DIR/out.fm"; then
         row index "$label" "written $(stat -c %s "$DIR/out.fm") B"
         [ "$label" = "$N2" ] && grep -E '^stats: algorithm|^clsa: phase' "$DIR/out.err"
+        [ "$label" = "$N2" ] && [ "${GENOME_LOCATE:-0}" -gt 0 ] && locate_check "$text"
     else
         row index "$label" failed
     fi
