@@ -187,7 +187,7 @@ clsa_status clsa__bwt_run(clsa_context *ctx, const uint8_t *text, const void *sa
     clsa_status st = clsa__index_args(ctx, "BWT", n, index64, text && bwt);
     int device;
     if (st || n == 0 || (st = clsa__index_begin(ctx, n, &device))) return st;
-    if (device && (clsa__index_past_alloc(ctx, n, index64) || (!sa && ctx->tune.dc_bwt == 2)))
+    if (device && (clsa__index_past_alloc(ctx, n, index64) || (!sa && clsa__dc_bwt_wanted(ctx, 0))))
         st = bwt_past_alloc(ctx, text, sa, bwt, n, index64, primary);
     else if (device) st = bwt_on_device(ctx, text, sa, bwt, n, index64, primary);
     else if (!sa) st = clsa__bwt_host(ctx, text, bwt, n, primary);

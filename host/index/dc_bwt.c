@@ -47,7 +47,7 @@ typedef struct dcb_bucket {
 
 typedef struct dcb_work {
     cl_mem pos, key, skey, sval, out, samples, count, prim;
-    uint64_t cap, base;
+    uint64_t base;
     int seen; /* the row of suffix 0 came down */
 } dcb_work;
 
@@ -143,9 +143,9 @@ static clsa_status dcb_histogram(clsa_context *ctx, const dcb *d, uint32_t **his
     if (!*hist) return clsa__fail(ctx, CLSA_ERR_HOST_MEMORY, "BWT by buckets: bin table");
     CLSA_TRY(clsa__alloc(ctx, bins * 4, &dh));
     CLSA_TRY(clsa__fill_zero(ctx, dh, 0, bins * 4));
-    CLSA_TRY(CLSA_RUN(ctx, "dc_bwt", 0, NULL, "dcb_hist", dcb_grid(ctx, clsa__div_up(d->n, 64)),
-                      0, CLSA_KARG(d->text), CLSA_KARG(d->codes), CLSA_KARG(d->n),
-                      CLSA_KARG(d->b), CLSA_KARG(d->P), CLSA_KARG(dh)));
+    CLSA_TRY(DCB_RUN(ctx, "dcb_hist", clsa__div_up(d->n, 64), CLSA_KARG(d->text),
+                     CLSA_KARG(d->codes), CLSA_KARG(d->n), CLSA_KARG(d->b), CLSA_KARG(d->P),
+                     CLSA_KARG(dh)));
     CLSA_TRY(clsa__read(ctx, dh, 0, *hist, bins * 4));
 done:
     clsa__free(ctx, &dh);
@@ -192,7 +192,6 @@ static clsa_status dcb_work_open(clsa_context *ctx, dcb_work *w, uint64_t larges
 {
     size_t c = (size_t)largest;
     clsa_status st = CLSA_OK;
-    w->cap = largest;
     CLSA_TRY(clsa__alloc(ctx, c * 8, &w->pos));
     CLSA_TRY(clsa__alloc(ctx, c * 8, &w->key));
     CLSA_TRY(clsa__alloc(ctx, c * 8, &w->skey));
@@ -215,14 +214,13 @@ static void dcb_work_close(clsa_context *ctx, dcb_work *w)
 /* w->pos gets the bucket's positions (any order), checked against its size. */
 static clsa_status dcb_gather(clsa_context *ctx, const dcb *d, dcb_work *w, const dcb_bucket *bk)
 {
-    size_t wg = ctx->tune.wg;
     cl_uint got = 0;
     clsa_status st = CLSA_OK;
     CLSA_TRY(clsa__fill_zero(ctx, w->count, 0, 4));
-    CLSA_TRY(CLSA_RUN(ctx, "dc_bwt", 0, NULL, "dcb_gather", dcb_grid(ctx, d->n), wg,
-                      CLSA_KARG(d->text), CLSA_KARG(d->codes), CLSA_KARG(d->n), CLSA_KARG(d->b),
-                      CLSA_KARG(d->P), CLSA_KARG(bk->lo), CLSA_KARG(bk->hi), CLSA_KARG(w->pos),
-                      CLSA_KARG(w->count), CLSA_KLOCAL(2 * sizeof(cl_uint))));
+    CLSA_TRY(DCB_RUN(ctx, "dcb_gather", d->n, CLSA_KARG(d->text), CLSA_KARG(d->codes),
+                     CLSA_KARG(d->n), CLSA_KARG(d->b), CLSA_KARG(d->P), CLSA_KARG(bk->lo),
+                     CLSA_KARG(bk->hi), CLSA_KARG(w->pos), CLSA_KARG(w->count),
+                     CLSA_KLOCAL(2 * sizeof(cl_uint))));
     CLSA_TRY(clsa__read(ctx, w->count, 0, &got, 4));
     if (got != bk->size)
         st = clsa__fail(ctx, CLSA_ERR_OPENCL, "BWT by buckets: bucket of bins [%u, %u) gathered "
@@ -370,13 +368,13 @@ static clsa_status dcb_all(clsa_context *ctx, const dcb *d, const clsa__dc_out *
     if (total != d->n)
         CLSA_TRY(clsa__fail(ctx, CLSA_ERR_OPENCL, "BWT by buckets: bins count %llu suffixes "
                             "of %llu", (unsigned long long)total, (unsigned long long)d->n));
-    uint64_t samples = smp ? (d->n / smp->rate + 1) * 8 : 8;
+    uint64_t samples = smp ? d->n / smp->rate + 1 : 1;
     *declined = largest > UINT32_MAX || largest * 8 > ctx->tune.max_alloc ||
-                samples > ctx->tune.max_alloc ||
-                largest * DCB_ITEM_BYTES + samples + DCB_RESERVE > clsa__mem_free(ctx);
+                samples * 8 > ctx->tune.max_alloc ||
+                largest * DCB_ITEM_BYTES + samples * 8 + DCB_RESERVE > clsa__mem_free(ctx);
     if (*declined) goto done;
     CLSA_TRY(clsa__progress(ctx, "bwt buckets", 0.4));
-    CLSA_TRY(dcb_work_open(ctx, &w, largest, smp ? d->n / smp->rate + 1 : 1));
+    CLSA_TRY(dcb_work_open(ctx, &w, largest, samples));
     CLSA_TRY(dcb_buckets(ctx, d, list, count, &w, out, primary, smp));
     if (smp) CLSA_TRY(dcb_samples_out(ctx, d, &w, smp));
     dcb_note(ctx, count, largest);

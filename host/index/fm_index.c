@@ -410,7 +410,7 @@ static clsa_status create_locked(clsa_context *ctx, const uint8_t *text, int64_t
     CLSA_TRY(histogram(ctx, dtext, n, hist));
     CLSA_TRY(clsa__fm_new(ctx, n, rate, hist, &fm));
     fm->primary = 0;
-    if (n > 0 && (clsa__index_past_alloc(ctx, n, fm->index64) || ctx->tune.dc_bwt == 2)) {
+    if (n > 0 && (clsa__index_past_alloc(ctx, n, fm->index64) || clsa__dc_bwt_wanted(ctx, 0))) {
         clsa__free(ctx, &dtext); /* the route reads the host text */
         CLSA_TRY(bwt_samples_host(fm, text, &bwt));
     } else {
